@@ -1,0 +1,2 @@
+#include <gd.h>
+#include <gd_errors.h>

@@ -1,0 +1,1 @@
+// Imaging: placeholder, replaced by the real module.

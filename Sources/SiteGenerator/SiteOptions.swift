@@ -1,0 +1,129 @@
+import Imaging
+
+/// A column count that applies from a container width upwards.
+public struct ColumnBreakpoint: Sendable, Hashable {
+    /// The smallest width of the album's wall (CSS px) at which this column count applies.
+    public var minWidth: Int
+    /// Number of columns.
+    public var columns: Int
+
+    /// Creates a breakpoint.
+    public init(minWidth: Int, columns: Int) {
+        self.minWidth = minWidth
+        self.columns = columns
+    }
+}
+
+/// Everything that shapes a build.
+public struct SiteOptions: Sendable {
+    /// The photo folder (read only, never written to).
+    public var sourceDirectory: String
+    /// Where the site is written.
+    public var outputDirectory: String
+    /// A folder whose files override the default theme's files of the same name.
+    public var templatesDirectory: String?
+    /// The site's title (the root album's name).
+    public var title: String
+    /// Column counts per wall width, laid out at build time and chosen by CSS.
+    public var breakpoints: [ColumnBreakpoint]
+    /// Gap between columns and rows, in CSS px.
+    public var gap: Int
+    /// Padding around the page content, in CSS px (used for `sizes`; the theme's CSS uses the same value).
+    public var pagePadding: Int
+    /// Widths of the tile images offered in `srcset`.
+    public var tileWidths: [Int]
+    /// Widths of the large image on a photo's own page.
+    public var photoWidths: [Int]
+    /// The format of every generated image.
+    public var imageFormat: EncodeFormat
+    /// Photos whose header claims more pixels than this are refused before decoding.
+    public var limits: DecodeLimits
+    /// How many photos are processed at once.
+    public var jobs: Int
+
+    /// Creates options with the defaults a gallery needs.
+    public init(
+        sourceDirectory: String,
+        outputDirectory: String,
+        templatesDirectory: String? = nil,
+        title: String,
+        breakpoints: [ColumnBreakpoint] = SiteOptions.defaultBreakpoints,
+        gap: Int = 8,
+        pagePadding: Int = 12,
+        tileWidths: [Int] = [400, 800, 1600],
+        photoWidths: [Int] = [800, 1600, 2400],
+        imageFormat: EncodeFormat = .jpeg(quality: 82),
+        limits: DecodeLimits = .default,
+        jobs: Int = 0
+    ) {
+        self.sourceDirectory = sourceDirectory
+        self.outputDirectory = outputDirectory
+        self.templatesDirectory = templatesDirectory
+        self.title = title
+        self.breakpoints = breakpoints
+        self.gap = gap
+        self.pagePadding = pagePadding
+        self.tileWidths = tileWidths
+        self.photoWidths = photoWidths
+        self.imageFormat = imageFormat
+        self.limits = limits
+        self.jobs = jobs
+    }
+
+    /// 2 columns on phones, up to 6 on very wide screens.
+    public static let defaultBreakpoints: [ColumnBreakpoint] = [
+        ColumnBreakpoint(minWidth: 0, columns: 2),
+        ColumnBreakpoint(minWidth: 600, columns: 3),
+        ColumnBreakpoint(minWidth: 1000, columns: 4),
+        ColumnBreakpoint(minWidth: 1600, columns: 5),
+        ColumnBreakpoint(minWidth: 2400, columns: 6),
+    ]
+
+    /// Checks the options that do not depend on the file system.
+    func validate() throws(SiteError) {
+        if breakpoints.isEmpty { throw .invalidOption("at least one breakpoint is needed") }
+        if breakpoints.contains(where: { $0.columns < 1 || $0.columns > 24 }) {
+            throw .invalidOption("a breakpoint's column count must be between 1 and 24")
+        }
+        if breakpoints.contains(where: { $0.minWidth < 0 }) {
+            throw .invalidOption("a breakpoint's minimum width cannot be negative")
+        }
+        if Set(breakpoints.map(\.minWidth)).count != breakpoints.count {
+            throw .invalidOption("two breakpoints have the same minimum width")
+        }
+        if gap < 0 || gap > 200 { throw .invalidOption("the gap must be between 0 and 200 px") }
+        if tileWidths.isEmpty || photoWidths.isEmpty || (tileWidths + photoWidths).contains(where: { $0 < 16 || $0 > 10_000 }) {
+            throw .invalidOption("image widths must be between 16 and 10000 px")
+        }
+        if limits.maxPixels < 1 { throw .invalidOption("the pixel limit must be positive") }
+    }
+}
+
+/// Errors that stop a build as a whole (a single bad photo never does).
+public enum SiteError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// An option has a value that cannot work.
+    case invalidOption(String)
+    /// The output folder is the source folder, inside it, or contains it.
+    case outputOverlapsSource(output: String, source: String)
+    /// The output path exists and is not a folder.
+    case outputNotADirectory(String)
+    /// The source folder cannot be scanned.
+    case source(String)
+    /// A theme file cannot be read or parsed.
+    case template(file: String, reason: String)
+    /// A file of the site cannot be written.
+    case write(path: String, reason: String)
+
+    /// A sentence naming the file or folder and the reason.
+    public var description: String {
+        switch self {
+        case .invalidOption(let message): "invalid option: \(message)"
+        case .outputOverlapsSource(let output, let source):
+            "refusing to write the site to \(output): it overlaps the photo folder \(source) (the photo folder is never written to; choose an output folder outside it)"
+        case .outputNotADirectory(let path): "the output path \(path) exists and is not a folder"
+        case .source(let message): message
+        case .template(let file, let reason): "theme file \(file): \(reason)"
+        case .write(let path, let reason): "cannot write \(path): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Gallery
+import Imaging
+
+/// Where every album and photo goes in the site.
+///
+/// Albums become folders (`nature/flowers/`, the root album is the site root); a photo's page
+/// is `<album>/<slug>.html` and its images `<album>/thumbs/<slug>-<width>.<ext>`. Slugs are
+/// unique per folder regardless of case, and never take a name the site uses itself.
+struct SitePlan: Sendable {
+    /// Names an album folder uses for itself.
+    static let reservedAlbumSlugs: Set<String> = ["thumbs", "assets"]
+    /// Names a photo page cannot take.
+    static let reservedPhotoSlugs: Set<String> = ["index", "frames"]
+
+    struct Album: Sendable {
+        var name: String
+        var relativePath: String
+        /// Site-relative folder, `""` for the root or `"nature/flowers/"`.
+        var directory: String
+        /// Names and folders of the albums above this one, root first.
+        var ancestors: [(name: String, directory: String)]
+        var albums: [Int]
+        var photos: [Int]
+    }
+
+    struct Photo: Sendable {
+        var photo: GalleryPhoto
+        var slug: String
+        var directory: String
+        var album: Int
+    }
+
+    private(set) var albums: [Album] = []
+    private(set) var photos: [Photo] = []
+
+    init(root: GalleryAlbum) {
+        _ = add(root, directory: "", ancestors: [])
+    }
+
+    private mutating func add(_ album: GalleryAlbum, directory: String, ancestors: [(name: String, directory: String)]) -> Int {
+        let index = albums.count
+        albums.append(Album(name: album.name, relativePath: album.relativePath, directory: directory,
+                            ancestors: ancestors, albums: [], photos: []))
+        var photoSlugs = SlugAllocator(reserved: Self.reservedPhotoSlugs)
+        var photoIndices: [Int] = []
+        for photo in album.photos {
+            let slug = photoSlugs.allocate(for: photo.stem, fallback: "photo")
+            photoIndices.append(photos.count)
+            photos.append(Photo(photo: photo, slug: slug, directory: directory, album: index))
+        }
+        var albumSlugs = SlugAllocator(reserved: Self.reservedAlbumSlugs)
+        var childIndices: [Int] = []
+        for child in album.albums {
+            let slug = albumSlugs.allocate(for: child.name, fallback: "album")
+            childIndices.append(add(child, directory: directory + slug + "/",
+                                    ancestors: ancestors + [(album.name, directory)]))
+        }
+        albums[index].photos = photoIndices
+        albums[index].albums = childIndices
+        return index
+    }
+
+    /// Site-relative path of a photo's image at `width`.
+    func imagePath(photo index: Int, width: Int, format: EncodeFormat) -> String {
+        let photo = photos[index]
+        return "\(photo.directory)thumbs/\(photo.slug)-\(width).\(format.fileExtension)"
+    }
+
+    /// Site-relative path of a photo's page.
+    func pagePath(photo index: Int) -> String {
+        "\(photos[index].directory)\(photos[index].slug).html"
+    }
+
+    /// Removes photos that could not be processed, and albums left with no photo anywhere below
+    /// them (the root album always stays).
+    mutating func keepPhotos(where keep: (Int) -> Bool) {
+        for index in albums.indices {
+            albums[index].photos.removeAll { !keep($0) }
+        }
+        let snapshot = albums
+        func hasPhotos(_ album: Int) -> Bool {
+            !snapshot[album].photos.isEmpty || snapshot[album].albums.contains(where: hasPhotos)
+        }
+        for index in albums.indices {
+            albums[index].albums.removeAll { !hasPhotos($0) }
+        }
+    }
+
+    /// Albums reachable from the root, root first.
+    var reachableAlbums: [Int] {
+        var order: [Int] = []
+        var stack = [0]
+        while let next = stack.popLast() {
+            order.append(next)
+            stack.append(contentsOf: albums[next].albums.reversed())
+        }
+        return order
+    }
+}
+
+/// A relative URL from the folder `from` (site-relative, ending in `/` or empty) to the
+/// site-relative `path`, percent-encoded.
+func relativeURL(from directory: String, to path: String) -> String {
+    if path.hasPrefix(directory) {
+        let rest = URLPath.encode(path: String(path.dropFirst(directory.count)))
+        return rest.isEmpty ? "./" : rest
+    }
+    let depth = directory.split(separator: "/").count
+    let url = String(repeating: "../", count: depth) + URLPath.encode(path: path)
+    return url.isEmpty ? "./" : url
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Resolves the source and output folders and refuses any overlap between them, so the photo
+/// folder is never written to.
+enum OutputSafety {
+    /// Absolute, symlink-free paths of the source and output folders.
+    static func resolve(source: String, output: String) throws(SiteError) -> (source: String, output: String) {
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: source, isDirectory: &isDirectory) else {
+            throw .source("the photo folder \(source) does not exist")
+        }
+        guard isDirectory.boolValue else { throw .source("\(source) is not a folder") }
+        let sourcePath = realPath(source)
+        let outputPath = realPath(output)
+        if fileManager.fileExists(atPath: outputPath, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw .outputNotADirectory(output)
+        }
+        if outputPath == sourcePath || outputPath.hasPrefix(sourcePath + "/") || sourcePath.hasPrefix(outputPath + "/")
+            || outputPath == "/"
+        {
+            throw .outputOverlapsSource(output: output, source: source)
+        }
+        return (sourcePath, outputPath)
+    }
+
+    /// The absolute path with every symbolic link resolved, also for a path whose last
+    /// components do not exist yet.
+    static func realPath(_ path: String) -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        var existing = absolute
+        var missing: [String] = []
+        while !FileManager.default.fileExists(atPath: existing), existing != "/" {
+            missing.insert((existing as NSString).lastPathComponent, at: 0)
+            existing = (existing as NSString).deletingLastPathComponent
+        }
+        var resolved = URL(fileURLWithPath: existing).resolvingSymlinksInPath().path
+        for component in missing {
+            resolved = (resolved as NSString).appendingPathComponent(component)
+        }
+        return resolved
+    }
+}
+
+/// Writes files below the output folder, each atomically (a temporary file renamed into
+/// place), so an interrupted build never leaves a half-written file behind.
+struct SiteWriter: Sendable {
+    /// The output folder, absolute.
+    let root: String
+
+    /// Writes `data` to the site-relative `path`.
+    func write(_ data: Data, to path: String) throws(SiteError) {
+        let url = URL(fileURLWithPath: root).appendingPathComponent(path)
+        do {
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw .write(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+    }
+}

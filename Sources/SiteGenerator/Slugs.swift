@@ -1,0 +1,82 @@
+import Foundation
+
+/// Turns names into file-system and URL friendly slugs, unique within one folder.
+///
+/// A slug keeps letters and digits of any script (lower-cased, Unicode NFC), turns every other
+/// character into `-`, and never differs from another slug of the same folder only by case, so
+/// the site survives case-insensitive file systems (`IMG_1.JPG` and `img_1.jpg` become `img_1`
+/// and `img_1-2`).
+struct SlugAllocator {
+    private var taken: Set<String>
+
+    /// `reserved` names are never handed out (e.g. `thumbs`, `assets`, `index`).
+    init(reserved: Set<String> = []) {
+        taken = reserved
+    }
+
+    /// A slug for `name` not handed out before; `fallback` is used when nothing of the name is left.
+    mutating func allocate(for name: String, fallback: String) -> String {
+        var base = Self.slug(name)
+        if base.isEmpty { base = fallback }
+        var candidate = base
+        var counter = 2
+        while taken.contains(candidate) {
+            candidate = "\(base)-\(counter)"
+            counter += 1
+        }
+        taken.insert(candidate)
+        return candidate
+    }
+
+    /// The slug of `name`, possibly empty.
+    static func slug(_ name: String) -> String {
+        var output = ""
+        var pendingDash = false
+        for scalar in name.precomposedStringWithCanonicalMapping.lowercased().unicodeScalars {
+            let keep = scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+                || scalar == "_" || scalar.properties.generalCategory == .decimalNumber
+            let isEmoji = scalar.properties.isEmojiPresentation || (scalar.properties.isEmoji && scalar.value > 0xFF)
+            if keep && !isEmoji {
+                if pendingDash && !output.isEmpty { output.append("-") }
+                pendingDash = false
+                output.unicodeScalars.append(scalar)
+                if output.unicodeScalars.count >= 80 { break }
+            } else {
+                pendingDash = true
+            }
+        }
+        return output
+    }
+}
+
+/// Percent-encoding of URL paths: every byte outside the unreserved set (RFC 3986) is encoded,
+/// path segment by path segment, so names with spaces, `#`, `?`, `%` or any script work.
+enum URLPath {
+    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+
+    /// Encodes one path segment.
+    static func encode(segment: String) -> String {
+        var output = ""
+        for byte in segment.utf8 {
+            if unreserved.contains(byte) {
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                output += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return output
+    }
+
+    /// Encodes a relative path made of `/`-separated segments (`..` and empty segments kept).
+    static func encode(path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false)
+            .map { $0 == ".." || $0 == "." ? String($0) : encode(segment: String($0)) }
+            .joined(separator: "/")
+    }
+}
+
+extension String {
+    func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}

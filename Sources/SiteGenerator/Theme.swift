@@ -1,0 +1,78 @@
+import Foundation
+import Mustache
+
+/// The theme: Mustache templates that render pages, and static assets copied to `assets/`.
+///
+/// The default theme is the repository's `templates/` folder, embedded into the binary at build
+/// time. A user's theme folder overrides it file by file: a file with the same relative path
+/// replaces the default one, and any other file is added.
+struct Theme {
+    /// Templates by name (relative path without `.mustache`, e.g. `album`, `partials/head`).
+    let library: MustacheLibrary
+    /// Static files by path relative to `assets/`.
+    let assets: [String: Data]
+
+    /// Loads the default theme, overridden by the files of `directory` when given.
+    init(overrides directory: String?) throws(SiteError) {
+        var files: [String: Data] = [:]
+        for (path, text) in embeddedThemeFiles {
+            files[path] = Data(text.utf8)
+        }
+        if let directory {
+            for (path, data) in try Self.readFiles(in: directory) {
+                files[path] = data
+            }
+        }
+        var library = MustacheLibrary()
+        var assets: [String: Data] = [:]
+        for (path, data) in files.sorted(by: { $0.key < $1.key }) {
+            if path.hasSuffix(".mustache") {
+                let name = String(path.dropLast(".mustache".count))
+                guard let text = String(data: data, encoding: .utf8) else {
+                    throw .template(file: path, reason: "not UTF-8 text")
+                }
+                do {
+                    library.register(try MustacheTemplate(string: text), named: name)
+                } catch {
+                    throw .template(file: path, reason: "\(error)")
+                }
+            } else if path.hasPrefix("assets/") {
+                assets[String(path.dropFirst("assets/".count))] = data
+            }
+        }
+        for required in ["album", "photo"] where library.getTemplate(named: required) == nil {
+            throw .template(file: "\(required).mustache", reason: "missing from the theme")
+        }
+        self.library = library
+        self.assets = assets
+    }
+
+    /// Renders template `name` with `context`.
+    func render(_ name: String, _ context: [String: Any]) throws(SiteError) -> String {
+        guard let output = library.render(context, withTemplate: name) else {
+            throw .template(file: "\(name).mustache", reason: "missing from the theme")
+        }
+        return output
+    }
+
+    private static func readFiles(in directory: String) throws(SiteError) -> [String: Data] {
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .template(file: directory, reason: "the theme folder does not exist")
+        }
+        var files: [String: Data] = [:]
+        for path in (fileManager.subpaths(atPath: directory) ?? []).sorted() {
+            if path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+            let full = (directory as NSString).appendingPathComponent(path)
+            guard fileManager.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                continue
+            }
+            guard let data = fileManager.contents(atPath: full) else {
+                throw .template(file: full, reason: "cannot be read")
+            }
+            files[path] = data
+        }
+        return files
+    }
+}

@@ -1,0 +1,1 @@
+// Waterfall: placeholder, replaced by the real module.
