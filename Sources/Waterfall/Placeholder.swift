@@ -1,1 +1,0 @@
-// Waterfall: placeholder, replaced by the real module.
