@@ -1,1 +1,0 @@
-// Imaging: placeholder, replaced by the real module.
