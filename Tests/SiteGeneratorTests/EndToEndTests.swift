@@ -42,7 +42,7 @@ func snapshot(_ root: String) throws -> [String: String] {
     while let path = enumerator?.nextObject() as? String {
         let full = (root as NSString).appendingPathComponent(path)
         var isDirectory: ObjCBool = false
-        FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
+        _ = FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
         guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: full) else { continue }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in data { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
