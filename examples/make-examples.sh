@@ -30,13 +30,14 @@ jpeg "$src/nature/TwoWings.jpg" "$out/Nature/Fleurs/Two wings.jpg" -gravity cent
 jpeg "$src/nature/Garden.jpg" "$out/Nature/Fleurs/Garden (rotated).jpg" -gravity center -crop 60%x100%+0+0 +repage -rotate -90
 exiftool -q -overwrite_original -Orientation=6 -n "$out/Nature/Fleurs/Garden (rotated).jpg"
 # Stored turned a quarter to the right, with Orientation 8.
-jpeg "$src/abstract/Flow.png" "$out/Abstract/Flow.jpg" -rotate 90
-exiftool -q -overwrite_original -Orientation=8 -n "$out/Abstract/Flow.jpg"
-# A PNG, a WebP, a tall strip and a panorama.
-convert "$src/abstract/Waves.png" -resize '1200x1200>' -strip "$out/Abstract/Wavy lines.png"
-convert "$src/abstract/Silk.png" -resize '1400x1400>' -strip png:- | cwebp -quiet -q 78 -o "$out/Abstract/Silk.webp" -- -
+jpeg "$src/desktop/Float-into-MATE.png" "$out/Abstract/Float (rotated).jpg" -rotate 90
+exiftool -q -overwrite_original -Orientation=8 -n "$out/Abstract/Float (rotated).jpg"
+# A PNG, a WebP, a tall strip and a panorama (the abstract PNGs of the package are transparent,
+# so the opaque desktop wallpapers are used for these).
+convert "$src/desktop/Ubuntu-Mate-Warm-no-logo.png" -resize '1200x1200>' -strip "$out/Abstract/Warm waves.png"
+convert "$src/desktop/Ubuntu-Mate-Cold-no-logo.png" -resize '1400x1400>' -strip png:- | cwebp -quiet -q 78 -o "$out/Abstract/Cold waves.webp" -- -
 jpeg "$src/abstract/Elephants.jpg" "$out/Abstract/Elephants strip.jpg" -gravity center -crop 28%x100%+0+0 +repage
-jpeg "$src/abstract/Spring.png" "$out/Abstract/Spring panorama.jpg" -gravity center -crop 100%x30%+0+0 +repage
+jpeg "$src/desktop/Ubuntu-Mate-Radioactive-no-logo.png" "$out/Abstract/Radioactive panorama.jpg" -gravity center -crop 100%x30%+0+0 +repage
 jpeg "$src/nature/Wood.jpg" "$out/Café/Wood.jpg"
 jpeg "$src/nature/Blinds.jpg" "$out/Café/Blinds.jpg" -gravity center -crop 45%x100%+0+0 +repage
 
