@@ -182,6 +182,7 @@ struct PageRenderer {
             json += "{\"page\":\(jsonString(relativeURL(from: album.directory, to: plan.pagePath(photo: photo))))"
             json += ",\"alt\":\(jsonString(altText(photo)))"
             json += ",\"width\":\(photoImages.width),\"height\":\(photoImages.height)"
+            json += ",\"ratio\":\(AlbumWall.decimal(wall.ratioUnits[position], scale: AlbumWall.ratioScale))"
             json += ",\"color\":\(jsonString(photoImages.color)),\"thumbnails\":["
             json += photoImages.renditions.filter { $0.width <= tileLimit }.map {
                 "{\"width\":\($0.width),\"url\":\(jsonString(relativeURL(from: album.directory, to: $0.path)))}"

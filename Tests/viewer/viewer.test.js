@@ -1,0 +1,156 @@
+// Unit tests of the viewer's pure parts: run with `node --test Tests/viewer/`.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const viewer = require("../../templates/assets/viewer.js");
+
+/** A deterministic generator (mulberry32). */
+function random(seed) {
+  return function () {
+    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** frames.json as the generator writes it, computed here by the seeds' rules (shortest column,
+ *  ties to the left) at each breakpoint's reference width. */
+function album(count, seed) {
+  const next = random(seed);
+  const gap = 8;
+  const ratios = [];
+  for (let i = 0; i < count; i++) ratios.push(Math.round((0.3 + next() * 2.2) * 100000) / 100000);
+  const breakpoints = [[0, 2, 300], [600, 3, 800], [1000, 4, 1300]].map(function ([minWidth, columns, referenceWidth]) {
+    const columnWidth = (referenceWidth - (columns - 1) * gap) / columns;
+    const bottoms = new Array(columns).fill(0);
+    const started = new Array(columns).fill(false);
+    const frames = ratios.map(function (r) {
+      let c = 0;
+      for (let j = 1; j < columns; j++) if (bottoms[j] < bottoms[c]) c = j;
+      const y = started[c] ? bottoms[c] + gap : 0;
+      bottoms[c] = y + r * columnWidth;
+      started[c] = true;
+      return [c * (columnWidth + gap), y, columnWidth, r * columnWidth];
+    });
+    return { minWidth, columns, referenceWidth, columnWidth, contentHeight: Math.max(...bottoms), frames };
+  });
+  const items = ratios.map(function (ratio, i) {
+    return {
+      page: "p" + i + ".html", alt: "Photo " + i, width: 1000, height: Math.round(1000 * ratio), ratio, color: "#123456",
+      thumbnails: [{ width: 400, url: "thumbs/p" + i + "-400.jpg" }, { width: 800, url: "thumbs/p" + i + "-800.jpg" }],
+      images: [{ width: 400, url: "thumbs/p" + i + "-400.jpg" }, { width: 1000, url: "thumbs/p" + i + "-1000.jpg" }],
+    };
+  });
+  return { version: 1, gap, breakpoints, items };
+}
+
+function intersects(f, top, bottom) {
+  return f.y + f.height > top && f.y < bottom;
+}
+
+test("the model reproduces every frame at its breakpoint's reference width", function () {
+  const data = album(500, 1);
+  const model = viewer.buildModel(data);
+  data.breakpoints.forEach(function (bp, b) {
+    bp.frames.forEach(function (expected, i) {
+      const f = viewer.frameOf(model, b, bp.referenceWidth, i);
+      assert.ok(Math.abs(f.x - expected[0]) < 1e-6, "x of " + i);
+      assert.ok(Math.abs(f.y - expected[1]) < 1e-6, "y of " + i);
+      assert.ok(Math.abs(f.height - expected[3]) < 1e-6, "height of " + i);
+    });
+    assert.ok(Math.abs(viewer.contentHeight(model, b, bp.referenceWidth) - bp.contentHeight) < 1e-6);
+  });
+});
+
+test("the breakpoint follows the wall width like the CSS container queries", function () {
+  const model = viewer.buildModel(album(10, 2));
+  assert.equal(viewer.breakpointIndex(model, 320), 0);
+  assert.equal(viewer.breakpointIndex(model, 599.9), 0);
+  assert.equal(viewer.breakpointIndex(model, 600), 1);
+  assert.equal(viewer.breakpointIndex(model, 999), 1);
+  assert.equal(viewer.breakpointIndex(model, 3840), 2);
+});
+
+test("at any width, frames never overlap", function () {
+  const model = viewer.buildModel(album(300, 3));
+  for (const width of [320, 777, 1000, 2500, 3840]) {
+    const b = viewer.breakpointIndex(model, width);
+    const frames = [];
+    for (let i = 0; i < model.count; i++) frames.push(viewer.frameOf(model, b, width, i));
+    for (let i = 0; i < frames.length; i++) {
+      for (let j = i + 1; j < frames.length; j++) {
+        const a = frames[i], c = frames[j];
+        const overlap = a.x < c.x + c.width && c.x < a.x + a.width && a.y < c.y + c.height && c.y < a.y + a.height;
+        assert.ok(!overlap, `frames ${i} and ${j} overlap at ${width}px`);
+      }
+    }
+  }
+});
+
+test("the visible-tile query equals a brute-force scan", function () {
+  const model = viewer.buildModel(album(2000, 4));
+  const next = random(99);
+  for (let n = 0; n < 300; n++) {
+    const width = 320 + next() * 3500;
+    const b = viewer.breakpointIndex(model, width);
+    const height = viewer.contentHeight(model, b, width);
+    const top = -500 + next() * (height + 1000);
+    const bottom = top + next() * 3000;
+    const expected = [];
+    for (let i = 0; i < model.count; i++) if (intersects(viewer.frameOf(model, b, width, i), top, bottom)) expected.push(i);
+    assert.deepEqual(viewer.visibleItems(model, b, width, top, bottom), expected);
+  }
+});
+
+test("tile styles carry the same custom properties the generator writes", function () {
+  const data = album(3, 5);
+  const model = viewer.buildModel(data);
+  const style = viewer.tileStyle(model, 2);
+  assert.match(style, /^--r:[0-9.]+;--c0:\d;--a0:[0-9.]+;--k0:\d;--c1:\d;--a1:[0-9.]+;--k1:\d;--c2:\d;--a2:[0-9.]+;--k2:\d;--bg:#123456$/);
+  assert.ok(style.startsWith("--r:" + data.items[2].ratio + ";"));
+});
+
+test("srcset, default source and hash ids come from the item", function () {
+  const data = album(3, 6);
+  const model = viewer.buildModel(data);
+  assert.equal(viewer.srcsetOf(data.items[1]), "thumbs/p1-400.jpg 400w, thumbs/p1-800.jpg 800w");
+  assert.equal(viewer.srcOf(data.items[1]), "thumbs/p1-400.jpg");
+  assert.equal(viewer.photoId({ page: "caf%C3%A9.html" }), "café");
+  assert.equal(viewer.indexForHash(model, "#photo=p2"), 2);
+  assert.equal(viewer.indexForHash(model, "#photo=nope"), -1);
+  assert.equal(viewer.indexForHash(model, ""), -1);
+});
+
+test("the recycler reuses nodes: a steady scroll creates none once the pool is warm", function () {
+  const model = viewer.buildModel(album(5000, 7));
+  let created = 0;
+  const bound = new Map();
+  const recycler = new viewer.Recycler({
+    create: function () { created += 1; return { id: created, index: -1 }; },
+    bind: function (node, index) { assert.equal(node.index, -1, "a node is bound twice without being cleared"); node.index = index; bound.set(index, node); },
+    unbind: function (node, index) { assert.equal(node.index, index); node.index = -1; bound.delete(index); },
+  }, 64);
+  const width = 1920, b = viewer.breakpointIndex(model, width), height = viewer.contentHeight(model, b, width);
+  let maxVisible = 0, createdAfterWarmUp = null;
+  for (let scroll = 0; scroll < height; scroll += 120) {
+    const indices = viewer.visibleItems(model, b, width, scroll - 540, scroll + 2160);
+    recycler.update(indices);
+    assert.deepEqual([...recycler.visible.keys()].sort((x, y) => x - y), indices);
+    for (const [index, node] of recycler.visible) assert.equal(node.index, index);
+    maxVisible = Math.max(maxVisible, recycler.visible.size);
+    if (scroll >= 5000 && createdAfterWarmUp === null) createdAfterWarmUp = created;
+  }
+  assert.ok(maxVisible < 100, "visible nodes: " + maxVisible);
+  assert.ok(created <= maxVisible + 64, "created " + created);
+  assert.ok(created - createdAfterWarmUp <= 4, "nodes created while scrolling steadily: " + (created - createdAfterWarmUp));
+  assert.ok(recycler.reused > 1000);
+});
+
+test("the pool keeps at most its limit of free nodes", function () {
+  const recycler = new viewer.Recycler({ create: () => ({}), bind() {}, unbind() {} }, 5);
+  recycler.update([...Array(50).keys()]);
+  recycler.update([]);
+  assert.equal(recycler.pool.length, 5);
+  assert.equal(recycler.visible.size, 0);
+});

@@ -1,0 +1,465 @@
+/* Cascade viewer: turns a static album page into a virtualized, reuse-aware waterfall.
+ *
+ * The page already places every tile with CSS alone (see cascade.css); this script only decides
+ * which tiles exist. It reads every position from the precomputed frames (frames.json) and the
+ * same formulas as the CSS, and never measures a tile: tiles near the viewport get a node, a
+ * tile that leaves gives its node back to a pool, and an arriving tile takes a node from the
+ * pool before a new one is created, like UICollectionView's dequeueReusableCell.
+ * Without this script (or when frames.json cannot be loaded) the static page stays as it is.
+ *
+ * The pure parts (model, geometry, visible-tile query, recycler) are exported for node --test.
+ */
+(function (global) {
+  "use strict";
+
+  // ---------------------------------------------------------------- model and geometry
+
+  /** Builds the layout model from frames.json: per breakpoint, each item's column, the sum of
+   *  the aspect ratios above it (A) and their count (k), and each column's items top to bottom. */
+  function buildModel(data) {
+    const items = data.items;
+    const count = items.length;
+    const gap = data.gap;
+    const ratios = new Float64Array(count);
+    const first = data.breakpoints[0];
+    for (let i = 0; i < count; i++) {
+      ratios[i] = typeof items[i].ratio === "number" ? items[i].ratio : first.frames[i][3] / first.columnWidth;
+    }
+    const breakpoints = data.breakpoints.map(function (bp) {
+      const n = bp.columns;
+      const column = new Int32Array(count);
+      const above = new Float64Array(count);
+      const aboveCount = new Int32Array(count);
+      const sums = new Float64Array(n);
+      const counts = new Int32Array(n);
+      const columnItems = [];
+      for (let c = 0; c < n; c++) columnItems.push([]);
+      for (let i = 0; i < count; i++) {
+        const c = Math.min(n - 1, Math.max(0, Math.round(bp.frames[i][0] / (bp.columnWidth + gap))));
+        column[i] = c;
+        above[i] = sums[c];
+        aboveCount[i] = counts[c];
+        sums[c] += ratios[i];
+        counts[c] += 1;
+        columnItems[c].push(i);
+      }
+      return {
+        minWidth: bp.minWidth, columns: n, column: column, above: above, aboveCount: aboveCount,
+        columnItems: columnItems.map(function (list) { return Int32Array.from(list); }),
+        columnSums: sums, columnCounts: counts,
+      };
+    });
+    return { count: count, gap: gap, ratios: ratios, breakpoints: breakpoints, items: items };
+  }
+
+  /** The breakpoint the CSS uses for a wall of this width: the last whose minWidth it reaches. */
+  function breakpointIndex(model, width) {
+    let chosen = 0;
+    for (let b = 0; b < model.breakpoints.length; b++) {
+      if (width >= model.breakpoints[b].minWidth) chosen = b;
+    }
+    return chosen;
+  }
+
+  /** Column width at a wall width, as in the CSS: (100cqw - (n-1)·gap) / n. */
+  function columnWidth(model, b, width) {
+    const n = model.breakpoints[b].columns;
+    return (width - (n - 1) * model.gap) / n;
+  }
+
+  /** Item i's rectangle at breakpoint b and wall width `width`, from the CSS formulas. */
+  function frameOf(model, b, width, i) {
+    const bp = model.breakpoints[b];
+    const w = columnWidth(model, b, width);
+    const top = bp.above[i] * w + bp.aboveCount[i] * model.gap;
+    return { x: bp.column[i] * (w + model.gap), y: top, width: w, height: model.ratios[i] * w };
+  }
+
+  /** The wall's height at a width: its tallest column. */
+  function contentHeight(model, b, width) {
+    const bp = model.breakpoints[b];
+    const w = columnWidth(model, b, width);
+    let tallest = 0;
+    for (let c = 0; c < bp.columns; c++) {
+      if (bp.columnCounts[c] > 0) {
+        tallest = Math.max(tallest, bp.columnSums[c] * w + (bp.columnCounts[c] - 1) * model.gap);
+      }
+    }
+    return tallest;
+  }
+
+  /** Indices (ascending) of the items whose rectangles reach into [top, bottom) of the wall.
+   *  Each column's items are in increasing y, so a binary search per column finds the first
+   *  one that reaches below `top`: O(columns · log n + k), never a scan of every item. */
+  function visibleItems(model, b, width, top, bottom) {
+    const bp = model.breakpoints[b];
+    const w = columnWidth(model, b, width);
+    const gap = model.gap;
+    const result = [];
+    for (let c = 0; c < bp.columns; c++) {
+      const list = bp.columnItems[c];
+      let low = 0;
+      let high = list.length;
+      while (low < high) {
+        const mid = (low + high) >> 1;
+        const i = list[mid];
+        const itemBottom = bp.above[i] * w + bp.aboveCount[i] * gap + model.ratios[i] * w;
+        if (itemBottom > top) high = mid; else low = mid + 1;
+      }
+      for (let p = low; p < list.length; p++) {
+        const i = list[p];
+        if (bp.above[i] * w + bp.aboveCount[i] * gap >= bottom) break;
+        result.push(i);
+      }
+    }
+    result.sort(function (a, b2) { return a - b2; });
+    return result;
+  }
+
+  /** The inline style of tile i: the same custom properties the generator writes. */
+  function tileStyle(model, i) {
+    let style = "--r:" + model.ratios[i];
+    for (let b = 0; b < model.breakpoints.length; b++) {
+      const bp = model.breakpoints[b];
+      style += ";--c" + b + ":" + bp.column[i] + ";--a" + b + ":" + round5(bp.above[i]) + ";--k" + b + ":" + bp.aboveCount[i];
+    }
+    const color = model.items[i].color;
+    if (color) style += ";--bg:" + color;
+    return style;
+  }
+
+  function round5(value) {
+    return Math.round(value * 100000) / 100000;
+  }
+
+  /** srcset of an item's tile images. */
+  function srcsetOf(item) {
+    return item.thumbnails.map(function (t) { return t.url + " " + t.width + "w"; }).join(", ");
+  }
+
+  /** The image a tile shows by default: the first thumbnail at least 400 px wide. */
+  function srcOf(item) {
+    const list = item.thumbnails;
+    for (let t = 0; t < list.length; t++) if (list[t].width >= 400) return list[t].url;
+    return list[list.length - 1].url;
+  }
+
+  /** Photo id for URL hashes: the photo page's name without ".html". */
+  function photoId(item) {
+    const page = item.page.split("/").pop();
+    return decodeURIComponent(page.replace(/\.html$/, ""));
+  }
+
+  function indexForHash(model, hash) {
+    const match = /^#photo=(.+)$/.exec(hash || "");
+    if (!match) return -1;
+    const id = decodeURIComponent(match[1]);
+    for (let i = 0; i < model.count; i++) if (photoId(model.items[i]) === id) return i;
+    return -1;
+  }
+
+  // ---------------------------------------------------------------- recycler
+
+  /** Keeps a node per visible index and a pool of free nodes.
+   *  `create()` makes a node, `bind(node, index)` shows an item in it, `unbind(node)` clears it
+   *  (prepareForReuse). `update(indices)` makes exactly those indices visible. The pool keeps at
+   *  most `maxPool` free nodes. */
+  function Recycler(hooks, maxPool) {
+    this.hooks = hooks;
+    this.maxPool = maxPool || 64;
+    this.visible = new Map();
+    this.pool = [];
+    this.created = 0;
+    this.reused = 0;
+  }
+
+  Recycler.prototype.adopt = function (index, node) {
+    this.visible.set(index, node);
+  };
+
+  Recycler.prototype.update = function (indices) {
+    const wanted = new Set(indices);
+    const self = this;
+    this.visible.forEach(function (node, index) {
+      if (!wanted.has(index)) {
+        self.visible.delete(index);
+        self.hooks.unbind(node, index);
+        if (self.pool.length < self.maxPool) self.pool.push(node);
+      }
+    });
+    for (let p = 0; p < indices.length; p++) {
+      const index = indices[p];
+      if (this.visible.has(index)) continue;
+      let node = this.pool.pop();
+      if (node) {
+        this.reused += 1;
+      } else {
+        node = this.hooks.create();
+        this.created += 1;
+      }
+      this.hooks.bind(node, index);
+      this.visible.set(index, node);
+    }
+  };
+
+  // ---------------------------------------------------------------- the page
+
+  function Viewer(wall, data) {
+    this.wall = wall;
+    this.outer = wall.parentElement;
+    this.model = buildModel(data);
+    this.sizes = (wall.querySelector(".tile img") || {}).sizes || "";
+    this.width = 0;
+    this.wallTop = 0;
+    this.lastScroll = window.scrollY;
+    this.direction = 1;
+    this.scheduled = false;
+    this.lightbox = null;
+    this.current = -1;
+    const self = this;
+    this.recycler = new Recycler({
+      create: function () { return self.createTile(); },
+      bind: function (node, index) { self.bindTile(node, index); },
+      unbind: function (node) { self.unbindTile(node); },
+    });
+  }
+
+  Viewer.prototype.start = function () {
+    const self = this;
+    // Adopt the tiles the server rendered: they stay where they are, nothing is replaced.
+    const tiles = this.wall.querySelectorAll(".tile");
+    for (let t = 0; t < tiles.length; t++) {
+      const index = Number(tiles[t].getAttribute("data-index"));
+      this.recycler.adopt(index, tiles[t]);
+    }
+    this.measureWall();
+    this.update();
+    window.addEventListener("scroll", function () { self.schedule(); }, { passive: true });
+    if (typeof ResizeObserver === "function") {
+      new ResizeObserver(function () { self.measureWall(); self.schedule(); }).observe(this.outer);
+    } else {
+      window.addEventListener("resize", function () { self.measureWall(); self.schedule(); });
+    }
+    this.wall.addEventListener("click", function (event) { self.onClick(event); });
+    window.addEventListener("popstate", function () { self.syncWithHash(); });
+    this.syncWithHash();
+    this.wall.classList.add("is-virtual");
+  };
+
+  /** The wall's width and its offset in the document (the wall, never a tile). */
+  Viewer.prototype.measureWall = function () {
+    const rect = this.outer.getBoundingClientRect();
+    this.width = rect.width;
+    this.wallTop = rect.top + window.scrollY;
+  };
+
+  Viewer.prototype.schedule = function () {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const self = this;
+    window.requestAnimationFrame(function () { self.scheduled = false; self.update(); });
+  };
+
+  /** Makes the tiles near the viewport exist: half a screen behind the scroll direction, and
+   *  the next screen ahead of it (prefetched). */
+  Viewer.prototype.update = function () {
+    const scroll = window.scrollY;
+    if (scroll !== this.lastScroll) this.direction = scroll > this.lastScroll ? 1 : -1;
+    this.lastScroll = scroll;
+    const height = window.innerHeight;
+    const top = scroll - this.wallTop;
+    const ahead = height;
+    const behind = height / 2;
+    const from = this.direction > 0 ? top - behind : top - ahead;
+    const to = this.direction > 0 ? top + height + ahead : top + height + behind;
+    const b = breakpointIndex(this.model, this.width);
+    this.recycler.update(visibleItems(this.model, b, this.width, from, to));
+  };
+
+  Viewer.prototype.createTile = function () {
+    const a = document.createElement("a");
+    a.className = "tile";
+    const img = document.createElement("img");
+    img.decoding = "async";
+    img.addEventListener("load", function () {
+      if (img.getAttribute("data-for") === a.getAttribute("data-index")) img.classList.add("is-loaded");
+    });
+    a.appendChild(img);
+    return a;
+  };
+
+  Viewer.prototype.bindTile = function (node, index) {
+    const item = this.model.items[index];
+    const img = node.firstChild;
+    node.setAttribute("href", item.page);
+    node.setAttribute("data-index", String(index));
+    node.setAttribute("style", tileStyle(this.model, index));
+    img.setAttribute("data-for", String(index));
+    img.setAttribute("width", String(item.width));
+    img.setAttribute("height", String(item.height));
+    img.setAttribute("alt", item.alt);
+    img.setAttribute("sizes", this.sizes);
+    img.removeAttribute("loading");  // tiles in the buffer ahead are prefetched
+    img.setAttribute("srcset", srcsetOf(item));
+    img.setAttribute("src", srcOf(item));
+    if (!node.parentNode) this.wall.appendChild(node);
+  };
+
+  /** prepareForReuse: the old photo is gone (and its download abandoned) before the node is
+   *  shown again, so a recycled tile shows its placeholder colour, never the previous photo. */
+  Viewer.prototype.unbindTile = function (node) {
+    const img = node.firstChild;
+    img.classList.remove("is-loaded");
+    img.removeAttribute("data-for");
+    img.removeAttribute("srcset");
+    img.removeAttribute("src");
+    node.removeAttribute("data-index");
+    node.remove();
+  };
+
+  // ---------------------------------------------------------------- lightbox
+
+  Viewer.prototype.onClick = function (event) {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const tile = event.target.closest(".tile");
+    if (!tile || !this.wall.contains(tile)) return;
+    event.preventDefault();
+    this.open(Number(tile.getAttribute("data-index")), true);
+  };
+
+  Viewer.prototype.syncWithHash = function () {
+    const index = indexForHash(this.model, window.location.hash);
+    if (index >= 0) this.open(index, false);
+    else if (this.lightbox) this.close(false);
+  };
+
+  Viewer.prototype.buildLightbox = function () {
+    const box = document.createElement("div");
+    box.className = "lightbox";
+    box.setAttribute("role", "dialog");
+    box.setAttribute("aria-modal", "true");
+    box.setAttribute("aria-label", "Photo");
+    box.hidden = true;
+    box.innerHTML =
+      '<figure class="lightbox-figure"><img class="lightbox-image" alt=""><figcaption class="lightbox-caption"></figcaption></figure>' +
+      '<button type="button" class="lightbox-close" aria-label="Close">×</button>' +
+      '<button type="button" class="lightbox-prev" aria-label="Previous photo">‹</button>' +
+      '<button type="button" class="lightbox-next" aria-label="Next photo">›</button>' +
+      '<a class="lightbox-page">Open the photo’s page</a>';
+    document.body.appendChild(box);
+    const self = this;
+    box.querySelector(".lightbox-close").addEventListener("click", function () { self.close(true); });
+    box.querySelector(".lightbox-prev").addEventListener("click", function () { self.step(-1); });
+    box.querySelector(".lightbox-next").addEventListener("click", function () { self.step(1); });
+    box.addEventListener("click", function (event) { if (event.target === box) self.close(true); });
+    document.addEventListener("keydown", function (event) {
+      if (box.hidden) return;
+      if (event.key === "Escape") { event.preventDefault(); self.close(true); }
+      else if (event.key === "ArrowLeft") { event.preventDefault(); self.step(-1); }
+      else if (event.key === "ArrowRight") { event.preventDefault(); self.step(1); }
+    });
+    let startX = null;
+    box.addEventListener("pointerdown", function (event) { startX = event.clientX; });
+    box.addEventListener("pointerup", function (event) {
+      if (startX === null) return;
+      const dx = event.clientX - startX;
+      startX = null;
+      if (Math.abs(dx) > 50) self.step(dx < 0 ? 1 : -1);
+    });
+    this.lightbox = box;
+    return box;
+  };
+
+  Viewer.prototype.open = function (index, push) {
+    const box = this.lightbox || this.buildLightbox();
+    const item = this.model.items[index];
+    const img = box.querySelector(".lightbox-image");
+    // Clear the previous photo first so the wrong one never shows while the next one loads.
+    img.removeAttribute("srcset");
+    img.removeAttribute("src");
+    img.style.background = item.color || "";
+    img.setAttribute("width", String(item.width));
+    img.setAttribute("height", String(item.height));
+    img.setAttribute("alt", item.alt);
+    img.setAttribute("sizes", "100vw");
+    img.setAttribute("srcset", item.images.map(function (t) { return t.url + " " + t.width + "w"; }).join(", "));
+    img.setAttribute("src", item.images[item.images.length - 1].url);
+    box.querySelector(".lightbox-caption").textContent = item.alt;
+    box.querySelector(".lightbox-page").setAttribute("href", item.page);
+    box.querySelector(".lightbox-prev").hidden = index === 0;
+    box.querySelector(".lightbox-next").hidden = index === this.model.count - 1;
+    const hash = "#photo=" + encodeURIComponent(photoId(item));
+    if (push && this.current < 0) history.pushState({ cascade: true }, "", hash);
+    else if (window.location.hash !== hash) history.replaceState(history.state, "", hash);
+    if (this.current < 0) this.opener = index;
+    this.current = index;
+    box.hidden = false;
+    document.documentElement.classList.add("has-lightbox");
+    box.querySelector(".lightbox-close").focus();
+  };
+
+  Viewer.prototype.step = function (delta) {
+    const next = this.current + delta;
+    if (next >= 0 && next < this.model.count) this.open(next, false);
+  };
+
+  /** Closes the lightbox; `viaHistory` goes back when the lightbox added a history entry, so
+   *  the back button and Escape agree. Focus returns to the photo's tile. */
+  Viewer.prototype.close = function (viaHistory) {
+    if (!this.lightbox || this.lightbox.hidden) return;
+    if (viaHistory && history.state && history.state.cascade) {
+      history.back();  // popstate closes it
+      return;
+    }
+    if (window.location.hash) history.replaceState(null, "", window.location.pathname + window.location.search);
+    const index = this.current;
+    this.current = -1;
+    this.lightbox.hidden = true;
+    const img = this.lightbox.querySelector(".lightbox-image");
+    img.removeAttribute("srcset");
+    img.removeAttribute("src");
+    document.documentElement.classList.remove("has-lightbox");
+    this.focusTile(index);
+  };
+
+  /** Brings tile `index` into view (from the frames, not by measuring) and focuses it. */
+  Viewer.prototype.focusTile = function (index) {
+    const b = breakpointIndex(this.model, this.width);
+    const frame = frameOf(this.model, b, this.width, index);
+    const top = this.wallTop + frame.y;
+    if (top < window.scrollY || top + frame.height > window.scrollY + window.innerHeight) {
+      window.scrollTo(0, Math.max(0, top - window.innerHeight / 3));
+    }
+    this.update();
+    const node = this.recycler.visible.get(index);
+    if (node) node.focus({ preventScroll: true });
+  };
+
+  // ---------------------------------------------------------------- start
+
+  function start() {
+    const wall = document.querySelector(".wall[data-frames]");
+    if (!wall || typeof fetch !== "function") return;
+    fetch(wall.getAttribute("data-frames"))
+      .then(function (response) { if (!response.ok) throw new Error(response.status); return response.json(); })
+      .then(function (data) {
+        const viewer = new Viewer(wall, data);
+        viewer.start();
+        global.cascadeViewer = viewer;
+      })
+      .catch(function () { /* the static page works without the script */ });
+  }
+
+  const api = {
+    buildModel: buildModel, breakpointIndex: breakpointIndex, columnWidth: columnWidth, frameOf: frameOf,
+    contentHeight: contentHeight, visibleItems: visibleItems, tileStyle: tileStyle, srcsetOf: srcsetOf,
+    srcOf: srcOf, photoId: photoId, indexForHash: indexForHash, Recycler: Recycler,
+  };
+  if (typeof module === "object" && module.exports) {
+    module.exports = api;
+  } else if (typeof document !== "undefined") {
+    global.CascadeViewer = api;
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+    else start();
+  }
+})(typeof window !== "undefined" ? window : globalThis);
