@@ -1,50 +1,111 @@
 #!/usr/bin/env bash
-# Rebuilds examples/photos from the wallpapers of Debian's mate-backgrounds package.
-# Needs: apt-get install mate-backgrounds imagemagick libimage-exiftool-perl webp
-# The result is committed; this script documents where every photo comes from.
+# Rebuilds examples/photos from the wallpapers of Debian 12's mate-backgrounds package.
+# The result is committed; this script documents where every photo comes from and how it was
+# made, so the folder can be reproduced (byte for byte with the same tool versions).
+#
+# Needs: apt-get install --no-install-recommends mate-backgrounds imagemagick libimage-exiftool-perl webp
+#
+# Photo (under examples/photos/)          Source (under /usr/share/backgrounds/mate/)     What was done
+# Lady bird.jpg                           nature/LadyBird.jpg                              scaled; caption, date, artist
+# Nature/Aqua.jpg                         nature/Aqua.jpg                                  scaled
+# Nature/Dune.jpg                         nature/Dune.jpg                                  scaled; caption (with "&"), date, artist
+# Nature/Green meadow.jpg                 nature/GreenMeadow.jpg                           as is (1280 px wide)
+# Nature/Rain drops.jpg                   nature/RainDrops.jpg                             scaled
+# Nature/Storm.jpg                        nature/Storm.jpg                                 scaled; date only
+# Nature/Flowers/Fleur jaune.jpg          nature/YellowFlower.jpg                          portrait crop; caption (non-ASCII), artist
+# Nature/Flowers/Fresh flower.jpg         nature/FreshFlower.jpg                           portrait crop
+# Nature/Flowers/Two wings.jpg            nature/TwoWings.jpg                              square crop
+# Nature/Flowers/Garden (rotated).jpg     nature/Garden.jpg                                portrait crop, pixels stored turned 90° left, EXIF Orientation 6
+# Abstract/Float (rotated).jpg            desktop/Float-into-MATE.png                      pixels stored turned 90° right, EXIF Orientation 8
+# Abstract/Warm waves.png                 desktop/Ubuntu-Mate-Warm-no-logo.png             PNG, scaled to 1200 px
+# Abstract/Cold waves.webp                desktop/Ubuntu-Mate-Cold-no-logo.png             WebP (cwebp -q 80)
+# Abstract/Elephants strip.jpg            abstract/Elephants_3840x2160.jpg                 tall strip crop
+# Abstract/Radioactive panorama.jpg       desktop/Ubuntu-Mate-Radioactive-no-logo.png      wide panorama crop
+# Café/Wood.jpg                           nature/Wood.jpg                                  scaled (4:3)
+# Café/Blinds.jpg                         nature/Blinds.jpg                                portrait crop
 set -euo pipefail
-cd "$(dirname "$0")"
+cd "$(dirname "${BASH_SOURCE[0]}")"
+
 src=/usr/share/backgrounds/mate
 out=photos
-rm -rf "$out"
-mkdir -p "$out/Nature/Fleurs" "$out/Abstract" "$out/Café"
+# ImageMagick's own convert: /usr/local/bin/convert may be a stand-in that only converts to PPM.
+convert=/usr/bin/convert
+for tool in "$convert" exiftool cwebp; do
+  command -v "$tool" >/dev/null || { echo "make-examples.sh: $tool is missing (see the comment at the top)" >&2; exit 1; }
+done
+[[ -d $src/nature ]] || { echo "make-examples.sh: $src is missing: apt-get install mate-backgrounds" >&2; exit 1; }
 
-# jpeg SOURCE DEST [extra convert options...]: long edge at most 1400 px, quality 80, no metadata.
+rm -rf "$out"
+mkdir -p "$out/Nature/Flowers" "$out/Abstract" "$out/Café"
+
+# jpeg SOURCE DEST [convert operators...]: the operators (crops, turns) first, then the long
+# edge scaled down to at most 1600 px, no metadata at all, quality 85.
 jpeg() {
-  local from=$1 to=$2; shift 2
-  convert "$from" -auto-orient "$@" -resize '1400x1400>' -strip -quality 80 "$to"
+  local from=$1 to=$2
+  shift 2
+  "$convert" "$from" -alpha remove -alpha off "$@" -resize '1600x1600>' -strip \
+    -sampling-factor 2x2 -quality 85 "$to"
 }
 
-jpeg "$src/nature/LadyBird.jpg" "$out/Lady bird.jpg"
-jpeg "$src/nature/Dune.jpg" "$out/Nature/Dune.jpg"
-jpeg "$src/nature/Storm.jpg" "$out/Nature/Storm.jpg"
+# exif FILE TAG=VALUE...: writes EXIF tags the way a camera or a photo manager would, and makes
+# sure there is no GPS position in the file.
+exif() {
+  local file=$1
+  shift
+  exiftool -q -overwrite_original -gps:all= "$@" "$file"
+}
+
+jpeg "$src/nature/LadyBird.jpg"    "$out/Lady bird.jpg"
+jpeg "$src/nature/Aqua.jpg"        "$out/Nature/Aqua.jpg"
+jpeg "$src/nature/Dune.jpg"        "$out/Nature/Dune.jpg"
 jpeg "$src/nature/GreenMeadow.jpg" "$out/Nature/Green meadow.jpg"
-jpeg "$src/nature/RainDrops.jpg" "$out/Nature/Rain drops.jpg"
-jpeg "$src/nature/Aqua.jpg" "$out/Nature/Aqua.jpg"
-# Portrait and square crops.
-jpeg "$src/nature/YellowFlower.jpg" "$out/Nature/Fleurs/Fleur jaune.jpg" -gravity center -crop 56%x100%+0+0 +repage
-jpeg "$src/nature/FreshFlower.jpg" "$out/Nature/Fleurs/Fresh flower.jpg" -gravity center -crop 50%x100%+0+0 +repage
-jpeg "$src/nature/TwoWings.jpg" "$out/Nature/Fleurs/Two wings.jpg" -gravity center -crop 62%x100%+0+0 +repage
-# Stored turned a quarter to the left, with EXIF Orientation 6 ("turn right to view"): only
-# upright if the generator applies the orientation.
-jpeg "$src/nature/Garden.jpg" "$out/Nature/Fleurs/Garden (rotated).jpg" -gravity center -crop 60%x100%+0+0 +repage -rotate -90
-exiftool -q -overwrite_original -Orientation=6 -n "$out/Nature/Fleurs/Garden (rotated).jpg"
-# Stored turned a quarter to the right, with Orientation 8.
+jpeg "$src/nature/RainDrops.jpg"   "$out/Nature/Rain drops.jpg"
+jpeg "$src/nature/Storm.jpg"       "$out/Nature/Storm.jpg"
+
+# Portrait and square crops for the nested album.
+jpeg "$src/nature/YellowFlower.jpg" "$out/Nature/Flowers/Fleur jaune.jpg"   -gravity center -crop 42%x100%+0+0 +repage
+jpeg "$src/nature/FreshFlower.jpg"  "$out/Nature/Flowers/Fresh flower.jpg"  -gravity center -crop 56%x100%+0+0 +repage
+jpeg "$src/nature/TwoWings.jpg"     "$out/Nature/Flowers/Two wings.jpg"     -gravity center -crop 62.5%x100%+0+0 +repage
+
+# Stored turned a quarter to the left, with EXIF Orientation 6 ("turn 90° clockwise to view"):
+# it looks upright (a portrait) only if the generator applies the orientation.
+jpeg "$src/nature/Garden.jpg" "$out/Nature/Flowers/Garden (rotated).jpg" \
+  -gravity center -crop 42%x100%+0+0 +repage -rotate -90
+exif "$out/Nature/Flowers/Garden (rotated).jpg" -n -Orientation=6
+
+# Stored turned a quarter to the right, with EXIF Orientation 8 ("turn 90° anticlockwise to
+# view"): upright it is a landscape.
 jpeg "$src/desktop/Float-into-MATE.png" "$out/Abstract/Float (rotated).jpg" -rotate 90
-exiftool -q -overwrite_original -Orientation=8 -n "$out/Abstract/Float (rotated).jpg"
-# A PNG, a WebP, a tall strip and a panorama (the abstract PNGs of the package are transparent,
-# so the opaque desktop wallpapers are used for these).
-convert "$src/desktop/Ubuntu-Mate-Warm-no-logo.png" -resize '1200x1200>' -strip "$out/Abstract/Warm waves.png"
-convert "$src/desktop/Ubuntu-Mate-Cold-no-logo.png" -resize '1400x1400>' -strip png:- | cwebp -quiet -q 78 -o "$out/Abstract/Cold waves.webp" -- -
-jpeg "$src/abstract/Elephants.jpg" "$out/Abstract/Elephants strip.jpg" -gravity center -crop 28%x100%+0+0 +repage
-jpeg "$src/desktop/Ubuntu-Mate-Radioactive-no-logo.png" "$out/Abstract/Radioactive panorama.jpg" -gravity center -crop 100%x30%+0+0 +repage
-jpeg "$src/nature/Wood.jpg" "$out/Café/Wood.jpg"
+exif "$out/Abstract/Float (rotated).jpg" -n -Orientation=8
+
+# A PNG and a WebP.
+"$convert" "$src/desktop/Ubuntu-Mate-Warm-no-logo.png" -alpha off -resize '1200x1200>' -strip \
+  -define png:exclude-chunks=date,time "$out/Abstract/Warm waves.png"
+"$convert" "$src/desktop/Ubuntu-Mate-Cold-no-logo.png" -alpha off -resize '1600x1600>' -strip \
+  -define png:exclude-chunks=date,time png:- |
+  cwebp -quiet -q 80 -metadata none -o "$out/Abstract/Cold waves.webp" -- -
+
+# Extreme shapes: a tall strip and a wide panorama.
+jpeg "$src/abstract/Elephants_3840x2160.jpg" "$out/Abstract/Elephants strip.jpg" \
+  -gravity center -crop 26%x100%+0+0 +repage
+jpeg "$src/desktop/Ubuntu-Mate-Radioactive-no-logo.png" "$out/Abstract/Radioactive panorama.jpg" \
+  -gravity center -crop 100%x28%+0+0 +repage
+
+# An album whose name is not ASCII.
+jpeg "$src/nature/Wood.jpg"   "$out/Café/Wood.jpg"
 jpeg "$src/nature/Blinds.jpg" "$out/Café/Blinds.jpg" -gravity center -crop 45%x100%+0+0 +repage
 
-# Captions, dates and an artist in EXIF, as a camera or a photo manager writes them.
-exiftool -q -overwrite_original -ImageDescription="A ladybird climbs a blade of grass" \
-  -Artist="MATE artwork team" -DateTimeOriginal="2015:06:21 09:14:00" "$out/Lady bird.jpg"
-exiftool -q -overwrite_original -ImageDescription="Dune grass & the sea" -DateTimeOriginal="2014:08:02 18:30:00" "$out/Nature/Dune.jpg"
-exiftool -q -overwrite_original -DateTimeOriginal="2014:09:11 16:05:00" "$out/Nature/Storm.jpg"
-exiftool -q -overwrite_original -ImageDescription="Fleur jaune — a yellow flower" "$out/Nature/Fleurs/Fleur jaune.jpg"
+# Captions (ImageDescription), capture dates (DateTimeOriginal) and artists, as cameras and
+# photo managers write them. The artists are the wallpapers' authors.
+exif "$out/Lady bird.jpg" \
+  -ImageDescription="A ladybird climbs a blade of grass" \
+  -Artist="Charles Barbin" -DateTimeOriginal="2008:06:21 09:14:00"
+exif "$out/Nature/Dune.jpg" \
+  -ImageDescription="Dune grass & the sea" \
+  -Artist="Marco Cogoni" -DateTimeOriginal="2007:08:02 18:30:00"
+exif "$out/Nature/Storm.jpg" -DateTimeOriginal="2008:09:11 16:05:00"
+exif "$out/Nature/Flowers/Fleur jaune.jpg" \
+  -ImageDescription="Fleur jaune — a yellow flower, seen close" -Artist="Charles Barbin"
+
+find "$out" -type f | LC_ALL=C sort
 du -sh "$out"

@@ -1,88 +1,28 @@
 import CGD
 
-/// A decoded image, the one owner of its `gdImagePtr` (destroyed with the value).
+/// A decoded image: the one owner of a libgd `gdImagePtr`, destroyed with the value.
 ///
-/// Images are always truecolor with an alpha channel. They are not `Sendable`: pass bytes
-/// between tasks and decode where the work happens.
+/// Images are truecolor with an alpha channel. They cannot be copied (use ``resized(toWidth:)``
+/// at the same width for a copy) and are not `Sendable`: pass bytes between tasks and decode
+/// where the work happens.
 public struct Image: ~Copyable {
     let pointer: gdImagePtr
 
+    /// Takes ownership of `pointer`.
     init(owning pointer: gdImagePtr) {
         self.pointer = pointer
     }
 
     deinit { gdImageDestroy(pointer) }
 
-    /// A blank (black, opaque) image.
+    /// A blank image: opaque black.
     public init(width: Int, height: Int) throws(ImagingError) {
-        guard width > 0, height > 0, width <= 65_535, height <= 65_535,
-              let pointer = gdImageCreateTrueColor(Int32(width), Int32(height))
-        else { throw .encodeFailed("cannot create a \(width)×\(height) image") }
+        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max),
+            width.multipliedReportingOverflow(by: height).partialValue <= Int(Int32.max),
+            let pointer = gdImageCreateTrueColor(Int32(width), Int32(height))
+        else { throw .invalidSize(width: width, height: height) }
         gdImageSaveAlpha(pointer, 1)
         self.pointer = pointer
-    }
-
-    /// Decodes `bytes`. The header's dimensions are checked against `limits` first, so a file
-    /// that claims too many pixels is refused before anything is allocated for them; a
-    /// truncated JPEG is an error, not a grey picture.
-    public static func decode(_ bytes: [UInt8], limits: DecodeLimits = .default) throws(ImagingError) -> Image {
-        let info = try ImageProbe.probe(bytes)
-        return try decode(bytes, info: info, limits: limits)
-    }
-
-    static func decode(_ bytes: [UInt8], info: ImageInfo, limits: DecodeLimits) throws(ImagingError) -> Image {
-        let (pixels, overflow) = info.pixelWidth.multipliedReportingOverflow(by: info.pixelHeight)
-        guard !overflow, pixels <= limits.maxPixels else {
-            throw .tooManyPixels(width: info.pixelWidth, height: info.pixelHeight, limit: limits.maxPixels)
-        }
-        guard bytes.count <= Int(Int32.max) else { throw .decodeFailed(info.format, detail: "the file is too large") }
-        let format = info.format
-        let (decoded, messages) = GDDiagnostics.capture { () -> gdImagePtr? in
-            var copy = bytes
-            return copy.withUnsafeMutableBytes { buffer -> gdImagePtr? in
-                let size = Int32(buffer.count)
-                let base = buffer.baseAddress
-                switch format {
-                case .jpeg: return gdImageCreateFromJpegPtrEx(size, base, 0)
-                case .png: return gdImageCreateFromPngPtr(size, base)
-                case .gif: return gdImageCreateFromGifPtr(size, base)
-                case .webp: return gdImageCreateFromWebpPtr(size, base)
-                case .heif: return gdImageCreateFromHeifPtr(size, base)
-                case .avif: return gdImageCreateFromAvifPtr(size, base)
-                case .tiff: return gdImageCreateFromTiffPtr(size, base)
-                case .bmp: return gdImageCreateFromBmpPtr(size, base)
-                }
-            }
-        }
-        let detail = messages.first { !$0.isEmpty } ?? ""
-        guard let decoded else {
-            if messages.contains(where: { $0.localizedCaseInsensitiveContains("premature end") || $0.contains("truncated") }) {
-                throw .truncated(format)
-            }
-            throw .decodeFailed(format, detail: Self.clean(detail))
-        }
-        var image = Image(owning: decoded)
-        if messages.contains(where: { $0.localizedCaseInsensitiveContains("premature end") }) {
-            throw .truncated(format)
-        }
-        try image.makeTrueColor()
-        return image
-    }
-
-    /// gd prefixes its messages with the codec's name; keep the part a user can read.
-    private static func clean(_ message: String) -> String {
-        var text = message
-        for prefix in ["gd-jpeg: ", "gd-png: ", "gd-png error: ", "gd-webp ", "gd-heif ", "gd-avif ", "gd-tiff ", "gd-bmp "] where text.hasPrefix(prefix) {
-            text.removeFirst(prefix.count)
-        }
-        return text
-    }
-
-    private mutating func makeTrueColor() throws(ImagingError) {
-        if pointer.pointee.trueColor == 0 {
-            guard gdImagePaletteToTrueColor(pointer) != 0 else { throw .decodeFailed(.gif, detail: "cannot convert the palette") }
-        }
-        gdImageSaveAlpha(pointer, 1)
     }
 
     /// Width in pixels.
@@ -90,157 +30,372 @@ public struct Image: ~Copyable {
     /// Height in pixels.
     public var height: Int { Int(pointer.pointee.sy) }
 
+    /// The rows of pixels, as gd stores them: `0x7FRRGGBB`-style values whose top seven bits
+    /// are gd's alpha (0 opaque, 127 transparent).
+    var rows: [UnsafeMutablePointer<Int32>] {
+        let table = pointer.pointee.tpixels!
+        return (0..<height).map { table[$0]! }
+    }
+
     /// The colour at (x, y); alpha 255 is opaque, 0 fully transparent.
     public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
-        precondition(x >= 0 && y >= 0 && x < width && y < height, "pixel (\(x), \(y)) is outside the image")
+        precondition(x >= 0 && y >= 0 && x < width && y < height, "pixel (\(x), \(y)) is outside the \(width)×\(height) image")
         let value = pointer.pointee.tpixels[y]![x]
-        let alpha = Int((value >> 24) & 0x7F)
-        return (UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF),
-                UInt8((127 - alpha) * 255 / 127))
+        return (
+            UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF),
+            Self.alpha8(fromGD: Int((value >> 24) & 0x7F))
+        )
     }
 
-    /// Fills a rectangle with a colour, replacing what was there (alpha included).
+    /// Fills a rectangle (clipped to the image) with a colour, replacing what was there, alpha included.
     public mutating func fill(x: Int, y: Int, width: Int, height: Int, red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
-        let gdAlpha = Int32(127 - Int(alpha) * 127 / 255)
-        let color = (gdAlpha << 24) | (Int32(red) << 16) | (Int32(green) << 8) | Int32(blue)
-        gdImageAlphaBlending(pointer, 0)
-        gdImageFilledRectangle(pointer, Int32(x), Int32(y), Int32(x + width - 1), Int32(y + height - 1), color)
-        gdImageAlphaBlending(pointer, 1)
+        let left = max(0, x)
+        let top = max(0, y)
+        let right = min(self.width, x + width)
+        let bottom = min(self.height, y + height)
+        guard left < right, top < bottom else { return }
+        let value = Self.gdColor(red: red, green: green, blue: blue, alpha: alpha)
+        let table = pointer.pointee.tpixels!
+        for row in top..<bottom {
+            let pixels = table[row]!
+            for column in left..<right { pixels[column] = value }
+        }
     }
 
-    /// The image turned so that it shows upright, given the EXIF orientation of its stored pixels.
-    public consuming func oriented(_ orientation: Orientation) throws(ImagingError) -> Image {
-        if orientation == .up { return self }
-        let w = width
-        let h = height
-        let turned = try Image(width: orientation.swapsDimensions ? h : w, height: orientation.swapsDimensions ? w : h)
-        let source = pointer.pointee.tpixels!
-        let target = turned.pointer.pointee.tpixels!
-        for y in 0..<turned.height {
-            let row = target[y]!
-            for x in 0..<turned.width {
-                let (sx, sy): (Int, Int)
-                switch orientation {
-                case .up: (sx, sy) = (x, y)
-                case .upMirrored: (sx, sy) = (w - 1 - x, y)
-                case .down: (sx, sy) = (w - 1 - x, h - 1 - y)
-                case .downMirrored: (sx, sy) = (x, h - 1 - y)
-                case .leftMirrored: (sx, sy) = (y, x)
-                case .right: (sx, sy) = (y, h - 1 - x)
-                case .rightMirrored: (sx, sy) = (w - 1 - y, h - 1 - x)
-                case .left: (sx, sy) = (w - 1 - y, x)
-                }
-                row[x] = source[sy]![sx]
-            }
-        }
-        return turned
+    /// gd's colour value: seven bits of alpha (0 opaque), then eight bits each of red, green, blue.
+    static func gdColor(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) -> Int32 {
+        let gdAlpha = Int32(127 - (Int(alpha) * 127 + 127) / 255)
+        return gdAlpha << 24 | Int32(red) << 16 | Int32(green) << 8 | Int32(blue)
     }
 
-    /// A copy scaled to `toWidth` pixels wide (height keeps the aspect ratio, at least 1),
-    /// never enlarged: a width at or above the image's own gives a copy at the same size.
-    ///
-    /// Large reductions first average pixels down to twice the target (gd's resampling copy),
-    /// then finish with a Lanczos-3 filter, which keeps thumbnails sharp without aliasing.
-    public func resized(toWidth: Int) throws(ImagingError) -> Image {
-        let targetWidth = max(1, min(toWidth, width))
-        let targetHeight = max(1, Int((Double(height) * Double(targetWidth) / Double(width)).rounded()))
-        if targetWidth == width {
-            return try copy()
-        }
-        if width > targetWidth * 3 {
-            let stepWidth = targetWidth * 2
-            let stepHeight = max(1, Int((Double(height) * Double(stepWidth) / Double(width)).rounded()))
-            let step = try Image(width: stepWidth, height: stepHeight)
-            gdImageAlphaBlending(step.pointer, 0)
-            gdImageCopyResampled(step.pointer, pointer, 0, 0, 0, 0, Int32(stepWidth), Int32(stepHeight), Int32(width), Int32(height))
-            return try step.scaled(width: targetWidth, height: targetHeight)
-        }
-        return try scaled(width: targetWidth, height: targetHeight)
-    }
-
-    private func scaled(width: Int, height: Int) throws(ImagingError) -> Image {
-        gdImageSetInterpolationMethod(pointer, GD_LANCZOS3)
-        guard let result = gdImageScale(pointer, UInt32(width), UInt32(height)) else {
-            throw .encodeFailed("cannot scale to \(width)×\(height)")
-        }
-        gdImageSaveAlpha(result, 1)
-        return Image(owning: result)
-    }
-
-    private func copy() throws(ImagingError) -> Image {
-        let result = try Image(width: width, height: height)
-        gdImageAlphaBlending(result.pointer, 0)
-        gdImageCopy(result.pointer, pointer, 0, 0, 0, 0, Int32(width), Int32(height))
-        return result
+    /// gd's seven-bit alpha (0 opaque, 127 transparent) as an eight-bit opacity.
+    static func alpha8(fromGD alpha: Int) -> UInt8 {
+        UInt8(((127 - alpha) * 255 + 63) / 127)
     }
 
     /// Whether any pixel is not fully opaque.
     var hasTransparency: Bool {
-        let rows = pointer.pointee.tpixels!
-        for y in 0..<height {
-            let row = rows[y]!
-            for x in 0..<width where (row[x] >> 24) & 0x7F != 0 {
-                return true
-            }
+        let w = width
+        for row in rows {
+            for x in 0..<w where row[x] & 0x7F00_0000 != 0 { return true }
         }
         return false
     }
 
-    /// Encodes the image. JPEG has no transparency, so transparent pixels are put on white first.
-    public func encoded(as format: EncodeFormat) throws(ImagingError) -> [UInt8] {
-        var size: Int32 = 0
-        let data: UnsafeMutableRawPointer?
-        switch format {
-        case .jpeg(let quality):
-            if hasTransparency {
-                let flat = try Image(width: width, height: height)
-                flat.fillWhite()
-                gdImageAlphaBlending(flat.pointer, 1)
-                gdImageCopy(flat.pointer, pointer, 0, 0, 0, 0, Int32(width), Int32(height))
-                return try flat.encoded(as: format)
+    /// A copy at the same size.
+    func copy() throws(ImagingError) -> Image {
+        let result = try Image(width: width, height: height)
+        for (target, source) in zip(result.rows, rows) {
+            target.update(from: source, count: width)
+        }
+        return result
+    }
+}
+
+@available(*, unavailable, message: "an Image owns C memory: pass its encoded bytes between tasks")
+extension Image: Sendable {}
+
+// MARK: - Decoding
+
+extension Image {
+    /// Decodes `bytes`, whatever their format (sniffed from the content). The header's size is
+    /// checked against `limits` first, and the data's structure after that, so hostile files are
+    /// refused before libgd allocates anything; a truncated file is an error, never a partly grey
+    /// picture. The result holds the stored pixels: apply the probe's orientation with
+    /// ``oriented(_:)`` to show them upright.
+    public static func decode(_ bytes: [UInt8], limits: DecodeLimits = .default) throws(ImagingError) -> Image {
+        try decode(bytes, info: ImageProbe.probe(bytes), limits: limits)
+    }
+
+    static func decode(_ bytes: [UInt8], info: ImageInfo, limits: DecodeLimits) throws(ImagingError) -> Image {
+        let format = info.format
+        try limits.check(info)
+        let reader = ByteReader(bytes)
+        reader.format = format
+        let findings = try Integrity.check(reader, info: info)
+        guard bytes.count <= Int(Int32.max) else { throw .decodeFailed(format, detail: "the file is larger than 2 GB") }
+
+        let (decoded, messages) = GDDiagnostics.capture { () -> gdImagePtr? in
+            bytes.withUnsafeBytes { buffer -> gdImagePtr? in
+                // gd's read-only memory context never writes to the data.
+                let data = UnsafeMutableRawPointer(mutating: buffer.baseAddress)
+                let size = Int32(buffer.count)
+                return switch format {
+                case .jpeg: gdImageCreateFromJpegPtrEx(size, data, 0)
+                case .png: gdImageCreateFromPngPtr(size, data)
+                case .gif: gdImageCreateFromGifPtr(size, data)
+                case .webp: gdImageCreateFromWebpPtr(size, data)
+                case .heif: gdImageCreateFromHeifPtr(size, data)
+                case .avif: gdImageCreateFromAvifPtr(size, data)
+                case .tiff: gdImageCreateFromTiffPtr(size, data)
+                case .bmp: gdImageCreateFromBmpPtr(size, data)
+                }
             }
-            data = gdImageJpegPtr(pointer, &size, Int32(max(1, min(quality, 100))))
-        case .webp(let quality):
-            data = gdImageWebpPtrEx(pointer, &size, Int32(max(1, min(quality, 100))))
-        case .png:
-            data = gdImagePngPtr(pointer, &size)
         }
-        guard let data, size > 0 else { throw .encodeFailed("libgd returned no data for \(format.fileExtension)") }
-        defer { gdFree(data) }
-        return Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
-    }
+        let problems = messages.filter { !$0.isNotice }
+        guard let decoded else { throw failure(format, problems) }
+        var image = Image(owning: decoded)  // destroyed if anything below throws
 
-    /// Encodes in a format gd writes but Cascade does not publish (for tests and tools).
-    public func encoded(asFormat format: ImageFormat) throws(ImagingError) -> [UInt8] {
-        var size: Int32 = 0
-        let data: UnsafeMutableRawPointer?
-        switch format {
-        case .jpeg: data = gdImageJpegPtr(pointer, &size, 90)
-        case .png: data = gdImagePngPtr(pointer, &size)
-        case .gif: data = gdImageGifPtr(pointer, &size)
-        case .webp: data = gdImageWebpPtrEx(pointer, &size, 90)
-        case .bmp: data = gdImageBmpPtr(pointer, &size, 0)
-        case .tiff: data = gdImageTiffPtr(pointer, &size)
-        case .avif: data = gdImageAvifPtrEx(pointer, &size, 90, 10)
-        case .heif: data = gdImageHeifPtrEx(pointer, &size, 90, GD_HEIF_CODEC_HEVC, GD_HEIF_CHROMA_444)
+        if format == .jpeg, problems.contains(where: { $0.text.lowercased().contains("premature end") }) {
+            throw .truncated(.jpeg)
         }
-        guard let data, size > 0 else { throw .encodeFailed("libgd cannot write \(format.displayName) here") }
-        defer { gdFree(data) }
-        return Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
+        if problems.contains(where: { $0.source == .tiffError }) {
+            throw failure(format, problems.filter { $0.source == .tiffError })
+        }
+        try image.normalize(info: info, findings: findings)
+        return image
     }
 
-    private func fillWhite() {
-        gdImageAlphaBlending(pointer, 0)
-        gdImageFilledRectangle(pointer, 0, 0, Int32(width - 1), Int32(height - 1), 0xFFFFFF)
+    /// The error for a failed decode, from gd's messages.
+    private static func failure(_ format: ImageFormat, _ problems: [Diagnostic]) -> ImagingError {
+        let texts = problems.map(\.text)
+        let truncation = ["premature end", "truncat", "read error", "unexpected end", "not enough data", "seek error", "io error"]
+        if texts.contains(where: { text in truncation.contains { text.lowercased().contains($0) } }) {
+            return .truncated(format)
+        }
+        if texts.contains(where: { $0.lowercased().contains("support has been disabled") }) {
+            return .unsupported(format)
+        }
+        return .decodeFailed(format, detail: texts.first.map(readable) ?? "")
     }
 
-    /// The average colour, for the placeholder shown while the image loads.
+    /// gd's message without the codec's prefix, starting in lower case.
+    private static func readable(_ message: String) -> String {
+        var text = Substring(message)
+        let prefixes = [
+            "gd-jpeg, libjpeg: recoverable error: ", "gd-jpeg: JPEG library reports unrecoverable error: ",
+            "gd-png: fatal libpng error: ", "gd-png error: ", "gd-png: ", "gd-jpeg: ", "gd-webp: ", "gd-webp ",
+            "gd-heif: ", "gd-heif ", "avif error - ", "gd-tiff: ", "gd-bmp: ",
+        ]
+        for prefix in prefixes where text.hasPrefix(prefix) {
+            text = text.dropFirst(prefix.count)
+            break
+        }
+        guard let first = text.first else { return "" }
+        return first.lowercased() + text.dropFirst()
+    }
+
+    /// Makes a decoded image truecolor with real alpha, puts a GIF's first frame on its logical
+    /// screen, undoes the mirroring libtiff applied, and checks the size against the header.
+    private mutating func normalize(info: ImageInfo, findings: Integrity.Findings) throws(ImagingError) {
+        if pointer.pointee.trueColor == 0 {
+            // The transparent palette entry becomes alpha; gd then keeps that entry's colour as a
+            // "transparent colour", which must not make other pixels of the same colour clear.
+            guard gdImagePaletteToTrueColor(pointer) != 0 else {
+                throw .decodeFailed(info.format, detail: "the palette cannot be converted")
+            }
+            pointer.pointee.transparent = -1
+        }
+        // A colour-key transparency (PNG tRNS on an RGB or grey image) becomes real alpha.
+        let key = pointer.pointee.transparent
+        if key >= 0 {
+            let opaqueKey = key & 0x00FF_FFFF
+            for row in rows {
+                for x in 0..<width where row[x] & 0x00FF_FFFF == opaqueKey { row[x] = 0x7F00_0000 | opaqueKey }
+            }
+            pointer.pointee.transparent = -1
+        }
+        gdImageSaveAlpha(pointer, 1)
+
+        if let frame = findings.gifFrame, width == frame.width, height == frame.height,
+            width != info.pixelWidth || height != info.pixelHeight
+        {
+            // gd returns the first frame alone; show it at its place on a transparent screen.
+            var screen = try Image(width: info.pixelWidth, height: info.pixelHeight)
+            screen.fill(x: 0, y: 0, width: screen.width, height: screen.height, red: 0, green: 0, blue: 0, alpha: 0)
+            let screenRows = screen.rows
+            for (y, row) in rows.enumerated() where frame.top + y < screen.height {
+                let count = min(width, screen.width - frame.left)
+                if count > 0 { (screenRows[frame.top + y] + frame.left).update(from: row, count: count) }
+            }
+            self = screen
+        }
+        if let tiff = findings.tiff {
+            // libtiff mirrored the rows already for some orientations; bring back the stored pixels.
+            switch tiff.orientationAppliedByDecoder {
+            case .upMirrored: gdImageFlipHorizontal(pointer)
+            case .down: gdImageFlipBoth(pointer)
+            case .downMirrored: gdImageFlipVertical(pointer)
+            default: break
+            }
+        }
+        if (width, height) != (info.pixelWidth, info.pixelHeight) {
+            throw .decodeFailed(info.format, detail: "the picture is \(width)×\(height), its header says \(info.pixelWidth)×\(info.pixelHeight)")
+        }
+    }
+}
+
+// MARK: - Orientation and scaling
+
+extension Image {
+    /// The image turned so that it shows upright, given the orientation of its stored pixels.
+    /// Every turn is exact (pixels are moved, not interpolated).
+    public consuming func oriented(_ orientation: Orientation) throws(ImagingError) -> Image {
+        switch orientation {
+        case .up: return self
+        case .upMirrored:
+            gdImageFlipHorizontal(pointer)
+            return self
+        case .down:
+            gdImageFlipBoth(pointer)
+            return self
+        case .downMirrored:
+            gdImageFlipVertical(pointer)
+            return self
+        case .leftMirrored, .right, .rightMirrored, .left:
+            // Displayed row y is a stored column, read top-down or bottom-up.
+            let w = width
+            let h = height
+            let turned = try Image(width: h, height: w)
+            let source = rows
+            let column: (Int) -> Int = orientation == .leftMirrored || orientation == .right ? { $0 } : { w - 1 - $0 }
+            let bottomUp = orientation == .right || orientation == .rightMirrored
+            for (y, target) in turned.rows.enumerated() {
+                let sx = column(y)
+                if bottomUp {
+                    for x in 0..<h { target[x] = source[h - 1 - x][sx] }
+                } else {
+                    for x in 0..<h { target[x] = source[x][sx] }
+                }
+            }
+            return turned
+        }
+    }
+
+    /// A copy scaled to `toWidth` pixels wide, the height keeping the aspect ratio (at least 1);
+    /// never enlarged: a width at or above the image's own gives a copy at the same size.
+    public func resized(toWidth target: Int) throws(ImagingError) -> Image {
+        let newWidth = max(1, min(target, width))
+        let newHeight = max(1, Int((Double(height) * Double(newWidth) / Double(width)).rounded()))
+        return try resized(width: newWidth, height: min(newHeight, height))
+    }
+
+    /// A copy scaled to exactly `width` × `height` (each at most the image's own).
+    ///
+    /// Lanczos-3 (gd's two-pass scaler, whose filter widens with the reduction, so nothing
+    /// aliases). For reductions of 3× or more, gd's area-averaging copy first brings the picture
+    /// to twice the target, which is faster and as sharp.
+    func resized(width newWidth: Int, height newHeight: Int) throws(ImagingError) -> Image {
+        precondition(newWidth <= width && newHeight <= height, "resizing never enlarges")
+        if newWidth == width && newHeight == height { return try copy() }
+        if width >= newWidth * 3 && height >= newHeight * 3 {
+            let step = try Image(width: newWidth * 2, height: newHeight * 2)
+            gdImageAlphaBlending(step.pointer, 0)
+            gdImageCopyResampled(
+                step.pointer, pointer, 0, 0, 0, 0, Int32(step.width), Int32(step.height), Int32(width), Int32(height))
+            return try step.scaled(width: newWidth, height: newHeight)
+        }
+        return try scaled(width: newWidth, height: newHeight)
+    }
+
+    private func scaled(width newWidth: Int, height newHeight: Int) throws(ImagingError) -> Image {
+        gdImageSetInterpolationMethod(pointer, GD_LANCZOS3)
+        guard let result = gdImageScale(pointer, UInt32(newWidth), UInt32(newHeight)) else {
+            throw .processingFailed("cannot scale to \(newWidth)×\(newHeight)")
+        }
+        let image = Image(owning: result)
+        gdImageSaveAlpha(result, 1)
+        guard image.width == newWidth, image.height == newHeight else {
+            throw .processingFailed("scaling gave \(image.width)×\(image.height), not \(newWidth)×\(newHeight)")
+        }
+        return image
+    }
+
+    /// The average colour, as the picture looks laid over white (for the placeholder shown while
+    /// it loads).
     public func averageColor() -> RGBColor {
-        guard let dot = gdImageCreateTrueColor(1, 1) else { return RGBColor(red: 128, green: 128, blue: 128) }
+        let gray = RGBColor(red: 128, green: 128, blue: 128)
+        guard let dot = gdImageCreateTrueColor(1, 1) else { return gray }
         defer { gdImageDestroy(dot) }
         gdImageAlphaBlending(dot, 0)
+        gdImageSaveAlpha(dot, 1)
         gdImageCopyResampled(dot, pointer, 0, 0, 0, 0, 1, 1, Int32(width), Int32(height))
         let value = dot.pointee.tpixels[0]![0]
-        return RGBColor(red: UInt8((value >> 16) & 0xFF), green: UInt8((value >> 8) & 0xFF), blue: UInt8(value & 0xFF))
+        let opacity = Double(127 - Int((value >> 24) & 0x7F)) / 127
+        func channel(_ shift: Int32) -> UInt8 {
+            let color = Double((value >> shift) & 0xFF)
+            return UInt8((color * opacity + 255 * (1 - opacity)).rounded())
+        }
+        return RGBColor(red: channel(16), green: channel(8), blue: channel(0))
+    }
+}
+
+// MARK: - Encoding
+
+extension Image {
+    /// Encodes the image. Nothing of the source file's metadata is written (libgd writes none),
+    /// so GPS positions never reach the output. JPEG has no transparency: transparent pixels are
+    /// laid over white first. `progressive` applies to JPEG only.
+    public func encoded(as format: EncodeFormat, progressive: Bool = false) throws(ImagingError) -> [UInt8] {
+        switch format {
+        case .jpeg(let quality):
+            let quality = Int32(min(max(quality, 1), 100))
+            if hasTransparency {
+                return try flattened().encode("JPEG") { image, size in
+                    gdImageInterlace(image, progressive ? 1 : 0)
+                    return gdImageJpegPtr(image, &size, quality)
+                }
+            }
+            return try encode("JPEG") { image, size in
+                gdImageInterlace(image, progressive ? 1 : 0)
+                defer { gdImageInterlace(image, 0) }
+                return gdImageJpegPtr(image, &size, quality)
+            }
+        case .webp(let quality):
+            let quality = Int32(min(max(quality, 0), 100))
+            return try encode("WebP") { image, size in gdImageWebpPtrEx(image, &size, quality) }
+        case .png:
+            let alpha: Int32 = hasTransparency ? 1 : 0  // RGB when opaque: smaller files
+            return try encode("PNG") { image, size in
+                gdImageSaveAlpha(image, alpha)
+                defer { gdImageSaveAlpha(image, 1) }
+                return gdImagePngPtr(image, &size)
+            }
+        }
+    }
+
+    /// Encodes in any format libgd writes, including those Cascade does not publish (GIF, BMP,
+    /// TIFF, AVIF, HEIF): for tests and tools.
+    public func encoded(asFormat format: ImageFormat, quality: Int = 90) throws(ImagingError) -> [UInt8] {
+        let quality = Int32(min(max(quality, 1), 100))
+        switch format {
+        case .jpeg: return try encoded(as: .jpeg(quality: Int(quality)))
+        case .png: return try encoded(as: .png)
+        case .webp: return try encoded(as: .webp(quality: Int(quality)))
+        case .gif: return try encode("GIF") { image, size in gdImageGifPtr(image, &size) }
+        case .bmp: return try encode("BMP") { image, size in gdImageBmpPtr(image, &size, 0) }
+        case .tiff: return try encode("TIFF") { image, size in gdImageTiffPtr(image, &size) }
+        case .avif: return try encode("AVIF") { image, size in gdImageAvifPtrEx(image, &size, quality, 10) }
+        case .heif:
+            return try encode("HEIF") { image, size in
+                gdImageHeifPtrEx(image, &size, quality, GD_HEIF_CODEC_HEVC, GD_HEIF_CHROMA_444)
+            }
+        }
+    }
+
+    /// Runs a `*Ptr` encoder and takes its buffer, released with `gdFree`.
+    private func encode(
+        _ name: String, _ encoder: (gdImagePtr, inout Int32) -> UnsafeMutableRawPointer?
+    ) throws(ImagingError) -> [UInt8] {
+        var size: Int32 = 0
+        let (data, messages) = GDDiagnostics.capture { encoder(pointer, &size) }
+        guard let data else {
+            let detail = messages.first { !$0.isNotice }?.text ?? "libgd returned nothing"
+            throw .encodeFailed("\(name): \(detail)")
+        }
+        defer { gdFree(data) }
+        guard size > 0 else { throw .encodeFailed("\(name): libgd returned no bytes") }
+        return Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
+    }
+
+    /// The image laid over opaque white.
+    private func flattened() throws(ImagingError) -> Image {
+        let flat = try Image(width: width, height: height)
+        gdImageAlphaBlending(flat.pointer, 0)
+        gdImageFilledRectangle(flat.pointer, 0, 0, Int32(width - 1), Int32(height - 1), 0xFF_FFFF)
+        gdImageAlphaBlending(flat.pointer, 1)
+        gdImageCopy(flat.pointer, pointer, 0, 0, 0, 0, Int32(width), Int32(height))
+        gdImageAlphaBlending(flat.pointer, 0)
+        return flat
     }
 }

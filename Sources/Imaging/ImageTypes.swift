@@ -2,26 +2,58 @@
 public enum ImageFormat: String, Sendable, CaseIterable {
     case jpeg, png, gif, webp, heif, avif, tiff, bmp
 
-    /// The format of `bytes`, from their magic numbers; nil when it is none of the known ones.
+    /// The format of data that starts with `bytes` (the first 64 bytes are enough for every
+    /// format but HEIF and AVIF files with very long brand lists), from the magic numbers;
+    /// nil when it is none of the known formats.
     public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
         func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
-            bytes.count >= offset + prefix.count && Array(bytes[offset..<(offset + prefix.count)]) == prefix
+            guard bytes.count >= offset + prefix.count else { return false }
+            return prefix.indices.allSatisfy { bytes[offset + $0] == prefix[$0] }
         }
         if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
-        if starts(Array("BM".utf8)) && bytes.count >= 26 { return .bmp }
-        if starts(Array("ftyp".utf8), at: 4), let brands = BoxReader.brands(bytes) {
-            if brands.contains(where: { $0 == "avif" || $0 == "avis" }) { return .avif }
-            let heif: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "heif"]
-            if brands.contains(where: heif.contains) { return .heif }
+        if starts(Array("BM".utf8)) && bytes.count >= 18 {
+            // "BM" alone is too weak: also require a known DIB header size.
+            let headerSize = UInt32(bytes[14]) | UInt32(bytes[15]) << 8 | UInt32(bytes[16]) << 16 | UInt32(bytes[17]) << 24
+            if [12, 16, 40, 52, 56, 64, 108, 124].contains(headerSize) { return .bmp }
         }
+        if starts(Array("ftyp".utf8), at: 4) { return isoFormat(brands: fileTypeBrands(bytes)) }
         return nil
     }
 
-    /// A short name for messages.
+    /// HEIF or AVIF from the `ftyp` brands (major brand first).
+    static func isoFormat(brands: [String]) -> ImageFormat? {
+        let avif: Set = ["avif", "avis"]
+        let heic: Set = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
+        let heifGeneric: Set = ["mif1", "msf1", "mif2", "heif"]
+        guard let major = brands.first else { return nil }
+        if avif.contains(major) { return .avif }
+        if heic.contains(major) { return .heif }
+        let compatible = brands.dropFirst()
+        if compatible.contains(where: avif.contains) { return .avif }
+        if compatible.contains(where: heic.contains) { return .heif }
+        if heifGeneric.contains(major) || compatible.contains(where: heifGeneric.contains) { return .heif }
+        return nil
+    }
+
+    /// The major and compatible brands of a leading `ftyp` box, as far as `bytes` reach.
+    static func fileTypeBrands(_ bytes: [UInt8]) -> [String] {
+        guard bytes.count >= 12 else { return [] }
+        let size = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+        let end = min(max(size, 12), bytes.count)
+        var brands = [String(decoding: bytes[8..<12], as: UTF8.self)]
+        var position = 16  // after the minor version
+        while position + 4 <= end {
+            brands.append(String(decoding: bytes[position..<(position + 4)], as: UTF8.self))
+            position += 4
+        }
+        return brands
+    }
+
+    /// The name shown in messages.
     public var displayName: String {
         switch self {
         case .jpeg: "JPEG"
@@ -42,6 +74,58 @@ public enum Orientation: Int, Sendable, CaseIterable {
 
     /// Whether showing the picture upright swaps its width and height (orientations 5 to 8).
     public var swapsDimensions: Bool { rawValue >= 5 }
+
+    /// Where the displayed pixel (x, y) comes from in a stored image of `width` × `height`.
+    func storedPoint(x: Int, y: Int, width: Int, height: Int) -> (x: Int, y: Int) {
+        switch self {
+        case .up: (x, y)
+        case .upMirrored: (width - 1 - x, y)
+        case .down: (width - 1 - x, height - 1 - y)
+        case .downMirrored: (x, height - 1 - y)
+        case .leftMirrored: (y, x)
+        case .right: (y, height - 1 - x)
+        case .rightMirrored: (width - 1 - y, height - 1 - x)
+        case .left: (width - 1 - y, x)
+        }
+    }
+
+    /// The orientation that first applies `self`, then `next` to the result.
+    func followed(by next: Orientation) -> Orientation {
+        // The eight orientations form a group; find the composite by where it sends a
+        // 3 × 2 grid of distinct labels (a non-square grid tells every element apart).
+        let width = 3
+        let height = 2
+        func apply(_ orientation: Orientation, to grid: [[Int]]) -> [[Int]] {
+            let w = grid[0].count
+            let h = grid.count
+            let outW = orientation.swapsDimensions ? h : w
+            let outH = orientation.swapsDimensions ? w : h
+            return (0..<outH).map { y in
+                (0..<outW).map { x in
+                    let source = orientation.storedPoint(x: x, y: y, width: w, height: h)
+                    return grid[source.y][source.x]
+                }
+            }
+        }
+        let grid = (0..<height).map { y in (0..<width).map { x in y * width + x } }
+        let target = apply(next, to: apply(self, to: grid))
+        return Orientation.allCases.first { apply($0, to: grid) == target } ?? .up
+    }
+
+    /// The orientation that undoes this one.
+    var inverse: Orientation {
+        Orientation.allCases.first { followed(by: $0) == .up } ?? .up
+    }
+
+    /// An `irot` rotation (anticlockwise quarter turns) as an orientation.
+    static func rotation(anticlockwiseQuarterTurns turns: Int) -> Orientation {
+        [.up, .left, .down, .right][((turns % 4) + 4) % 4]
+    }
+
+    /// An `imir` mirroring: axis 0 exchanges top and bottom, axis 1 left and right.
+    static func mirror(axis: Int) -> Orientation {
+        axis == 0 ? .downMirrored : .upMirrored
+    }
 }
 
 /// Metadata of a photo that a gallery shows or protects.
@@ -52,7 +136,7 @@ public struct PhotoMetadata: Sendable, Hashable {
     public var description: String?
     /// The EXIF Artist.
     public var artist: String?
-    /// Whether the file carries a GPS position.
+    /// Whether the file carries GPS information.
     public var hasGPS: Bool
 
     /// Creates metadata.
@@ -68,18 +152,19 @@ public struct PhotoMetadata: Sendable, Hashable {
 public struct ImageInfo: Sendable, Hashable {
     /// The format, from the content.
     public var format: ImageFormat
-    /// Width of the stored pixels.
+    /// Width of the stored pixels (what the decoder produces).
     public var pixelWidth: Int
     /// Height of the stored pixels.
     public var pixelHeight: Int
-    /// The turn still to apply after decoding (HEIF rotations are applied by the decoder, so
-    /// HEIF reports `.up` with its display size already turned).
+    /// The turn still to apply to the decoded pixels to show the picture upright: the EXIF
+    /// orientation for JPEG and TIFF, the `irot`/`imir` properties of the primary image for HEIF
+    /// and AVIF (libgd applies neither; it asks libheif to ignore them).
     public var orientation: Orientation
     /// Width of the picture as shown.
     public var displayWidth: Int
     /// Height of the picture as shown.
     public var displayHeight: Int
-    /// EXIF metadata, where the format has it.
+    /// EXIF metadata, where the format has it (JPEG, TIFF, HEIF).
     public var metadata: PhotoMetadata
 
     /// Creates image information.
@@ -97,7 +182,7 @@ public struct ImageInfo: Sendable, Hashable {
     }
 
     /// Information whose display size follows from the orientation.
-    init(format: ImageFormat, width: Int, height: Int, orientation: Orientation, metadata: PhotoMetadata) {
+    init(format: ImageFormat, width: Int, height: Int, orientation: Orientation = .up, metadata: PhotoMetadata = PhotoMetadata()) {
         self.init(
             format: format, pixelWidth: width, pixelHeight: height, orientation: orientation,
             displayWidth: orientation.swapsDimensions ? height : width,
@@ -116,8 +201,16 @@ public struct DecodeLimits: Sendable, Hashable {
         self.maxPixels = maxPixels
     }
 
-    /// 200 megapixels: every camera and phone photo, at most about 800 MB while decoding.
+    /// 200 megapixels: every camera and phone photo; at most 800 MB of pixels while decoding.
     public static let `default` = DecodeLimits()
+
+    /// Throws `.tooManyPixels` when the header's size is above the limit.
+    func check(_ info: ImageInfo) throws(ImagingError) {
+        let (pixels, overflow) = info.pixelWidth.multipliedReportingOverflow(by: info.pixelHeight)
+        guard !overflow, pixels <= maxPixels else {
+            throw .tooManyPixels(width: info.pixelWidth, height: info.pixelHeight, limit: maxPixels)
+        }
+    }
 }
 
 /// An opaque colour.
@@ -133,19 +226,25 @@ public struct RGBColor: Sendable, Hashable {
         self.blue = blue
     }
 
-    /// `#rrggbb`.
+    /// `#rrggbb`, lower case.
     public var hex: String {
-        "#" + [red, green, blue].map { value in
-            let digits = String(value, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        let digits = Array("0123456789abcdef")
+        var text = "#"
+        for value in [red, green, blue] {
+            text.append(digits[Int(value >> 4)])
+            text.append(digits[Int(value & 0xF)])
+        }
+        return text
     }
 }
 
 /// The formats Cascade writes.
 public enum EncodeFormat: Sendable, Hashable {
+    /// JPEG at a quality from 1 to 100 (transparent pixels are laid over white).
     case jpeg(quality: Int)
+    /// Lossy WebP at a quality from 0 to 100 (transparency is kept).
     case webp(quality: Int)
+    /// Lossless PNG.
     case png
 
     /// The file extension, without a dot.
@@ -173,9 +272,9 @@ public enum ImagingError: Error, CustomStringConvertible, Equatable, Sendable {
     case empty
     /// The content is no image format Cascade knows.
     case unrecognizedFormat
-    /// The format is known, but this build cannot decode it.
+    /// The format is known, but this build of libgd cannot decode it.
     case unsupported(ImageFormat)
-    /// The header's dimensions cannot be read.
+    /// The header is damaged: the image's dimensions cannot be read.
     case headerUnreadable(ImageFormat)
     /// The data ends before the image does.
     case truncated(ImageFormat)
@@ -183,6 +282,10 @@ public enum ImagingError: Error, CustomStringConvertible, Equatable, Sendable {
     case tooManyPixels(width: Int, height: Int, limit: Int)
     /// The decoder failed.
     case decodeFailed(ImageFormat, detail: String)
+    /// An image of this size cannot be made.
+    case invalidSize(width: Int, height: Int)
+    /// Turning or scaling failed (libgd could not allocate the result).
+    case processingFailed(String)
     /// The encoder failed.
     case encodeFailed(String)
     /// The file cannot be read.
@@ -196,15 +299,23 @@ public enum ImagingError: Error, CustomStringConvertible, Equatable, Sendable {
         case .headerUnreadable(let format): "the \(format.displayName) header is damaged (no readable size)"
         case .truncated(let format): "the \(format.displayName) data is truncated"
         case .tooManyPixels(let width, let height, let limit):
-            "image is \(width)×\(height) pixels, above the limit of \(Self.megapixels(limit)) megapixels"
+            "image is \(width)×\(height) pixels, above the limit of \(Self.pixelCount(limit))"
         case .decodeFailed(let format, let detail):
-            detail.isEmpty ? "the \(format.displayName) data cannot be decoded" : "the \(format.displayName) data cannot be decoded: \(detail)"
-        case .encodeFailed(let detail): "the image cannot be encoded: \(detail)"
+            detail.isEmpty
+                ? "the \(format.displayName) data cannot be decoded"
+                : "the \(format.displayName) data cannot be decoded (\(detail))"
+        case .invalidSize(let width, let height): "an image of \(width)×\(height) pixels cannot be made"
+        case .processingFailed(let detail): "the image cannot be processed (\(detail))"
+        case .encodeFailed(let detail): "the image cannot be encoded (\(detail))"
         case .io(let path, let reason): "cannot read \(path): \(reason)"
         }
     }
 
-    private static func megapixels(_ pixels: Int) -> String {
-        pixels % 1_000_000 == 0 ? String(pixels / 1_000_000) : String(Double(pixels) / 1_000_000)
+    /// "200 megapixels", "1.5 megapixels", or "5000 pixels" for small limits.
+    private static func pixelCount(_ pixels: Int) -> String {
+        if pixels < 100_000 { return "\(pixels) pixels" }
+        if pixels % 1_000_000 == 0 { return "\(pixels / 1_000_000) megapixels" }
+        let tenths = (pixels + 50_000) / 100_000
+        return tenths % 10 == 0 ? "\(tenths / 10) megapixels" : "\(tenths / 10).\(tenths % 10) megapixels"
     }
 }

@@ -40,7 +40,11 @@ public struct Rect: Sendable, Hashable {
     /// The bottom edge.
     public var maxY: Double { y + height }
 
-    /// Whether the interiors of the two rectangles overlap; rectangles that only touch do not.
+    /// Whether the two rectangles strictly overlap: each starts before the other ends, on both
+    /// axes. Rectangles that only touch along an edge or at a corner do not intersect; a
+    /// rectangle of zero width or height (a line) intersects a rectangle whose interior it
+    /// crosses. Comparisons with NaN are false, so a rectangle with a NaN edge intersects
+    /// nothing.
     public func intersects(_ other: Rect) -> Bool {
         minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
     }

@@ -1,30 +1,35 @@
 /// How the number of columns is chosen.
 public enum ColumnRule: Sendable, Hashable {
-    /// A fixed number of columns.
+    /// A fixed number of columns, all of one width: the container width less the insets and
+    /// the gaps, divided by the count.
     case count(Int)
-    /// As many columns of this width as fit; the leftover width is spread over the gaps
-    /// (with a single column, over the left and right insets, centring it).
+    /// As many columns of exactly this width as fit with at least the configured gap between
+    /// them; the leftover width is spread evenly over the gaps (with a single column, over the
+    /// left and right insets, which centres it).
     case minimumWidth(Double)
 }
 
-/// The inputs of a waterfall layout other than the items: columns and spacings.
+/// The inputs of a waterfall layout other than the items and the container width: the
+/// columns and the six spacings, plus an optional header and footer.
 ///
-/// The defaults are those of CFWaterFlowView: three columns and every margin 10.
+/// The defaults are those of CFWaterFlowView (seed 001): three columns and every margin and
+/// gap 10, with no header and no footer.
 public struct WaterfallConfiguration: Sendable, Hashable {
     /// How many columns.
     public var columns: ColumnRule
-    /// Space around the content.
+    /// Space kept free around everything (header, columns and footer).
     public var insets: Insets
-    /// Space between two columns.
+    /// Space between two neighbouring columns.
     public var columnGap: Double
-    /// Space between two items of a column.
+    /// Space between two items of a column, and between the header or footer and the columns.
     public var rowGap: Double
     /// Height of a header above the columns (0 for none).
     public var headerHeight: Double
     /// Height of a footer below the columns (0 for none).
     public var footerHeight: Double
 
-    /// Creates a configuration.
+    /// Creates a configuration; the defaults are 3 columns, every margin and gap 10, and no
+    /// header or footer.
     public init(
         columns: ColumnRule = .count(3),
         insets: Insets = Insets(all: 10),
@@ -42,13 +47,14 @@ public struct WaterfallConfiguration: Sendable, Hashable {
     }
 }
 
-/// A column count that applies from a container width upwards, laid out at a reference width.
+/// A column count that applies from a container width upwards (a responsive breakpoint),
+/// laid out at a reference width.
 public struct Breakpoint: Sendable, Hashable {
-    /// The smallest container width at which this breakpoint applies.
+    /// The smallest container width at which this breakpoint applies (zero or more).
     public var minWidth: Double
-    /// Number of columns.
+    /// Number of columns at this breakpoint.
     public var columns: Int
-    /// The container width at which the layout is computed.
+    /// The container width at which the breakpoint's layout is computed.
     public var referenceWidth: Double
 
     /// Creates a breakpoint.
@@ -59,44 +65,16 @@ public struct Breakpoint: Sendable, Hashable {
     }
 }
 
-/// Why a layout cannot be computed.
-public enum WaterfallError: Error, CustomStringConvertible, Equatable, Sendable {
-    /// The column count is below 1.
-    case invalidColumnCount(Int)
-    /// The minimum column width is not a positive finite number.
-    case invalidMinimumColumnWidth(Double)
-    /// A spacing (inset, gap, header or footer height) is negative or not finite.
-    case invalidSpacing(name: String, value: Double)
-    /// The container width is not a positive finite number.
-    case invalidContainerWidth(Double)
-    /// The columns and gaps do not fit into the container.
-    case containerTooNarrow(containerWidth: Double, columns: Int)
-    /// No breakpoints were given.
-    case noBreakpoints
-    /// Two breakpoints start at the same width.
-    case duplicateBreakpoint(minWidth: Double)
-    /// A breakpoint's minimum width is negative or not finite.
-    case invalidBreakpointWidth(Double)
+/// One breakpoint and the layout computed for it.
+public struct BreakpointLayout: Sendable, Equatable {
+    /// The breakpoint.
+    public let breakpoint: Breakpoint
+    /// The layout at the breakpoint's reference width, with the breakpoint's column count.
+    public let layout: WaterfallLayout
 
-    /// A sentence a user understands.
-    public var description: String {
-        switch self {
-        case .invalidColumnCount(let count):
-            "the column count must be at least 1 (got \(count))"
-        case .invalidMinimumColumnWidth(let width):
-            "the minimum column width must be a positive number (got \(width))"
-        case .invalidSpacing(let name, let value):
-            "the \(name) must be zero or a positive number (got \(value))"
-        case .invalidContainerWidth(let width):
-            "the container width must be a positive number (got \(width))"
-        case .containerTooNarrow(let width, let columns):
-            "a container \(width) wide is too narrow for \(columns) column(s) with these insets and gaps"
-        case .noBreakpoints:
-            "at least one breakpoint is needed"
-        case .duplicateBreakpoint(let minWidth):
-            "two breakpoints start at the same width (\(minWidth))"
-        case .invalidBreakpointWidth(let width):
-            "a breakpoint's minimum width must be zero or a positive number (got \(width))"
-        }
+    /// Pairs a breakpoint with its layout.
+    public init(breakpoint: Breakpoint, layout: WaterfallLayout) {
+        self.breakpoint = breakpoint
+        self.layout = layout
     }
 }

@@ -117,7 +117,7 @@ struct EndToEndTests {
             #expect(html.contains("<html lang=\"en\">"))
             #expect(html.contains("<meta name=\"viewport\""))
             // Every link and image on the page points at a file of the site.
-            for url in attributeValues("href", in: html) + attributeValues("src", in: html) {
+            for url in attributeValues("href", in: html) + attributeValues("src", in: html) where !url.hasPrefix("data:") {
                 let target = resolve(unescapeHTML(url), from: page)
                 let exists = site[target] != nil || site[target + "index.html"] != nil
                 #expect(exists, "\(page) links to \(url), which is not in the site")

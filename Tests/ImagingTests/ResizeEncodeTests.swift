@@ -1,0 +1,179 @@
+import Testing
+
+@testable import Imaging
+
+@Suite("Resizing, encoding, colour and renditions")
+struct ResizeEncodeTests {
+    @Test(
+        "resizing keeps the aspect ratio and never enlarges",
+        arguments: [(400, 300, 100, 75), (400, 300, 400, 300), (400, 300, 1000, 300), (3000, 10, 100, 1), (7, 5, 3, 2), (5, 7, 1, 1)])
+    func resize(width: Int, height: Int, target: Int, expectedHeight: Int) throws {
+        let image = try quadrantImage(width: width, height: height)
+        let resized = try image.resized(toWidth: target)
+        #expect(resized.width == min(target, width))
+        #expect(resized.height == expectedHeight)
+        #expect(image.width == width && image.height == height)  // the original is untouched
+    }
+
+    @Test("a same-size resize is an exact copy")
+    func sameSize() throws {
+        let image = try quadrantImage(width: 33, height: 21)
+        let exactCheck = isExactQuadrantImage(try image.resized(toWidth: 33))
+        #expect(exactCheck)
+        let largerCheck = isExactQuadrantImage(try image.resized(toWidth: 500))
+        #expect(largerCheck)
+    }
+
+    @Test("reductions keep the picture: small (Lanczos) and large (two-stage) ones", arguments: [(300, 200), (300, 100), (2000, 100)])
+    func keepsPicture(width: Int, target: Int) throws {
+        let image = try quadrantImage(width: width, height: width * 3 / 4)
+        let small = try image.resized(toWidth: target)
+        #expect(small.width == target && small.height == target * 3 / 4)
+        #expect(quadrantError(small) <= 8)
+    }
+
+    @Test("a solid picture stays solid up to its edges (no dark border)", arguments: [(640, 480, 100), (640, 480, 500), (1000, 10, 300), (301, 203, 97)])
+    func solidEdges(width: Int, height: Int, target: Int) throws {
+        var image = try Image(width: width, height: height)
+        image.fill(x: 0, y: 0, width: width, height: height, red: 200, green: 150, blue: 50)
+        let small = try image.resized(toWidth: target)
+        for (x, y) in [(0, 0), (small.width - 1, 0), (0, small.height - 1), (small.width - 1, small.height - 1), (small.width / 2, small.height / 2)] {
+            let p = small.pixel(x: x, y: y)
+            #expect(abs(Int(p.red) - 200) <= 2 && abs(Int(p.green) - 150) <= 2 && abs(Int(p.blue) - 50) <= 2 && p.alpha == 255, "(\(x), \(y)): \(p)")
+        }
+    }
+
+    @Test("transparent pixels become white in a JPEG; half-transparent ones are blended")
+    func jpegFlattening() throws {
+        var image = try Image(width: 20, height: 20)
+        image.fill(x: 0, y: 0, width: 20, height: 10, red: 0, green: 0, blue: 0, alpha: 0)
+        image.fill(x: 0, y: 10, width: 20, height: 10, red: 255, green: 0, blue: 0, alpha: 128)
+        let jpeg = try Image.decode(try image.encoded(as: .jpeg(quality: 95)))
+        let clear = jpeg.pixel(x: 10, y: 4)
+        #expect(clear.red > 245 && clear.green > 245 && clear.blue > 245)
+        let half = jpeg.pixel(x: 10, y: 15)
+        #expect(half.red > 240 && abs(Int(half.green) - 127) <= 10 && abs(Int(half.blue) - 127) <= 10, "\(half)")
+    }
+
+    @Test("a transparent PNG decoded from bytes turns white in a JPEG rendition")
+    func transparentPNGToJPEG() throws {
+        var image = try Image(width: 40, height: 40)
+        image.fill(x: 0, y: 0, width: 40, height: 40, red: 0, green: 0, blue: 0, alpha: 0)
+        image.fill(x: 10, y: 10, width: 20, height: 20, red: 0, green: 0, blue: 255)
+        let png = try image.encoded(as: .png)
+        let set = try Renditions.make(from: png, widths: [40], format: .jpeg(quality: 90))
+        let jpeg = try Image.decode(set.renditions[0].bytes)
+        let corner = jpeg.pixel(x: 2, y: 2)
+        #expect(corner.red > 245 && corner.green > 245 && corner.blue > 245, "\(corner)")
+        let centre = jpeg.pixel(x: 20, y: 20)
+        #expect(centre.blue > 235 && centre.red < 20)
+    }
+
+    @Test("PNG keeps alpha exactly, and is RGB (colour type 2) when the picture is opaque")
+    func pngAlpha() throws {
+        var image = try Image(width: 8, height: 8)
+        image.fill(x: 0, y: 0, width: 8, height: 8, red: 10, green: 20, blue: 30, alpha: 0)
+        image.fill(x: 0, y: 0, width: 4, height: 4, red: 10, green: 20, blue: 30)
+        let png = try image.encoded(as: .png)
+        #expect(png[25] == 6)  // RGBA
+        let decoded = try Image.decode(png)
+        #expect(decoded.pixel(x: 1, y: 1) == (10, 20, 30, 255))
+        #expect(decoded.pixel(x: 6, y: 6).alpha == 0)
+        let opaque = try quadrantImage(width: 8, height: 8).encoded(as: .png)
+        #expect(opaque[25] == 2)  // RGB
+    }
+
+    @Test("WebP keeps transparency")
+    func webpAlpha() throws {
+        var image = try Image(width: 20, height: 20)
+        image.fill(x: 0, y: 0, width: 20, height: 20, red: 0, green: 0, blue: 0, alpha: 0)
+        let webp = try Image.decode(try image.encoded(as: .webp(quality: 90)))
+        #expect(webp.pixel(x: 10, y: 10).alpha < 10)
+    }
+
+    @Test("JPEG is baseline by default and progressive on request")
+    func progressive() throws {
+        let image = try noisyImage(width: 64, height: 64)
+        let baseline = try image.encoded(as: .jpeg(quality: 80))
+        let progressive = try image.encoded(as: .jpeg(quality: 80), progressive: true)
+        #expect(baseline.contains(sequence: [0xFF, 0xC0]) && !baseline.contains(sequence: [0xFF, 0xC2]))
+        #expect(progressive.contains(sequence: [0xFF, 0xC2]))
+        #expect(try Image.decode(progressive).width == 64)
+        #expect(try image.encoded(as: .jpeg(quality: 80)) == baseline)  // the flag does not stick
+    }
+
+    @Test("encode formats name their files")
+    func formatNames() {
+        #expect(EncodeFormat.jpeg(quality: 80).fileExtension == "jpg" && EncodeFormat.jpeg(quality: 80).mimeType == "image/jpeg")
+        #expect(EncodeFormat.webp(quality: 80).fileExtension == "webp" && EncodeFormat.webp(quality: 80).mimeType == "image/webp")
+        #expect(EncodeFormat.png.fileExtension == "png" && EncodeFormat.png.mimeType == "image/png")
+    }
+
+    @Test("the average colour of a solid picture is its colour")
+    func averageSolid() throws {
+        var image = try Image(width: 50, height: 30)
+        image.fill(x: 0, y: 0, width: 50, height: 30, red: 12, green: 200, blue: 99)
+        #expect(image.averageColor() == RGBColor(red: 12, green: 200, blue: 99))
+        #expect(image.averageColor().hex == "#0cc863")
+    }
+
+    @Test("the average colour mixes the picture, and shows transparency over white")
+    func averageMixed() throws {
+        var image = try Image(width: 40, height: 40)
+        image.fill(x: 0, y: 0, width: 20, height: 40, red: 255, green: 0, blue: 0)
+        image.fill(x: 20, y: 0, width: 20, height: 40, red: 0, green: 0, blue: 255)
+        let mixed = image.averageColor()
+        #expect(abs(Int(mixed.red) - 128) <= 1 && mixed.green == 0 && abs(Int(mixed.blue) - 128) <= 1)
+        image.fill(x: 0, y: 0, width: 40, height: 40, red: 0, green: 0, blue: 0, alpha: 0)
+        #expect(image.averageColor() == RGBColor(red: 255, green: 255, blue: 255))
+    }
+
+    @Test("renditions: one per smaller width, plus the picture's own width when a larger one is asked, ascending")
+    func renditionWidths() throws {
+        let png = try quadrantImage(width: 1000, height: 500).encoded(as: .png)
+        let set = try Renditions.make(from: png, widths: [1600, 400, 800, 2400, 800], format: .webp(quality: 80))
+        #expect(set.renditions.map(\.width) == [400, 800, 1000])
+        #expect(set.renditions.map(\.height) == [200, 400, 500])
+        for rendition in set.renditions {
+            #expect(ImageFormat.sniff(rendition.bytes) == .webp)
+            let decoded = try Image.decode(rendition.bytes)
+            #expect(decoded.width == rendition.width && decoded.height == rendition.height)
+            #expect(quadrantError(decoded) <= 24)
+        }
+        #expect(set.info.displayWidth == 1000 && set.info.displayHeight == 500)
+
+        let smallerOnly = try Renditions.make(from: png, widths: [400, 800], format: .jpeg(quality: 80))
+        #expect(smallerOnly.renditions.map(\.width) == [400, 800])
+        let exact = try Renditions.make(from: png, widths: [400, 1000], format: .jpeg(quality: 80))
+        #expect(exact.renditions.map(\.width) == [400, 1000])
+        let largerOnly = try Renditions.make(from: png, widths: [4000], format: .jpeg(quality: 80))
+        #expect(largerOnly.renditions.map(\.width) == [1000])
+        let none = try Renditions.make(from: png, widths: [0, -5], format: .jpeg(quality: 80))
+        #expect(none.renditions.map(\.width) == [1000])
+    }
+
+    @Test("a rendition at the photo's own size is re-encoded, never the original bytes")
+    func neverOriginal() throws {
+        let jpeg = ExifBuilder(gps: true).inserted(into: try quadrantImage(width: 100, height: 50).encoded(as: .jpeg(quality: 90)))
+        let set = try Renditions.make(from: jpeg, widths: [100], format: .jpeg(quality: 90))
+        #expect(set.renditions.count == 1)
+        #expect(set.renditions[0].bytes != jpeg)
+        #expect(!set.renditions[0].bytes.contains(sequence: Array("Exif".utf8)))
+    }
+
+    @Test("the rendition set's colour is the picture's average")
+    func renditionColour() throws {
+        var image = try Image(width: 300, height: 200)
+        image.fill(x: 0, y: 0, width: 300, height: 200, red: 40, green: 90, blue: 160)
+        let set = try Renditions.make(from: try image.encoded(as: .png), widths: [100, 200], format: .png)
+        #expect(set.averageColor == RGBColor(red: 40, green: 90, blue: 160))
+        #expect(set.averageColor.hex == "#285aa0")
+    }
+
+    @Test("blank images of impossible sizes are refused")
+    func invalidSizes() {
+        #expect(throws: ImagingError.invalidSize(width: 0, height: 10)) { _ = try Image(width: 0, height: 10) }
+        #expect(throws: ImagingError.invalidSize(width: 10, height: -1)) { _ = try Image(width: 10, height: -1) }
+        #expect(throws: ImagingError.invalidSize(width: 100_000, height: 100_000)) { _ = try Image(width: 100_000, height: 100_000) }
+    }
+}
