@@ -233,7 +233,7 @@ struct EndToEndTests {
             let html = try output.read(page)
             #expect(!html.contains("<script>alert"))
             #expect(!html.contains("<b>"))
-            for url in attributeValues("href", in: html) {
+            for url in attributeValues("href", in: html) where !url.hasPrefix("data:") {
                 #expect(!url.contains(" ") && !url.contains("#") && !url.contains("?"), "\(url) is not encoded")
                 let target = resolve(unescapeHTML(url), from: page)
                 #expect(site[target] != nil, "\(page) links to \(url), not in the site")
