@@ -262,8 +262,8 @@
 
   /** Makes the tiles near the viewport exist: half a screen behind the scroll direction, and
    *  the next screen ahead of it (prefetched). */
-  Viewer.prototype.update = function () {
-    const scroll = window.scrollY;
+  Viewer.prototype.update = function (scrollTarget) {
+    const scroll = typeof scrollTarget === "number" ? scrollTarget : window.scrollY;
     if (scroll !== this.lastScroll) this.direction = scroll > this.lastScroll ? 1 : -1;
     this.lastScroll = scroll;
     const height = window.innerHeight;
@@ -424,13 +424,18 @@
 
   /** Brings tile `index` into view (from the frames, not by measuring) and focuses it. */
   Viewer.prototype.focusTile = function (index) {
+    // The page's scrollbar came back with the lightbox gone: the wall may be narrower again.
+    this.measureWall();
     const b = breakpointIndex(this.model, this.width);
     const frame = frameOf(this.model, b, this.width, index);
     const top = this.wallTop + frame.y;
-    if (top < window.scrollY || top + frame.height > window.scrollY + window.innerHeight) {
-      window.scrollTo(0, Math.max(0, top - window.innerHeight / 3));
+    let scroll = window.scrollY;
+    if (top < scroll || top + frame.height > scroll + window.innerHeight) {
+      scroll = Math.max(0, top - window.innerHeight / 3);
+      window.scrollTo(0, scroll);
     }
-    this.update();
+    // The scroll may land after this call: lay out for where it is going.
+    this.update(scroll);
     const node = this.recycler.visible.get(index);
     if (node) node.focus({ preventScroll: true });
   };
