@@ -69,9 +69,7 @@ public struct GalleryScanner: Sendable {
                 guard index < candidates.count else { return }
                 let outcome = Result<ImageInfo, ImagingError> { () throws(ImagingError) -> ImageInfo in
                     let info = try ImageProbe.probe(fileAtPath: candidates[index].path)
-                    if info.pixelWidth * info.pixelHeight > limits.maxPixels {
-                        throw .tooManyPixels(width: info.pixelWidth, height: info.pixelHeight, limit: limits.maxPixels)
-                    }
+                    try limits.check(info)
                     return info
                 }
                 results.withLock { $0[index] = outcome }

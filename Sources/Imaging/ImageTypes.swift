@@ -204,8 +204,8 @@ public struct DecodeLimits: Sendable, Hashable {
     /// 200 megapixels: every camera and phone photo; at most 800 MB of pixels while decoding.
     public static let `default` = DecodeLimits()
 
-    /// Throws `.tooManyPixels` when the header's size is above the limit.
-    func check(_ info: ImageInfo) throws(ImagingError) {
+    /// Throws `.tooManyPixels` when the header's size is above the limit (or overflows).
+    public func check(_ info: ImageInfo) throws(ImagingError) {
         let (pixels, overflow) = info.pixelWidth.multipliedReportingOverflow(by: info.pixelHeight)
         guard !overflow, pixels <= maxPixels else {
             throw .tooManyPixels(width: info.pixelWidth, height: info.pixelHeight, limit: maxPixels)
