@@ -91,11 +91,20 @@ struct AlbumWall {
     }
 
     /// The CSS that picks a breakpoint by the wall container's width and sizes the wall.
-    func css() -> String {
+    ///
+    /// `renderedCount` is the number of tiles the page itself holds (the first ones): without
+    /// the viewer the wall is as tall as they are; with the viewer (`.wall.is-full`) it is as
+    /// tall as the whole album.
+    func css(renderedCount: Int? = nil) -> String {
+        let rendered = min(renderedCount ?? itemCount, itemCount)
         var css = ""
         for (index, breakpoint) in breakpoints.enumerated() {
-            let rules = ".wall{--n:\(breakpoint.columns);height:\(wallHeight(breakpoint: index))}"
-                + ".tile{--c:var(--c\(index));--a:var(--a\(index));--k:var(--k\(index))}"
+            var rules = ".wall{--n:\(breakpoint.columns);height:\(wallHeight(columnTotals[index]))}"
+            if rendered < itemCount {
+                rules = ".wall{--n:\(breakpoint.columns);height:\(wallHeight(partialTotals(breakpoint: index, count: rendered)))}"
+                    + ".wall.is-full{height:\(wallHeight(columnTotals[index]))}"
+            }
+            rules += ".tile{--c:var(--c\(index));--a:var(--a\(index));--k:var(--k\(index))}"
             if index == 0 {
                 css += ".wall{--g:\(gap)px}" + rules + "\n"
             } else {
@@ -105,8 +114,18 @@ struct AlbumWall {
         return css
     }
 
-    private func wallHeight(breakpoint: Int) -> String {
-        let bottoms = columnTotals[breakpoint].filter { $0.count > 0 }.map { total in
+    /// Per column, the ratio units and item count of the first `count` items.
+    func partialTotals(breakpoint: Int, count: Int) -> [(units: Int, count: Int)] {
+        var totals = Array(repeating: (units: 0, count: 0), count: columnTotals[breakpoint].count)
+        for index in 0..<count {
+            let placement = cssPlacements[breakpoint][index]
+            totals[placement.column] = (placement.aboveUnits + ratioUnits[index], placement.above + 1)
+        }
+        return totals
+    }
+
+    private func wallHeight(_ totals: [(units: Int, count: Int)]) -> String {
+        let bottoms = totals.filter { $0.count > 0 }.map { total in
             "calc(\(Self.decimal(total.units, scale: Self.ratioScale)) * var(--colw) + \(total.count - 1) * var(--g))"
         }
         switch bottoms.count {
@@ -114,6 +133,16 @@ struct AlbumWall {
         case 1: return bottoms[0]
         default: return "max(" + bottoms.joined(separator: ",") + ")"
         }
+    }
+
+    /// Per breakpoint, each item's column as one base-36 digit (columns are at most 24).
+    func columnString(breakpoint: Int) -> String {
+        var scalars = String.UnicodeScalarView()
+        for placement in cssPlacements[breakpoint] {
+            let digit = placement.column
+            scalars.append(Unicode.Scalar(UInt8(digit < 10 ? 48 + digit : 87 + digit)))
+        }
+        return String(scalars)
     }
 
     /// The `sizes` attribute of a tile image: the column width at each breakpoint, in viewport units.

@@ -9,21 +9,56 @@ struct PageRenderer {
     let options: SiteOptions
     let theme: Theme
 
-    /// Site-relative path to contents, for one album: its page, its `frames.json` and its photos' pages.
+    /// Site-relative path to contents, for one album: its page (and, for a large album, its
+    /// further static pages), its frame data and its photos' pages.
     func albumFiles(album index: Int) throws(SiteError) -> [(String, String)] {
         let album = plan.albums[index]
         let photos = album.photos
+        let wall = try makeWall(photos)
+        let pageCount = self.pageCount(photos.count)
+        var files: [(String, String)] = []
+        for page in 1...pageCount {
+            files.append((pagePath(album: index, page: page), try albumPage(index, page: page, pageCount: pageCount, wall: wall)))
+        }
+        files += framesFiles(album: index, wall: wall)
+        for (position, photo) in photos.enumerated() {
+            files.append((plan.pagePath(photo: photo), try photoPage(photo, position: position, in: index)))
+        }
+        return files
+    }
+
+    private func makeWall(_ photos: [Int]) throws(SiteError) -> AlbumWall {
         let sizes = photos.map { photo in
             Size(width: Double(images[photo]!.width), height: Double(images[photo]!.height))
         }
-        let wall: AlbumWall
         do {
-            wall = try AlbumWall(displaySizes: sizes, breakpoints: options.breakpoints, gap: options.gap)
+            return try AlbumWall(displaySizes: sizes, breakpoints: options.breakpoints, gap: options.gap)
         } catch {
             throw .invalidOption(error.description)
         }
-        var files: [(String, String)] = []
-        var context = common(directory: album.directory, title: album.name, ancestors: album.ancestors)
+    }
+
+    /// Number of static pages of an album with `photoCount` photos.
+    func pageCount(_ photoCount: Int) -> Int {
+        max(1, (photoCount + options.tilesPerPage - 1) / options.tilesPerPage)
+    }
+
+    /// Site-relative path of an album's static page `page` (1 is the album's `index.html`).
+    func pagePath(album index: Int, page: Int) -> String {
+        page == 1 ? plan.albums[index].directory + "index.html" : plan.albums[index].directory + "pages/\(page).html"
+    }
+
+    /// One static page of an album. Page 1 holds the sub-albums and the first tiles of the
+    /// whole album's wall (the viewer adds the rest); page n > 1 holds its own slice of the
+    /// photos as a wall of its own, for browsers without scripts.
+    private func albumPage(_ index: Int, page: Int, pageCount: Int, wall: AlbumWall) throws(SiteError) -> String {
+        let album = plan.albums[index]
+        let photos = album.photos
+        let directory = page == 1 ? album.directory : album.directory + "pages/"
+        let range = ((page - 1) * options.tilesPerPage)..<min(page * options.tilesPerPage, photos.count)
+        let pageWall = page == 1 ? wall : try makeWall(Array(photos[range]))
+        let title = page == 1 ? album.name : "\(album.name) (page \(page) of \(pageCount))"
+        var context = common(directory: directory, title: title, ancestors: album.ancestors)
         context["album"] = [
             "name": album.name,
             "photoCount": photos.count,
@@ -31,22 +66,41 @@ struct PageRenderer {
             "countLabel": photoCountLabel(totalPhotos(index)),
             "isRoot": index == 0,
         ] as [String: Any]
-        context["albums"] = album.albums.map { albumCard($0, from: album.directory) }
-        context["hasAlbums"] = !album.albums.isEmpty
+        let albums = page == 1 ? album.albums : []
+        context["albums"] = albums.map { albumCard($0, from: directory) }
+        context["hasAlbums"] = !albums.isEmpty
         context["hasPhotos"] = !photos.isEmpty
         context["isEmpty"] = album.albums.isEmpty && photos.isEmpty
-        context["wallCSS"] = wall.css()
-        context["framesURL"] = "frames.json"
-        let sizesAttribute = wall.sizesAttribute(pagePadding: options.pagePadding)
-        context["tiles"] = photos.enumerated().map { position, photo in
-            tile(photo, position: position, wall: wall, sizes: sizesAttribute, directory: album.directory)
+        context["wallCSS"] = page == 1 ? wall.css(renderedCount: range.count) : pageWall.css()
+        if page == 1 { context["framesURL"] = "frames.json" }
+        let sizesAttribute = pageWall.sizesAttribute(pagePadding: options.pagePadding)
+        context["tiles"] = range.map { position in
+            tile(photos[position], position: position, wallIndex: position - range.lowerBound, wall: pageWall,
+                 sizes: sizesAttribute, directory: directory)
         }
-        files.append((album.directory + "index.html", try theme.render("album", context)))
-        files.append((album.directory + "frames.json", framesJSON(album: index, wall: wall)))
-        for (position, photo) in photos.enumerated() {
-            files.append((plan.pagePath(photo: photo), try photoPage(photo, position: position, in: index)))
+        if pageCount > 1 {
+            context["pagination"] = pagination(album: index, page: page, pageCount: pageCount, from: directory)
         }
-        return files
+        return try theme.render("album", context)
+    }
+
+    /// Links to the other static pages: previous, next, the first, the last and the two on
+    /// either side of the current one.
+    private func pagination(album index: Int, page: Int, pageCount: Int, from directory: String) -> [String: Any] {
+        func url(_ number: Int) -> String { relativeURL(from: directory, to: pagePath(album: index, page: number)) }
+        var shown = Set([1, pageCount])
+        for number in (page - 2)...(page + 2) where number >= 1 && number <= pageCount { shown.insert(number) }
+        var links: [[String: Any]] = []
+        var last = 0
+        for number in shown.sorted() {
+            if number > last + 1 { links.append(["gap": true]) }
+            links.append(["number": number, "url": url(number), "current": number == page])
+            last = number
+        }
+        var context: [String: Any] = ["page": page, "pageCount": pageCount, "links": links]
+        if page > 1 { context["previous"] = ["url": url(page - 1)] }
+        if page < pageCount { context["next"] = ["url": url(page + 1)] }
+        return context
     }
 
     // MARK: - Contexts
@@ -93,16 +147,16 @@ struct PageRenderer {
         return card
     }
 
-    private func tile(_ photo: Int, position: Int, wall: AlbumWall, sizes: String, directory: String) -> [String: Any] {
+    private func tile(_ photo: Int, position: Int, wallIndex: Int, wall: AlbumWall, sizes: String, directory: String) -> [String: Any] {
         let photoImages = images[photo]!
         let tileImages = photoImages.renditions.filter { $0.width <= (options.tileWidths.max() ?? 800) }
         let usable = tileImages.isEmpty ? [photoImages.renditions[0]] : tileImages
         let src = usable.first { $0.width >= 400 } ?? usable.last!
-        let eager = wall.isInFirstRow(index: position)
+        let eager = wall.isInFirstRow(index: wallIndex)
         return [
             "index": position,
             "url": relativeURL(from: directory, to: plan.pagePath(photo: photo)),
-            "style": wall.tileStyle(index: position) + ";--bg:\(photoImages.color)",
+            "style": wall.tileStyle(index: wallIndex) + ";--bg:\(photoImages.color)",
             "src": relativeURL(from: directory, to: src.path),
             "srcset": srcset(usable, from: directory),
             "sizes": sizes,
@@ -142,7 +196,8 @@ struct PageRenderer {
             "position": position + 1,
             "count": album.photos.count,
         ] as [String: Any]
-        context["album"] = ["name": album.name, "url": relativeURL(from: album.directory, to: album.directory + "index.html")] as [String: Any]
+        let albumPage = pagePath(album: albumIndex, page: position / options.tilesPerPage + 1)
+        context["album"] = ["name": album.name, "url": relativeURL(from: album.directory, to: albumPage)] as [String: Any]
         if position > 0 {
             let previous = album.photos[position - 1]
             context["previous"] = ["url": relativeURL(from: album.directory, to: plan.pagePath(photo: previous)), "title": plan.photos[previous].photo.stem] as [String: Any]
@@ -156,45 +211,51 @@ struct PageRenderer {
 
     // MARK: - frames.json
 
-    /// The precomputed frame arrays of one album (documented in the README).
-    func framesJSON(album index: Int, wall: AlbumWall) -> String {
+    /// An album's frame data (documented in the README): `frames.json`, compact and complete
+    /// for placing every tile (aspect ratios, each tile's column per breakpoint, photo ids),
+    /// and the per-photo details in chunks `frames/N.json` that the viewer loads when their
+    /// tiles come near the screen.
+    func framesFiles(album index: Int, wall: AlbumWall) -> [(String, String)] {
         let album = plan.albums[index]
-        var json = "{\"version\":1,\"gap\":\(options.gap),\"breakpoints\":["
+        let photos = album.photos
+        let chunkSize = options.framesChunkSize
+        let chunkCount = (photos.count + chunkSize - 1) / chunkSize
+        let tileLimit = options.tileWidths.max() ?? 800
+        var json = "{\"version\":2,\"count\":\(photos.count),\"gap\":\(options.gap)"
+        json += ",\"ratioScale\":\(AlbumWall.ratioScale),\"staticCount\":\(min(photos.count, options.tilesPerPage))"
+        json += ",\"pageURL\":\"{id}.html\",\"imageURL\":\(jsonString("thumbs/{id}-{width}." + options.imageFormat.fileExtension))"
+        json += ",\"tileMaxWidth\":\(tileLimit),\"chunkSize\":\(chunkSize),\"chunks\":["
+        json += (0..<chunkCount).map { "\"frames/\($0).json\"" }.joined(separator: ",")
+        json += "],\"breakpoints\":["
         for (position, entry) in wall.layouts.enumerated() {
             if position > 0 { json += "," }
             let layout = entry.layout
             json += "{\"minWidth\":\(Int(entry.breakpoint.minWidth)),\"columns\":\(layout.columnCount)"
             json += ",\"referenceWidth\":\(AlbumWall.jsonNumber(entry.breakpoint.referenceWidth))"
             json += ",\"columnWidth\":\(AlbumWall.jsonNumber(layout.columnWidth))"
-            json += ",\"contentHeight\":\(AlbumWall.jsonNumber(layout.contentSize.height)),\"frames\":["
-            for (item, frame) in layout.frames.enumerated() {
-                if item > 0 { json += "," }
-                json += "[\(AlbumWall.jsonNumber(frame.x)),\(AlbumWall.jsonNumber(frame.y)),"
-                    + "\(AlbumWall.jsonNumber(frame.width)),\(AlbumWall.jsonNumber(frame.height))]"
-            }
-            json += "]}"
+            json += ",\"contentHeight\":\(AlbumWall.jsonNumber(layout.contentSize.height))"
+            json += ",\"column\":\"\(wall.columnString(breakpoint: position))\"}"
         }
-        json += "],\"items\":["
-        for (position, photo) in album.photos.enumerated() {
-            if position > 0 { json += "," }
-            let photoImages = images[photo]!
-            let tileLimit = options.tileWidths.max() ?? 800
-            json += "{\"page\":\(jsonString(relativeURL(from: album.directory, to: plan.pagePath(photo: photo))))"
-            json += ",\"alt\":\(jsonString(altText(photo)))"
-            json += ",\"width\":\(photoImages.width),\"height\":\(photoImages.height)"
-            json += ",\"ratio\":\(AlbumWall.decimal(wall.ratioUnits[position], scale: AlbumWall.ratioScale))"
-            json += ",\"color\":\(jsonString(photoImages.color)),\"thumbnails\":["
-            json += photoImages.renditions.filter { $0.width <= tileLimit }.map {
-                "{\"width\":\($0.width),\"url\":\(jsonString(relativeURL(from: album.directory, to: $0.path)))}"
-            }.joined(separator: ",")
-            json += "],\"images\":["
-            json += photoImages.renditions.map {
-                "{\"width\":\($0.width),\"url\":\(jsonString(relativeURL(from: album.directory, to: $0.path)))}"
-            }.joined(separator: ",")
-            json += "]}"
-        }
+        json += "],\"ratios\":["
+        json += wall.ratioUnits.map(String.init).joined(separator: ",")
+        json += "],\"ids\":["
+        json += photos.map { jsonString(URLPath.encode(segment: plan.photos[$0].slug)) }.joined(separator: ",")
         json += "]}\n"
-        return json
+        var files = [(album.directory + "frames.json", json)]
+        for chunk in 0..<chunkCount {
+            let range = (chunk * chunkSize)..<min((chunk + 1) * chunkSize, photos.count)
+            var text = "{\"start\":\(range.lowerBound),\"items\":["
+            text += range.map { position in
+                let photo = photos[position]
+                let photoImages = images[photo]!
+                return "{\"alt\":\(jsonString(altText(photo))),\"width\":\(photoImages.width),\"height\":\(photoImages.height)"
+                    + ",\"color\":\(jsonString(photoImages.color)),\"widths\":["
+                    + photoImages.renditions.map { String($0.width) }.joined(separator: ",") + "]}"
+            }.joined(separator: ",")
+            text += "]}\n"
+            files.append((album.directory + "frames/\(chunk).json", text))
+        }
+        return files
     }
 
     // MARK: - Helpers

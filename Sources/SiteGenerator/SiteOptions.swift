@@ -40,6 +40,12 @@ public struct SiteOptions: Sendable {
     public var limits: DecodeLimits
     /// How many photos are processed at once.
     public var jobs: Int
+    /// The most tiles one album page holds. A larger album's page holds its first tiles (the
+    /// viewer script shows the rest from `frames.json`), and further static pages under
+    /// `pages/` hold the rest for browsers without scripts.
+    public var tilesPerPage: Int
+    /// Items per chunk of an album's frame data (`frames/N.json`).
+    public var framesChunkSize: Int
 
     /// Creates options with the defaults a gallery needs.
     public init(
@@ -54,7 +60,9 @@ public struct SiteOptions: Sendable {
         photoWidths: [Int] = [800, 1600, 2400],
         imageFormat: EncodeFormat = .jpeg(quality: 82),
         limits: DecodeLimits = .default,
-        jobs: Int = 0
+        jobs: Int = 0,
+        tilesPerPage: Int = 500,
+        framesChunkSize: Int = 1000
     ) {
         self.sourceDirectory = sourceDirectory
         self.outputDirectory = outputDirectory
@@ -68,6 +76,8 @@ public struct SiteOptions: Sendable {
         self.imageFormat = imageFormat
         self.limits = limits
         self.jobs = jobs
+        self.tilesPerPage = tilesPerPage
+        self.framesChunkSize = framesChunkSize
     }
 
     /// 2 columns on phones, up to 6 on very wide screens.
@@ -94,6 +104,9 @@ public struct SiteOptions: Sendable {
         if gap < 0 || gap > 200 { throw .invalidOption("the gap must be between 0 and 200 px") }
         if tileWidths.isEmpty || photoWidths.isEmpty || (tileWidths + photoWidths).contains(where: { $0 < 16 || $0 > 10_000 }) {
             throw .invalidOption("image widths must be between 16 and 10000 px")
+        }
+        if tilesPerPage < 1 || framesChunkSize < 1 {
+            throw .invalidOption("tiles per page and the frame chunk size must be positive")
         }
         if limits.maxPixels < 1 { throw .invalidOption("the pixel limit must be positive") }
     }

@@ -4,11 +4,13 @@ import Imaging
 /// Where every album and photo goes in the site.
 ///
 /// Albums become folders (`nature/flowers/`, the root album is the site root); a photo's page
-/// is `<album>/<slug>.html` and its images `<album>/thumbs/<slug>-<width>.<ext>`. Slugs are
+/// is `<album>/<slug>.html` and its images `<album>/thumbs/<slug>-<width>.<ext>`; an album's
+/// frame data is `<album>/frames.json` with chunks in `<album>/frames/`, and the further static
+/// pages of a large album are `<album>/pages/<n>.html`. Slugs are
 /// unique per folder regardless of case, and never take a name the site uses itself.
 struct SitePlan: Sendable {
     /// Names an album folder uses for itself.
-    static let reservedAlbumSlugs: Set<String> = ["thumbs", "assets"]
+    static let reservedAlbumSlugs: Set<String> = ["thumbs", "assets", "frames", "pages"]
     /// Names a photo page cannot take.
     static let reservedPhotoSlugs: Set<String> = ["index", "frames"]
 

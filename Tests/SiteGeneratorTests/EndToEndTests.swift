@@ -139,41 +139,41 @@ struct EndToEndTests {
         var tilesSeen = 0
         for page in albumPages {
             let folder = String(page.dropLast("index.html".count))
-            let data = try Data(contentsOf: output.url.appendingPathComponent(folder + "frames.json"))
-            let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-            let items = try #require(json["items"] as? [[String: Any]])
-            let breakpoints = try #require(json["breakpoints"] as? [[String: Any]])
-            #expect(breakpoints.map { $0["columns"] as? Int } == SiteOptions.defaultBreakpoints.map(\.columns))
+            let frameData = try FrameData(folder: output.url.appendingPathComponent(folder))
+            let items = frameData.items
+            #expect(frameData.breakpoints.map(\.columns) == SiteOptions.defaultBreakpoints.map(\.columns))
             let html = try output.read(page)
             let tileLinks = html.components(separatedBy: "class=\"tile\" href=\"").dropFirst().map {
                 String($0.prefix { $0 != "\"" })
             }
-            #expect(tileLinks == items.map { $0["page"] as? String ?? "" })
+            #expect(tileLinks == items.map(\.page))
             tilesSeen += items.count
-            for breakpoint in breakpoints {
-                let frames = try #require(breakpoint["frames"] as? [[Double]])
+            for breakpoint in frameData.breakpoints {
+                let frames = breakpoint.frames
                 #expect(frames.count == items.count)
-                let width = try #require(breakpoint["referenceWidth"] as? Double)
-                let height = try #require(breakpoint["contentHeight"] as? Double)
+                let width = breakpoint.referenceWidth
                 for (i, a) in frames.enumerated() {
-                    #expect(a[0] >= 0 && a[0] + a[2] <= width + 0.01 && a[1] >= 0 && a[1] + a[3] <= height + 0.01)
+                    #expect(a[0] >= 0 && a[0] + a[2] <= width + 0.01 && a[1] >= 0 && a[1] + a[3] <= breakpoint.contentHeight + 0.01)
                     for b in frames[(i + 1)...] {
                         let overlap = a[0] < b[0] + b[2] - 0.01 && b[0] < a[0] + a[2] - 0.01
                             && a[1] < b[1] + b[3] - 0.01 && b[1] < a[1] + a[3] - 0.01
                         #expect(!overlap)
                     }
                 }
+                // The frames computed from the columns and ratios reach exactly the engine's height.
+                let bottom = frames.map { $0[1] + $0[3] }.max() ?? 0
+                #expect(abs(bottom - breakpoint.contentHeight) < 0.05)
             }
             for item in items {
-                let thumbnails = try #require(item["thumbnails"] as? [[String: Any]])
-                #expect(thumbnails.count >= 2 || (item["width"] as? Int ?? 0) <= 400)
+                let thumbnails = item.thumbnails
+                #expect(thumbnails.count >= 2 || item.width <= 400)
                 for thumbnail in thumbnails {
-                    let url = try #require(thumbnail["url"] as? String)
+                    let url = thumbnail.url
                     let path = resolve(url, from: page)
                     let bytes = try #require(FileManager.default.contents(atPath: output.url.appendingPathComponent(path).path))
                     let info = try ImageProbe.probe([UInt8](bytes))
                     #expect(info.format == .jpeg)
-                    #expect(info.pixelWidth == thumbnail["width"] as? Int)
+                    #expect(info.pixelWidth == thumbnail.width)
                     #expect(info.pixelWidth <= 1600)
                 }
             }

@@ -14,35 +14,50 @@ function random(seed) {
   };
 }
 
-/** frames.json as the generator writes it, computed here by the seeds' rules (shortest column,
- *  ties to the left) at each breakpoint's reference width. */
-function album(count, seed) {
+/** frames.json (version 2) as the generator writes it, computed here by the seeds' rules
+ *  (shortest column, ties to the left) at each breakpoint's reference width, with the frames
+ *  themselves (`expected`) and the chunks of per-photo details (`chunks`). */
+function album(count, seed, chunkSize) {
   const next = random(seed);
   const gap = 8;
-  const ratios = [];
-  for (let i = 0; i < count; i++) ratios.push(Math.round((0.3 + next() * 2.2) * 100000) / 100000);
+  const scale = 100000;
+  const units = [];
+  for (let i = 0; i < count; i++) units.push(Math.round((0.3 + next() * 2.2) * scale));
+  const expected = [];
   const breakpoints = [[0, 2, 300], [600, 3, 800], [1000, 4, 1300]].map(function ([minWidth, columns, referenceWidth]) {
     const columnWidth = (referenceWidth - (columns - 1) * gap) / columns;
     const bottoms = new Array(columns).fill(0);
     const started = new Array(columns).fill(false);
-    const frames = ratios.map(function (r) {
+    let column = "";
+    const frames = units.map(function (u) {
+      const r = u / scale;
       let c = 0;
       for (let j = 1; j < columns; j++) if (bottoms[j] < bottoms[c]) c = j;
       const y = started[c] ? bottoms[c] + gap : 0;
       bottoms[c] = y + r * columnWidth;
       started[c] = true;
+      column += c.toString(36);
       return [c * (columnWidth + gap), y, columnWidth, r * columnWidth];
     });
-    return { minWidth, columns, referenceWidth, columnWidth, contentHeight: Math.max(...bottoms), frames };
+    expected.push(frames);
+    return { minWidth, columns, referenceWidth, columnWidth, contentHeight: Math.max(...bottoms), column };
   });
-  const items = ratios.map(function (ratio, i) {
-    return {
-      page: "p" + i + ".html", alt: "Photo " + i, width: 1000, height: Math.round(1000 * ratio), ratio, color: "#123456",
-      thumbnails: [{ width: 400, url: "thumbs/p" + i + "-400.jpg" }, { width: 800, url: "thumbs/p" + i + "-800.jpg" }],
-      images: [{ width: 400, url: "thumbs/p" + i + "-400.jpg" }, { width: 1000, url: "thumbs/p" + i + "-1000.jpg" }],
-    };
-  });
-  return { version: 1, gap, breakpoints, items };
+  const size = chunkSize || 1000;
+  const chunks = [];
+  for (let start = 0; start < count; start += size) {
+    const items = [];
+    for (let i = start; i < Math.min(count, start + size); i++) {
+      items.push({ alt: "Photo " + i, width: 1000, height: Math.round(units[i] / 100), color: "#123456", widths: [400, 800, 1000] });
+    }
+    chunks.push({ start, items });
+  }
+  return {
+    version: 2, count, gap, ratioScale: scale, staticCount: Math.min(count, 500),
+    pageURL: "{id}.html", imageURL: "thumbs/{id}-{width}.jpg", tileMaxWidth: 800, chunkSize: size,
+    chunks: chunks.map((_, n) => "frames/" + n + ".json"), breakpoints, ratios: units,
+    ids: units.map((_, i) => i === 1 ? "caf%C3%A9" : "p" + i),
+    expected, chunkData: chunks,
+  };
 }
 
 function intersects(f, top, bottom) {
@@ -53,7 +68,7 @@ test("the model reproduces every frame at its breakpoint's reference width", fun
   const data = album(500, 1);
   const model = viewer.buildModel(data);
   data.breakpoints.forEach(function (bp, b) {
-    bp.frames.forEach(function (expected, i) {
+    data.expected[b].forEach(function (expected, i) {
       const f = viewer.frameOf(model, b, bp.referenceWidth, i);
       assert.ok(Math.abs(f.x - expected[0]) < 1e-6, "x of " + i);
       assert.ok(Math.abs(f.y - expected[1]) < 1e-6, "y of " + i);
@@ -106,20 +121,63 @@ test("the visible-tile query equals a brute-force scan", function () {
 test("tile styles carry the same custom properties the generator writes", function () {
   const data = album(3, 5);
   const model = viewer.buildModel(data);
-  const style = viewer.tileStyle(model, 2);
+  const style = viewer.tileStyle(model, 2, "#123456");
   assert.match(style, /^--r:[0-9.]+;--c0:\d;--a0:[0-9.]+;--k0:\d;--c1:\d;--a1:[0-9.]+;--k1:\d;--c2:\d;--a2:[0-9.]+;--k2:\d;--bg:#123456$/);
-  assert.ok(style.startsWith("--r:" + data.items[2].ratio + ";"));
+  assert.ok(style.startsWith("--r:" + data.ratios[2] / 100000 + ";"));
+  assert.ok(!viewer.tileStyle(model, 2, null).includes("--bg"), "no colour before the details arrive");
 });
 
-test("srcset, default source and hash ids come from the item", function () {
+test("items resolve to their own page and images from the id and the chunk's details", function () {
   const data = album(3, 6);
   const model = viewer.buildModel(data);
-  assert.equal(viewer.srcsetOf(data.items[1]), "thumbs/p1-400.jpg 400w, thumbs/p1-800.jpg 800w");
-  assert.equal(viewer.srcOf(data.items[1]), "thumbs/p1-400.jpg");
+  const item = viewer.resolveItem(model, 1, data.chunkData[0].items[1]);
+  assert.equal(item.page, "caf%C3%A9.html");
+  assert.deepEqual(item.thumbnails.map((t) => t.url), ["thumbs/caf%C3%A9-400.jpg", "thumbs/caf%C3%A9-800.jpg"]);
+  assert.deepEqual(item.images.map((t) => t.width), [400, 800, 1000]);
+  assert.equal(viewer.srcsetOf(item), "thumbs/caf%C3%A9-400.jpg 400w, thumbs/caf%C3%A9-800.jpg 800w");
+  assert.equal(viewer.srcOf(item), "thumbs/caf%C3%A9-400.jpg");
+  // A photo narrower than every tile width still has one tile image: its own width.
+  const small = viewer.resolveItem(model, 2, { alt: "", width: 1200, height: 900, color: "#000000", widths: [1200] });
+  assert.deepEqual(small.thumbnails.map((t) => t.url), ["thumbs/p2-1200.jpg"]);
   assert.equal(viewer.photoId({ page: "caf%C3%A9.html" }), "café");
   assert.equal(viewer.indexForHash(model, "#photo=p2"), 2);
+  assert.equal(viewer.indexForHash(model, "#photo=caf%C3%A9"), 1);
   assert.equal(viewer.indexForHash(model, "#photo=nope"), -1);
+  assert.equal(viewer.indexForHash(model, "#photo=%E0%A4%A"), -1);
   assert.equal(viewer.indexForHash(model, ""), -1);
+});
+
+test("chunks hold consecutive items", function () {
+  const data = album(2500, 8, 1000);
+  const model = viewer.buildModel(data);
+  assert.equal(viewer.chunkOf(model, 0), 0);
+  assert.equal(viewer.chunkOf(model, 999), 0);
+  assert.equal(viewer.chunkOf(model, 1000), 1);
+  assert.equal(viewer.chunkOf(model, 2499), 2);
+  assert.equal(data.chunkData[2].items.length, 500);
+});
+
+test("an album taller than the wall limit maps scrolling onto the whole album", function () {
+  const viewport = 1000;
+  const plain = viewer.scrollMapping(5e6, 8e6, viewport);
+  assert.equal(plain.scaled, false);
+  assert.equal(viewer.contentOffset(plain, 1234), 1234);
+  const mapping = viewer.scrollMapping(40e6, 8e6, viewport);
+  assert.equal(mapping.scaled, true);
+  assert.equal(mapping.wallHeight, 8e6);
+  // The wall's first screen is the album's first screen, its last screen the album's last.
+  assert.equal(viewer.contentOffset(mapping, 0), 0);
+  assert.equal(viewer.contentOffset(mapping, 8e6 - viewport), 40e6 - viewport);
+  // Past the last screen (the footer) the page scrolls one to one.
+  assert.equal(viewer.contentOffset(mapping, 8e6 - viewport + 50), 40e6 - viewport + 50);
+  // Monotonic, and wallOffset is its inverse.
+  let previous = -1;
+  for (let s = 0; s <= 8e6 + 500; s += 7919) {
+    const c = viewer.contentOffset(mapping, s);
+    assert.ok(c > previous, "not increasing at " + s);
+    assert.ok(Math.abs(viewer.wallOffset(mapping, c) - s) < 1e-6, "wallOffset is not the inverse at " + s);
+    previous = c;
+  }
 });
 
 test("the recycler reuses nodes: a steady scroll creates none once the pool is warm", function () {

@@ -14,17 +14,15 @@
 
   // ---------------------------------------------------------------- model and geometry
 
-  /** Builds the layout model from frames.json: per breakpoint, each item's column, the sum of
-   *  the aspect ratios above it (A) and their count (k), and each column's items top to bottom. */
+  /** Builds the layout model from frames.json (version 2): per breakpoint, each item's column,
+   *  the sum of the aspect ratios above it (A) and their count (k), and each column's items top
+   *  to bottom. Per-photo details (alt text, colour, image widths) come later, in chunks. */
   function buildModel(data) {
-    const items = data.items;
-    const count = items.length;
+    const count = data.count;
     const gap = data.gap;
+    const scale = data.ratioScale;
     const ratios = new Float64Array(count);
-    const first = data.breakpoints[0];
-    for (let i = 0; i < count; i++) {
-      ratios[i] = typeof items[i].ratio === "number" ? items[i].ratio : first.frames[i][3] / first.columnWidth;
-    }
+    for (let i = 0; i < count; i++) ratios[i] = data.ratios[i] / scale;
     const breakpoints = data.breakpoints.map(function (bp) {
       const n = bp.columns;
       const column = new Int32Array(count);
@@ -32,24 +30,79 @@
       const aboveCount = new Int32Array(count);
       const sums = new Float64Array(n);
       const counts = new Int32Array(n);
+      const units = new Float64Array(n);  // exact sums in ratio units, as the generator adds them
       const columnItems = [];
       for (let c = 0; c < n; c++) columnItems.push([]);
+      const columns = bp.column;
       for (let i = 0; i < count; i++) {
-        const c = Math.min(n - 1, Math.max(0, Math.round(bp.frames[i][0] / (bp.columnWidth + gap))));
+        const code = columns.charCodeAt(i);
+        const c = Math.min(n - 1, code <= 57 ? code - 48 : code - 87);
         column[i] = c;
-        above[i] = sums[c];
+        above[i] = units[c] / scale;
         aboveCount[i] = counts[c];
-        sums[c] += ratios[i];
+        units[c] += data.ratios[i];
         counts[c] += 1;
         columnItems[c].push(i);
       }
+      for (let c = 0; c < n; c++) sums[c] = units[c] / scale;
       return {
         minWidth: bp.minWidth, columns: n, column: column, above: above, aboveCount: aboveCount,
         columnItems: columnItems.map(function (list) { return Int32Array.from(list); }),
         columnSums: sums, columnCounts: counts,
       };
     });
-    return { count: count, gap: gap, ratios: ratios, breakpoints: breakpoints, items: items };
+    return {
+      count: count, gap: gap, ratios: ratios, breakpoints: breakpoints, ids: data.ids,
+      chunkSize: data.chunkSize, chunks: data.chunks, pageURL: data.pageURL, imageURL: data.imageURL,
+      tileMaxWidth: data.tileMaxWidth,
+    };
+  }
+
+  /** Which chunk of frame data holds item i's details. */
+  function chunkOf(model, i) {
+    return Math.floor(i / model.chunkSize);
+  }
+
+  /** Item i with its URLs, from the model and its details (one entry of a chunk's items):
+   *  page, alt, width, height, color, thumbnails (tile images) and images (every width). */
+  function resolveItem(model, i, detail) {
+    const id = model.ids[i];
+    const images = detail.widths.map(function (width) {
+      return { width: width, url: model.imageURL.replace("{id}", id).replace("{width}", String(width)) };
+    });
+    let thumbnails = images.filter(function (image) { return image.width <= model.tileMaxWidth; });
+    if (thumbnails.length === 0) thumbnails = images.slice(0, 1);
+    return {
+      page: model.pageURL.replace("{id}", id), alt: detail.alt, width: detail.width, height: detail.height,
+      color: detail.color, thumbnails: thumbnails, images: images,
+    };
+  }
+
+  /** How the wall maps to the page when the album is taller than a browser lets one element be
+   *  (`height` > `limit`): the wall is then `limit` px tall, and while it is scrolled from its
+   *  top to its last screen the content moves `factor` times as fast, so the last screen of the
+   *  wall shows the last screen of the album. Past that (the page's footer) it moves one to one. */
+  function scrollMapping(height, limit, viewport) {
+    if (!(height > limit) || limit <= viewport) {
+      return { scaled: false, wallHeight: height, factor: 1, height: height, viewport: viewport };
+    }
+    return { scaled: true, wallHeight: limit, factor: (height - viewport) / (limit - viewport), height: height, viewport: viewport };
+  }
+
+  /** The content offset shown at the top of the viewport when the wall is scrolled to `s`. */
+  function contentOffset(mapping, s) {
+    if (!mapping.scaled || s <= 0) return s;
+    const end = mapping.wallHeight - mapping.viewport;
+    if (s >= end) return s + (mapping.height - mapping.wallHeight);
+    return s * mapping.factor;
+  }
+
+  /** The wall scroll position that shows content offset `c` at the top of the viewport. */
+  function wallOffset(mapping, c) {
+    if (!mapping.scaled || c <= 0) return c;
+    const end = mapping.height - mapping.viewport;
+    if (c >= end) return c - (mapping.height - mapping.wallHeight);
+    return c / mapping.factor;
   }
 
   /** The breakpoint the CSS uses for a wall of this width: the last whose minWidth it reaches. */
@@ -117,13 +170,12 @@
   }
 
   /** The inline style of tile i: the same custom properties the generator writes. */
-  function tileStyle(model, i) {
+  function tileStyle(model, i, color) {
     let style = "--r:" + model.ratios[i];
     for (let b = 0; b < model.breakpoints.length; b++) {
       const bp = model.breakpoints[b];
       style += ";--c" + b + ":" + bp.column[i] + ";--a" + b + ":" + round5(bp.above[i]) + ";--k" + b + ":" + bp.aboveCount[i];
     }
-    const color = model.items[i].color;
     if (color) style += ";--bg:" + color;
     return style;
   }
@@ -153,8 +205,9 @@
   function indexForHash(model, hash) {
     const match = /^#photo=(.+)$/.exec(hash || "");
     if (!match) return -1;
-    const id = decodeURIComponent(match[1]);
-    for (let i = 0; i < model.count; i++) if (photoId(model.items[i]) === id) return i;
+    let id;
+    try { id = decodeURIComponent(match[1]); } catch (error) { return -1; }
+    for (let i = 0; i < model.count; i++) if (decodeURIComponent(model.ids[i]) === id) return i;
     return -1;
   }
 
@@ -204,13 +257,21 @@
 
   // ---------------------------------------------------------------- the page
 
+  /** The tallest wall the viewer makes (px): browsers cannot make one element much taller than
+   *  about 15 million px, so a taller album is scrolled through a wall of this height. */
+  const MAX_WALL_HEIGHT = 8000000;
+
   function Viewer(wall, data) {
     this.wall = wall;
     this.outer = wall.parentElement;
     this.model = buildModel(data);
+    this.details = new Map();  // chunk number -> its items
+    this.loading = new Map();  // chunk number -> true while it is being fetched
+    this.base = new URL(wall.getAttribute("data-frames"), document.baseURI);
     this.sizes = (wall.querySelector(".tile img") || {}).sizes || "";
     this.width = 0;
     this.wallTop = 0;
+    this.mapping = scrollMapping(0, MAX_WALL_HEIGHT, 1);
     this.lastScroll = window.scrollY;
     this.direction = 1;
     this.scheduled = false;
@@ -232,25 +293,35 @@
       const index = Number(tiles[t].getAttribute("data-index"));
       this.recycler.adopt(index, tiles[t]);
     }
+    // From now on the wall is as tall as the whole album, not just the tiles in the page.
+    this.wall.classList.add("is-full");
     this.measureWall();
     this.update();
     window.addEventListener("scroll", function () { self.schedule(); }, { passive: true });
     if (typeof ResizeObserver === "function") {
       new ResizeObserver(function () { self.measureWall(); self.schedule(); }).observe(this.outer);
-    } else {
-      window.addEventListener("resize", function () { self.measureWall(); self.schedule(); });
     }
+    // A viewport that only gets taller or shorter changes how a very tall album is scrolled.
+    window.addEventListener("resize", function () { self.measureWall(); self.schedule(); });
     this.wall.addEventListener("click", function (event) { self.onClick(event); });
     window.addEventListener("popstate", function () { self.syncWithHash(); });
     this.syncWithHash();
     this.wall.classList.add("is-virtual");
   };
 
-  /** The wall's width and its offset in the document (the wall, never a tile). */
+  /** The wall's width and its offset in the document (the wall, never a tile), and from them
+   *  the wall's height when the album is too tall for one element. */
   Viewer.prototype.measureWall = function () {
     const rect = this.outer.getBoundingClientRect();
     this.width = rect.width;
     this.wallTop = rect.top + window.scrollY;
+    const b = breakpointIndex(this.model, this.width);
+    const mapping = scrollMapping(contentHeight(this.model, b, this.width), MAX_WALL_HEIGHT, window.innerHeight);
+    if (mapping.scaled !== this.mapping.scaled || mapping.wallHeight !== this.mapping.wallHeight) {
+      this.wall.style.height = mapping.scaled ? mapping.wallHeight + "px" : "";
+      this.wall.classList.toggle("is-scaled", mapping.scaled);
+    }
+    this.mapping = mapping;
   };
 
   Viewer.prototype.schedule = function () {
@@ -267,13 +338,49 @@
     if (scroll !== this.lastScroll) this.direction = scroll > this.lastScroll ? 1 : -1;
     this.lastScroll = scroll;
     const height = window.innerHeight;
-    const top = scroll - this.wallTop;
+    const top = contentOffset(this.mapping, scroll - this.wallTop);
+    this.shift = top - (scroll - this.wallTop);
     const ahead = height;
     const behind = height / 2;
     const from = this.direction > 0 ? top - behind : top - ahead;
     const to = this.direction > 0 ? top + height + ahead : top + height + behind;
     const b = breakpointIndex(this.model, this.width);
     this.recycler.update(visibleItems(this.model, b, this.width, from, to));
+    if (this.mapping.scaled) {
+      // The wall is shorter than the album: each tile sits at its frame's top minus the shift.
+      const self = this;
+      this.recycler.visible.forEach(function (node, index) {
+        node.style.top = (frameOf(self.model, b, self.width, index).y - self.shift) + "px";
+      });
+    }
+  };
+
+  /** The details of item `index`, or null while its chunk is loading (the load is started). */
+  Viewer.prototype.detailOf = function (index) {
+    const chunk = chunkOf(this.model, index);
+    const items = this.details.get(chunk);
+    if (items) return items[index - chunk * this.model.chunkSize];
+    this.loadChunk(chunk);
+    return null;
+  };
+
+  Viewer.prototype.loadChunk = function (chunk) {
+    if (this.loading.has(chunk) || this.details.has(chunk)) return this.loading.get(chunk);
+    const self = this;
+    const url = new URL(this.model.chunks[chunk], this.base);
+    const promise = fetch(url)
+      .then(function (response) { if (!response.ok) throw new Error(url + ": " + response.status); return response.json(); })
+      .then(function (data) {
+        self.details.set(chunk, data.items);
+        self.loading.delete(chunk);
+        // Show the tiles that were waiting for these details.
+        self.recycler.visible.forEach(function (node, index) {
+          if (chunkOf(self.model, index) === chunk && node.getAttribute("data-pending") === "1") self.bindTile(node, index);
+        });
+      })
+      .catch(function (error) { self.loading.delete(chunk); throw error; });
+    this.loading.set(chunk, promise);
+    return promise;
   };
 
   Viewer.prototype.createTile = function () {
@@ -289,11 +396,20 @@
   };
 
   Viewer.prototype.bindTile = function (node, index) {
-    const item = this.model.items[index];
+    const model = this.model;
     const img = node.firstChild;
-    node.setAttribute("href", item.page);
+    const detail = this.detailOf(index);
+    node.setAttribute("href", model.pageURL.replace("{id}", model.ids[index]));
     node.setAttribute("data-index", String(index));
-    node.setAttribute("style", tileStyle(this.model, index));
+    node.setAttribute("style", tileStyle(model, index, detail && detail.color));
+    if (!node.parentNode) this.wall.appendChild(node);
+    if (!detail) {
+      // Its chunk is on the way: the tile shows its placeholder until then.
+      node.setAttribute("data-pending", "1");
+      return;
+    }
+    node.removeAttribute("data-pending");
+    const item = resolveItem(model, index, detail);
     img.setAttribute("data-for", String(index));
     img.setAttribute("width", String(item.width));
     img.setAttribute("height", String(item.height));
@@ -302,7 +418,6 @@
     img.removeAttribute("loading");  // tiles in the buffer ahead are prefetched
     img.setAttribute("srcset", srcsetOf(item));
     img.setAttribute("src", srcOf(item));
-    if (!node.parentNode) this.wall.appendChild(node);
   };
 
   /** prepareForReuse: the old photo is gone (and its download abandoned) before the node is
@@ -313,7 +428,9 @@
     img.removeAttribute("data-for");
     img.removeAttribute("srcset");
     img.removeAttribute("src");
+    img.setAttribute("alt", "");
     node.removeAttribute("data-index");
+    node.removeAttribute("data-pending");
     node.remove();
   };
 
@@ -371,8 +488,15 @@
   };
 
   Viewer.prototype.open = function (index, push) {
+    const detail = this.detailOf(index);
+    if (!detail) {
+      const self = this;
+      const chunk = chunkOf(this.model, index);
+      this.loadChunk(chunk).then(function () { self.open(index, push); }, function () { /* stays closed */ });
+      return;
+    }
     const box = this.lightbox || this.buildLightbox();
-    const item = this.model.items[index];
+    const item = resolveItem(this.model, index, detail);
     const img = box.querySelector(".lightbox-image");
     // Clear the previous photo first so the wrong one never shows while the next one loads.
     img.removeAttribute("srcset");
@@ -388,7 +512,7 @@
     box.querySelector(".lightbox-page").setAttribute("href", item.page);
     box.querySelector(".lightbox-prev").hidden = index === 0;
     box.querySelector(".lightbox-next").hidden = index === this.model.count - 1;
-    const hash = "#photo=" + encodeURIComponent(photoId(item));
+    const hash = "#photo=" + this.model.ids[index];
     if (push && this.current < 0) history.pushState({ cascade: true }, "", hash);
     else if (window.location.hash !== hash) history.replaceState(history.state, "", hash);
     if (this.current < 0) this.opener = index;
@@ -428,10 +552,10 @@
     this.measureWall();
     const b = breakpointIndex(this.model, this.width);
     const frame = frameOf(this.model, b, this.width, index);
-    const top = this.wallTop + frame.y;
+    const seen = contentOffset(this.mapping, window.scrollY - this.wallTop);
     let scroll = window.scrollY;
-    if (top < scroll || top + frame.height > scroll + window.innerHeight) {
-      scroll = Math.max(0, top - window.innerHeight / 3);
+    if (frame.y < seen || frame.y + frame.height > seen + window.innerHeight) {
+      scroll = Math.max(0, Math.round(this.wallTop + wallOffset(this.mapping, frame.y - window.innerHeight / 3)));
       window.scrollTo(0, scroll);
     }
     // The scroll may land after this call: lay out for where it is going.
@@ -458,7 +582,9 @@
   const api = {
     buildModel: buildModel, breakpointIndex: breakpointIndex, columnWidth: columnWidth, frameOf: frameOf,
     contentHeight: contentHeight, visibleItems: visibleItems, tileStyle: tileStyle, srcsetOf: srcsetOf,
-    srcOf: srcOf, photoId: photoId, indexForHash: indexForHash, Recycler: Recycler,
+    srcOf: srcOf, photoId: photoId, indexForHash: indexForHash, Recycler: Recycler, chunkOf: chunkOf,
+    resolveItem: resolveItem, scrollMapping: scrollMapping, contentOffset: contentOffset, wallOffset: wallOffset,
+    MAX_WALL_HEIGHT: MAX_WALL_HEIGHT,
   };
   if (typeof module === "object" && module.exports) {
     module.exports = api;

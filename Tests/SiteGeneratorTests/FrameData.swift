@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// An album's frame data as the README documents it (`frames.json` version 2 and its chunks),
+/// read back and expanded: every item's page and images, and every frame at each breakpoint's
+/// reference width, computed with the documented formulas.
+struct FrameData {
+    struct Item {
+        var id: String
+        var page: String
+        var alt: String
+        var width: Int
+        var height: Int
+        var color: String
+        var thumbnails: [(width: Int, url: String)]
+        var images: [(width: Int, url: String)]
+    }
+
+    struct Breakpoint {
+        var minWidth: Int
+        var columns: Int
+        var referenceWidth: Double
+        var columnWidth: Double
+        var contentHeight: Double
+        /// Per item: x, y, width, height at the reference width.
+        var frames: [[Double]]
+    }
+
+    var count: Int
+    var gap: Double
+    var staticCount: Int
+    var items: [Item]
+    var breakpoints: [Breakpoint]
+    /// The index file's size in bytes.
+    var indexBytes: Int
+
+    init(folder: URL) throws {
+        let indexData = try Data(contentsOf: folder.appendingPathComponent("frames.json"))
+        indexBytes = indexData.count
+        let json = try #require(try JSONSerialization.jsonObject(with: indexData) as? [String: Any])
+        #expect(json["version"] as? Int == 2)
+        count = try #require(json["count"] as? Int)
+        gap = try #require(json["gap"] as? Double)
+        staticCount = try #require(json["staticCount"] as? Int)
+        let scale = try #require(json["ratioScale"] as? Double)
+        let ratios = try #require(json["ratios"] as? [Int]).map { Double($0) / scale }
+        let ids = try #require(json["ids"] as? [String])
+        let pageURL = try #require(json["pageURL"] as? String)
+        let imageURL = try #require(json["imageURL"] as? String)
+        let tileMax = try #require(json["tileMaxWidth"] as? Int)
+        let chunkSize = try #require(json["chunkSize"] as? Int)
+        let chunks = try #require(json["chunks"] as? [String])
+        #expect(ratios.count == count && ids.count == count)
+        #expect(chunks.count == (count + chunkSize - 1) / chunkSize)
+        var items: [Item] = []
+        for (number, chunk) in chunks.enumerated() {
+            let chunkJSON = try #require(try JSONSerialization.jsonObject(
+                with: Data(contentsOf: folder.appendingPathComponent(chunk))) as? [String: Any])
+            #expect(chunkJSON["start"] as? Int == number * chunkSize)
+            for detail in try #require(chunkJSON["items"] as? [[String: Any]]) {
+                let id = ids[items.count]
+                let widths = try #require(detail["widths"] as? [Int])
+                let images = widths.map { width in
+                    (width, imageURL.replacingOccurrences(of: "{id}", with: id)
+                        .replacingOccurrences(of: "{width}", with: String(width)))
+                }
+                var thumbnails = images.filter { $0.0 <= tileMax }
+                if thumbnails.isEmpty { thumbnails = Array(images.prefix(1)) }
+                items.append(Item(
+                    id: id, page: pageURL.replacingOccurrences(of: "{id}", with: id),
+                    alt: try #require(detail["alt"] as? String), width: try #require(detail["width"] as? Int),
+                    height: try #require(detail["height"] as? Int), color: try #require(detail["color"] as? String),
+                    thumbnails: thumbnails, images: images))
+            }
+        }
+        #expect(items.count == count)
+        self.items = items
+        var breakpoints: [Breakpoint] = []
+        for entry in try #require(json["breakpoints"] as? [[String: Any]]) {
+            let columns = try #require(entry["columns"] as? Int)
+            let referenceWidth = try #require(entry["referenceWidth"] as? Double)
+            let columnString = Array(try #require(entry["column"] as? String).unicodeScalars)
+            #expect(columnString.count == count)
+            let columnWidth = (referenceWidth - Double(columns - 1) * gap) / Double(columns)
+            var sums = Array(repeating: 0.0, count: columns)
+            var counts = Array(repeating: 0, count: columns)
+            var frames: [[Double]] = []
+            for (index, scalar) in columnString.enumerated() {
+                let column = try #require(Int(String(scalar), radix: 36))
+                #expect(column < columns)
+                let top = sums[column] * columnWidth + Double(counts[column]) * gap
+                frames.append([Double(column) * (columnWidth + gap), top, columnWidth, ratios[index] * columnWidth])
+                sums[column] += ratios[index]
+                counts[column] += 1
+            }
+            #expect(abs(columnWidth - (entry["columnWidth"] as? Double ?? -1)) < 0.01)
+            breakpoints.append(Breakpoint(
+                minWidth: try #require(entry["minWidth"] as? Int), columns: columns, referenceWidth: referenceWidth,
+                columnWidth: columnWidth, contentHeight: try #require(entry["contentHeight"] as? Double), frames: frames))
+        }
+        self.breakpoints = breakpoints
+    }
+}
