@@ -93,8 +93,8 @@ struct PageRenderer {
         var links: [[String: Any]] = []
         var last = 0
         for number in shown.sorted() {
-            if number > last + 1 { links.append(["gap": true]) }
-            links.append(["number": number, "url": url(number), "current": number == page])
+            if number > last + 1 { links.append(["ellipsis": true]) }
+            links.append(["ellipsis": false, "number": number, "url": url(number), "current": number == page])
             last = number
         }
         var context: [String: Any] = ["page": page, "pageCount": pageCount, "links": links]

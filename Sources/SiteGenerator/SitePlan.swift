@@ -103,11 +103,14 @@ struct SitePlan: Sendable {
 /// A relative URL from the folder `from` (site-relative, ending in `/` or empty) to the
 /// site-relative `path`, percent-encoded.
 func relativeURL(from directory: String, to path: String) -> String {
-    if path.hasPrefix(directory) {
-        let rest = URLPath.encode(path: String(path.dropFirst(directory.count)))
-        return rest.isEmpty ? "./" : rest
+    let fromParts = directory.split(separator: "/")
+    var toParts = path.split(separator: "/", omittingEmptySubsequences: false)
+    var common = 0
+    while common < fromParts.count, common < toParts.count - 1, fromParts[common] == toParts[common] {
+        common += 1
     }
-    let depth = directory.split(separator: "/").count
-    let url = String(repeating: "../", count: depth) + URLPath.encode(path: path)
+    toParts.removeFirst(common)
+    let rest = URLPath.encode(path: toParts.joined(separator: "/"))
+    let url = String(repeating: "../", count: fromParts.count - common) + rest
     return url.isEmpty ? "./" : url
 }

@@ -44,6 +44,12 @@ import Testing
             #expect(html.contains("rel=\"next\"") == (page < pageCount))
             #expect(html.contains("rel=\"prev\"") == (page > 1))
             #expect(html.contains("class=\"wall-pages\"") == (pageCount > 1))
+            if pageCount > 1 {
+                // The current page is marked, and the pages around it are linked (no ellipsis for three pages).
+                #expect(html.contains("<span aria-current=\"page\">\(page)</span>"))
+                #expect(!html.contains("…"))
+                #expect(html.components(separatedBy: "<li><a href=").count - 1 == pageCount - 1)
+            }
             // The first page's wall is as tall as its own tiles without the viewer, and as the
             // whole album with it.
             #expect(html.contains(".wall.is-full{height:") == (page == 1 && pageCount > 1))

@@ -54,6 +54,9 @@ struct SlugTests {
         #expect(relativeURL(from: "nature/", to: "nature/thumbs/a-400.jpg") == "thumbs/a-400.jpg")
         #expect(relativeURL(from: "nature/", to: "abstract/x y.html") == "../abstract/x%20y.html")
         #expect(relativeURL(from: "nature/", to: "nature/") == "./")
+        #expect(relativeURL(from: "nature/pages/", to: "nature/a.html") == "../a.html")
+        #expect(relativeURL(from: "nature/flowers/", to: "nature/thumbs/b-400.jpg") == "../thumbs/b-400.jpg")
+        #expect(relativeURL(from: "naturel/", to: "nature/a.html") == "../nature/a.html")
     }
 
     @Test("JSON strings escape quotes, control characters and HTML-sensitive characters")

@@ -20,13 +20,14 @@ def png(width, height, color):
             + chunk(b"IDAT", zlib.compress(b"".join(rows), 6)) + chunk(b"IEND", b""))
 
 
-def album(folder, count, seed=1):
-    """`count` photos of random shapes (panoramas to strips) in `folder`."""
+def album(folder, count, seed=1, small=False):
+    """`count` photos of random shapes (panoramas to strips) in `folder`; `small` makes them a
+    few dozen pixels wide, which keeps very large albums quick to build."""
     folder = pathlib.Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     for i in range(count):
-        width = rng.randint(40, 160)
+        width = rng.randint(12, 40) if small else rng.randint(40, 160)
         height = int(width * rng.choice([0.5, 0.66, 0.75, 1.0, 1.33, 1.5, 2.0, 2.5]))
         color = (rng.randint(30, 230), rng.randint(30, 230), rng.randint(30, 230))
         (folder / f"photo-{i:06d}.png").write_bytes(png(width, height, color))

@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+import framedata
 import sitecheck
 
 WIDTHS = [320, 360, 414, 600, 768, 1000, 1024, 1280, 1440, 1600, 1920, 2560, 3840]
@@ -119,7 +120,7 @@ def fmt(box):
 
 
 def frames_json(site, page):
-    return json.loads((site / page).with_name("frames.json").read_text(encoding="utf-8"))
+    return framedata.load((site / page).with_name("frames.json"))
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["scripts-on", "scripts-off"])

@@ -7,6 +7,7 @@ import urllib.parse
 
 import pytest
 
+import framedata
 import sitecheck
 
 EPSILON = 0.01  # px, for frames.json's rounded numbers
@@ -30,7 +31,7 @@ def test_frames_json_agrees_with_the_page_and_every_image_is_served(site, server
         if not frames_path.is_file():
             failures.append(f"{page}: no frames.json beside it")
             continue
-        data = json.loads(frames_path.read_text(encoding="utf-8"))
+        data = framedata.load(frames_path)
         parsed = sitecheck.read_page(site / page)
         items, breakpoints = data.get("items", []), data.get("breakpoints", [])
         if len(items) != len(parsed.tiles):
