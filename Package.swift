@@ -19,9 +19,10 @@ let package = Package(
         // C libraries from Debian, each behind the Swift wrapper in `Imaging`.
         .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
 
         // Decoding, orientation, resizing and encoding of photos; owns every C pointer.
-        .target(name: "Imaging", dependencies: ["CGD", "CExif"]),
+        .target(name: "Imaging", dependencies: ["CGD", "CExif", "CTurboJPEG"]),
 
         // Scanning a photo folder into albums and photos.
         .target(name: "Gallery", dependencies: ["Imaging"]),

@@ -41,21 +41,45 @@ public enum Renditions {
     /// the upright picture; widths of zero or less are ignored, and with none left the picture's
     /// own width is made. Each image is scaled from the next larger one, heights from the upright
     /// picture's aspect ratio.
+    ///
+    /// A JPEG is decoded at the smallest size its codec can scale to while decoding that is still
+    /// at least as large as the largest image made (see ``JPEGDecoder``), so a 24-megapixel
+    /// photo whose largest image is 2400 px wide is never decoded at full size.
     public static func make(
         from bytes: [UInt8], widths: [Int], format: EncodeFormat, limits: DecodeLimits = .default
     ) throws(ImagingError) -> RenditionSet {
         let info = try ImageProbe.probe(bytes)
-        let upright = try Image.decode(bytes, info: info, limits: limits).oriented(info.orientation)
-        let fullWidth = upright.width
-        let fullHeight = upright.height
+        let swapsAxes = info.orientation.swapsDimensions
+        let fullWidth = info.displayWidth
+        let fullHeight = info.displayHeight
         let requested = widths.filter { $0 > 0 }
         var targets = Set(requested.filter { $0 < fullWidth })
         if requested.contains(where: { $0 >= fullWidth }) || targets.isEmpty { targets.insert(fullWidth) }
 
+        let largest = targets.max()!
+        let decoded: Image
+        if info.format == .jpeg, largest < fullWidth {
+            // The upright picture must be at least `largest` wide (and as tall as that needs).
+            let neededWidth = largest
+            let neededHeight = (fullHeight * largest + fullWidth - 1) / fullWidth
+            let scaled = try JPEGDecoder.decode(
+                bytes, info: info, limits: limits,
+                minimumWidth: swapsAxes ? neededHeight : neededWidth,
+                minimumHeight: swapsAxes ? neededWidth : neededHeight)
+            if let scaled {
+                decoded = scaled
+            } else {
+                decoded = try Image.decode(bytes, info: info, limits: limits)
+            }
+        } else {
+            decoded = try Image.decode(bytes, info: info, limits: limits)
+        }
+        let upright = try decoded.oriented(info.orientation)
+
         var renditions: [Rendition] = []
         var current = upright
         for width in targets.sorted(by: >) {
-            if width == current.width {  // the upright picture itself: no copy needed
+            if width == current.width {  // the decoded picture itself: no copy needed
                 renditions.append(Rendition(width: current.width, height: current.height, bytes: try current.encoded(as: format)))
                 continue
             }

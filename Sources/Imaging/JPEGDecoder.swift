@@ -1,0 +1,101 @@
+import CGD
+import CTurboJPEG
+
+/// Decodes JPEGs with libjpeg-turbo's TurboJPEG API at a reduced size where that is enough:
+/// the codec scales while it decodes (DCT scaling, in steps of 1/8), which is several times
+/// faster than decoding the whole picture and scaling it afterwards, and needs a fraction of
+/// the memory. The result is a gd image like any other, so every later step is the same.
+///
+/// CMYK and YCCK JPEGs (which TurboJPEG decodes only to CMYK) go through gd.
+enum JPEGDecoder {
+    /// The scale a decode at (`width`, `height`) can use so that the result is still at least
+    /// `minimumWidth` × `minimumHeight`: the smallest TurboJPEG scaling factor (at most 1) that
+    /// keeps both sides large enough. Returns the factor's numerator and denominator.
+    static func scale(width: Int, height: Int, minimumWidth: Int, minimumHeight: Int) -> (num: Int, denom: Int) {
+        var count: Int32 = 0
+        guard let factors = tjGetScalingFactors(&count), count > 0 else { return (1, 1) }
+        var best = (num: 1, denom: 1)
+        for index in 0..<Int(count) {
+            let factor = factors[index]
+            let num = Int(factor.num)
+            let denom = Int(factor.denom)
+            guard num <= denom else { continue }  // never enlarge
+            let scaledWidth = (width * num + denom - 1) / denom
+            let scaledHeight = (height * num + denom - 1) / denom
+            guard scaledWidth >= minimumWidth, scaledHeight >= minimumHeight else { continue }
+            if num * best.denom < best.num * denom { best = (num, denom) }
+        }
+        return best
+    }
+
+    /// Decodes `bytes` (a JPEG whose header `info` describes and whose size `limits` allows) at
+    /// the smallest size that is at least `minimumWidth` × `minimumHeight` in stored pixels,
+    /// or returns nil when TurboJPEG cannot decode it to RGB (CMYK): use gd then.
+    static func decode(
+        _ bytes: [UInt8], info: ImageInfo, limits: DecodeLimits, minimumWidth: Int, minimumHeight: Int
+    ) throws(ImagingError) -> Image? {
+        try limits.check(info)
+        let reader = ByteReader(bytes)
+        reader.format = .jpeg
+        _ = try Integrity.check(reader, info: info)
+        guard bytes.count <= Int(Int32.max) else { throw .decodeFailed(.jpeg, detail: "the file is larger than 2 GB") }
+        guard let handle = tjInitDecompress() else { throw .decodeFailed(.jpeg, detail: "the JPEG decoder cannot start") }
+        defer { tjDestroy(handle) }
+
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
+        let header = bytes.withUnsafeBufferPointer { buffer in
+            tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
+        }
+        guard header == 0 else { throw .decodeFailed(.jpeg, detail: errorText(handle)) }
+        if colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) { return nil }
+        guard Int(width) == info.pixelWidth, Int(height) == info.pixelHeight else {
+            throw .decodeFailed(.jpeg, detail: "the header says \(width)×\(height), the frame \(info.pixelWidth)×\(info.pixelHeight)")
+        }
+
+        let factor = scale(width: Int(width), height: Int(height),
+                           minimumWidth: min(minimumWidth, Int(width)), minimumHeight: min(minimumHeight, Int(height)))
+        let scaledWidth = (Int(width) * factor.num + factor.denom - 1) / factor.denom
+        let scaledHeight = (Int(height) * factor.num + factor.denom - 1) / factor.denom
+        let image = try Image(width: scaledWidth, height: scaledHeight)
+        // TurboJPEG writes whole rows into one buffer; gd keeps each row apart. Decode into the
+        // buffer, then move each row into gd's with the filler byte cleared (gd's alpha: opaque).
+        var pixels = [UInt32](repeating: 0, count: scaledWidth * scaledHeight)
+        // As a 32-bit value each pixel must read 0xXXRRGGBB: B, G, R, X in memory on
+        // little-endian machines, X, R, G, B on big-endian ones.
+        let pixelFormat = Int32(UInt32(1).littleEndian == 1 ? TJPF_BGRX.rawValue : TJPF_XRGB.rawValue)
+        let status = bytes.withUnsafeBufferPointer { source in
+            pixels.withUnsafeMutableBytes { target in
+                tjDecompress2(
+                    handle, source.baseAddress, UInt(source.count),
+                    target.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    Int32(scaledWidth), Int32(scaledWidth * 4), Int32(scaledHeight),
+                    pixelFormat, 0)
+            }
+        }
+        if status != 0 {
+            let text = errorText(handle)
+            let warning = tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
+            if text.lowercased().contains("premature end") { throw .truncated(.jpeg) }
+            if !warning { throw .decodeFailed(.jpeg, detail: text) }
+        }
+        // 0xXXRRGGBB is gd's layout once X (gd's alpha) is cleared.
+        let rows = image.rows
+        pixels.withUnsafeBufferPointer { buffer in
+            for (y, row) in rows.enumerated() {
+                let source = buffer.baseAddress! + y * scaledWidth
+                for x in 0..<scaledWidth {
+                    row[x] = Int32(bitPattern: source[x] & 0x00FF_FFFF)
+                }
+            }
+        }
+        return image
+    }
+
+    private static func errorText(_ handle: tjhandle) -> String {
+        guard let text = tjGetErrorStr2(handle) else { return "unknown error" }
+        return String(cString: text)
+    }
+}
