@@ -65,10 +65,11 @@ public struct AlbumIndexFile: Sendable, Hashable {
         body = text
         bodyLine = 1
         problems = []
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
-            line.hasSuffix("\r") ? line.dropLast() : line
-        }
-        if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = first.dropFirst() }
+        // Lines on Unicode scalars: "\r\n" is one Character in Swift, and a byte order mark may lead.
+        var scalars = Substring(text).unicodeScalars
+        if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
+        let lines = String(scalars).replacingOccurrences(of: "\r\n", with: "\n")
+            .split(separator: "\n", omittingEmptySubsequences: false)
         guard let first = lines.first, Self.isDelimiter(first, opening: true) else { return }
         guard let closing = lines.indices.dropFirst().first(where: { Self.isDelimiter(lines[$0], opening: false) }) else {
             problems.append(ConfigurationError(
@@ -135,12 +136,6 @@ public struct AlbumIndexFile: Sendable, Hashable {
             } catch {
                 problems.append(error)
             }
-        }
-        let duplicates = Dictionary(grouping: mapping.compactMap { $0.key.scalar != nil ? $0.key : nil }, by: { $0.scalar!.string })
-            .filter { $0.value.count > 1 }
-        for (key, nodes) in duplicates.sorted(by: { $0.key < $1.key }) {
-            problems.append(reader.error(.duplicateKey, key, nodes[1],
-                                         "given twice (first on line \(reader.line(nodes[0]) ?? 0)); the last one is used"))
         }
         return result
     }

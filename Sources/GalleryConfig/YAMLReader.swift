@@ -31,6 +31,13 @@ struct YAMLReader {
             return try Yams.compose(yaml: text)
         } catch let error as YamlError {
             switch error {
+            case .duplicatedKeysInMapping(let duplicates, let context):
+                let key = duplicates.first ?? "?"
+                let first = context.mark.line
+                throw ConfigurationError(
+                    kind: .duplicateKey, file: file, key: key,
+                    line: Self.repeatedLine(of: key, after: first, in: text).map { $0 + lineOffset } ?? first + lineOffset,
+                    reason: "given twice (first on line \(first + lineOffset)); keep one")
             case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
                  .composer(let context, let problem, let mark, _):
                 let where_ = context.map { " (\($0.text))" } ?? ""
@@ -42,6 +49,20 @@ struct YAMLReader {
         } catch {
             throw ConfigurationError(kind: .syntax, file: file, reason: "not valid YAML: \(error)")
         }
+    }
+
+    /// The line (1-based) after `line` where `key:` appears again, for Yams' duplicate-key error
+    /// that only marks the first occurrence.
+    static func repeatedLine(of key: String, after line: Int, in text: String) -> Int? {
+        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        guard line >= 1, line <= lines.count else { return nil }
+        if lines[line - 1].components(separatedBy: key + ":").count > 2 { return line }  // `{a: 1, a: 2}`
+        for index in line..<lines.count {
+            var rest = lines[index].drop { $0 == " " || $0 == "\t" }
+            if rest.hasPrefix("- ") { rest = rest.dropFirst(2).drop { $0 == " " } }
+            for quote in ["", "\"", "'"] where rest.hasPrefix(quote + key + quote + ":") { return index + 1 }
+        }
+        return nil
     }
 
     /// The entries of a mapping; an unknown or repeated key is an error. Keys whose value is
