@@ -115,7 +115,7 @@ public struct GalleryAlbum: Sendable, Hashable {
     public init(
         name: String, relativePath: String, albums: [GalleryAlbum], photos: [GalleryPhoto],
         title: String? = nil, date: GalleryDate? = nil, descriptionHTML: String? = nil, hidden: Bool = false,
-        coverFileName: String? = nil, sort: AlbumSortOrder = .name
+        coverFileName: String? = nil, sort: AlbumSortOrder = .date
     ) {
         self.name = name
         self.relativePath = relativePath
