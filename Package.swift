@@ -11,6 +11,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        .package(url: "https://github.com/JohnSundell/Ink", exact: "0.6.0"),
     ],
     targets: [
         // The shared layout engine: pure Swift, no Foundation, no platform imports.
@@ -24,8 +26,14 @@ let package = Package(
         // Decoding, orientation, resizing and encoding of photos; owns every C pointer.
         .target(name: "Imaging", dependencies: ["CGD", "CExif", "CTurboJPEG"]),
 
-        // Scanning a photo folder into albums and photos.
-        .target(name: "Gallery", dependencies: ["Imaging"]),
+        // The YAML files Cascade reads: `cascade.yml` (site configuration) and album front matter.
+        .target(name: "GalleryConfig", dependencies: [.product(name: "Yams", package: "Yams")]),
+
+        // Scanning a photo folder into albums and photos (with index.md, captions, sort order).
+        .target(
+            name: "Gallery",
+            dependencies: ["Imaging", "GalleryConfig", .product(name: "Ink", package: "Ink")]
+        ),
 
         // Writing the static site: pages, thumbnails, frames.json.
         .target(
@@ -41,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "cascade",
             dependencies: [
-                "SiteGenerator",
+                "SiteGenerator", "GalleryConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -52,7 +60,8 @@ let package = Package(
 
         .testTarget(name: "WaterfallTests", dependencies: ["Waterfall"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Imaging"]),
+        .testTarget(name: "GalleryConfigTests", dependencies: ["GalleryConfig"]),
+        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GalleryConfig", "Imaging"]),
         .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Waterfall", "Imaging", "Gallery"]),
     ]
 )

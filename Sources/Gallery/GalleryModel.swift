@@ -1,3 +1,5 @@
+import Foundation
+import GalleryConfig
 import Imaging
 
 /// One photo found in the source folder, with what the header told us about it.
@@ -14,11 +16,17 @@ public struct GalleryPhoto: Sendable, Hashable {
     public var modificationTime: Double
     /// Format, pixel size, orientation and metadata read from the file's header.
     public var info: ImageInfo
+    /// The caption as plain text (to be HTML-escaped): from a `.txt` sidecar, or the EXIF image
+    /// description. `nil` when the caption is Markdown (see ``captionHTML``) or there is none.
+    public var captionText: String?
+    /// The caption as HTML (to be inserted as is): a `.md` sidecar rendered from Markdown.
+    /// At most one of ``captionText`` and ``captionHTML`` is set.
+    public var captionHTML: String?
 
     /// Creates a photo record.
     public init(
         sourcePath: String, relativePath: String, fileName: String, fileSize: Int,
-        modificationTime: Double, info: ImageInfo
+        modificationTime: Double, info: ImageInfo, captionText: String? = nil, captionHTML: String? = nil
     ) {
         self.sourcePath = sourcePath
         self.relativePath = relativePath
@@ -26,6 +34,8 @@ public struct GalleryPhoto: Sendable, Hashable {
         self.fileSize = fileSize
         self.modificationTime = modificationTime
         self.info = info
+        self.captionText = captionText
+        self.captionHTML = captionHTML
     }
 
     /// The file name without its extension, used as a fallback title.
@@ -34,10 +44,26 @@ public struct GalleryPhoto: Sendable, Hashable {
         return String(fileName[..<dot])
     }
 
-    /// The caption: the EXIF image description when it has visible text.
+    /// The caption as plain text, for alt text and titles: ``captionText``, else the text of
+    /// ``captionHTML`` without its tags, else the EXIF image description when it has visible text.
     public var caption: String? {
+        if let captionText { return captionText }
+        if let captionHTML {
+            let text = plainText(fromHTML: captionHTML)
+            if !text.isEmpty { return text }
+        }
+        return exifDescription
+    }
+
+    /// The EXIF image description, when it has visible text.
+    public var exifDescription: String? {
         guard let text = info.metadata.description?.trimmingWhitespace(), !text.isEmpty else { return nil }
         return text
+    }
+
+    /// The capture date (EXIF DateTimeOriginal), when the photo has a valid one.
+    public var date: GalleryDate? {
+        info.metadata.dateTaken.flatMap(GalleryDate.init)
     }
 
     /// The capture date as `YYYY-MM-DD HH:MM:SS`, from EXIF, when the photo has one.
@@ -53,46 +79,89 @@ public struct GalleryPhoto: Sendable, Hashable {
 }
 
 /// A folder of photos; sub-folders are nested albums.
+///
+/// A hidden album (`hidden: true` in its `index.md`) is still in its parent's ``albums`` and is
+/// still built, with its pages and images; it is only left out of the parent's list of albums
+/// (use ``visibleAlbums`` for that list), so that only people given its address find it.
 public struct GalleryAlbum: Sendable, Hashable {
     /// The folder's name (the title given on the command line for the root).
     public var name: String
     /// Path relative to the source folder with `/` separators; empty for the root.
     public var relativePath: String
-    /// Sub-albums that hold at least one photo somewhere below them, sorted by name.
+    /// Sub-albums that hold at least one photo somewhere below them, hidden ones included, in
+    /// this album's ``sort`` order.
     public var albums: [GalleryAlbum]
-    /// Photos directly in this folder, sorted by name.
+    /// Photos directly in this folder, in this album's ``sort`` order.
     public var photos: [GalleryPhoto]
+    /// The title to show: the `title` of the album's `index.md`, else ``name``.
+    public var title: String
+    /// The album's date: the `date` of its `index.md`, else the capture date of the oldest photo
+    /// in it or below it; `nil` when none of them is dated.
+    public var date: GalleryDate?
+    /// The album's description: the body of its `index.md` rendered from Markdown to HTML
+    /// (to be inserted as is); `nil` when there is none.
+    public var descriptionHTML: String?
+    /// Whether the album is left out of its parent's list of albums (it is still built).
+    public var hidden: Bool
+    /// The file name of the photo chosen as cover by the `cover` of `index.md`; always one of
+    /// ``photos`` when set (an unknown name is reported and ignored).
+    public var coverFileName: String?
+    /// The order of ``photos`` and ``albums``: the `sort` of `index.md`, else the site's.
+    public var sort: AlbumSortOrder
+    /// The capture date of the oldest photo in the album or below it (set by the scanner).
+    var oldestPhotoDate: GalleryDate?
 
     /// Creates an album.
-    public init(name: String, relativePath: String, albums: [GalleryAlbum], photos: [GalleryPhoto]) {
+    public init(
+        name: String, relativePath: String, albums: [GalleryAlbum], photos: [GalleryPhoto],
+        title: String? = nil, date: GalleryDate? = nil, descriptionHTML: String? = nil, hidden: Bool = false,
+        coverFileName: String? = nil, sort: AlbumSortOrder = .date
+    ) {
         self.name = name
         self.relativePath = relativePath
         self.albums = albums
         self.photos = photos
+        self.title = title ?? name
+        self.date = date
+        self.descriptionHTML = descriptionHTML
+        self.hidden = hidden
+        self.coverFileName = coverFileName
+        self.sort = sort
     }
 
-    /// Number of photos in this album and all albums below it.
+    /// The sub-albums listed on this album's page: ``albums`` without the hidden ones.
+    public var visibleAlbums: [GalleryAlbum] {
+        albums.filter { !$0.hidden }
+    }
+
+    /// Number of photos in this album and all albums below it (hidden ones included).
     public var totalPhotoCount: Int {
         photos.count + albums.reduce(0) { $0 + $1.totalPhotoCount }
     }
 
-    /// The photo that represents the album: its first photo, or else the cover of its first sub-album.
+    /// The photo that represents the album: the one named by ``coverFileName``, else its first
+    /// photo, else the cover of its first visible sub-album.
     public var cover: GalleryPhoto? {
-        photos.first ?? albums.lazy.compactMap(\.cover).first
+        if let coverFileName, let chosen = photos.first(where: { $0.fileName == coverFileName }) { return chosen }
+        return photos.first ?? visibleAlbums.lazy.compactMap(\.cover).first
     }
 }
 
-/// A file that was not published, and why.
+/// A file that was not published, and why; or a problem in an album's `index.md` or a caption
+/// file (then ``line`` says where, and the reason starts with "line N: ").
 public struct ScanProblem: Sendable, Hashable, CustomStringConvertible {
     /// Path relative to the source folder.
     public var path: String
     /// Why it was skipped, in words a user understands.
     public var reason: String
+    /// The 1-based line in the file the problem is about, when it is about a line.
+    public var line: Int?
 
     /// Creates a problem record.
-    public init(path: String, reason: String) {
+    public init(path: String, reason: String, line: Int? = nil) {
         self.path = path
         self.reason = reason
+        self.line = line
     }
 
     /// "path: reason".
@@ -126,7 +195,29 @@ public enum GalleryError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 }
 
+/// The visible text of a small piece of HTML: tags dropped, the common entities decoded,
+/// runs of white space made one space.
+func plainText(fromHTML html: String) -> String {
+    var text = ""
+    var inTag = false
+    for character in html {
+        if inTag {
+            if character == ">" { inTag = false; text.append(" ") }
+        } else if character == "<" {
+            inTag = true
+        } else {
+            text.append(character)
+        }
+    }
+    for (entity, value) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", " "), ("&amp;", "&")] {
+        text = text.replacingOccurrences(of: entity, with: value)
+    }
+    return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+}
+
 extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
+
     func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace && $0 != "\0" }) else { return "" }

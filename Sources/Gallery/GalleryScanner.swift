@@ -1,7 +1,35 @@
 import Dispatch
 import Foundation
+import GalleryConfig
 import Imaging
+import Ink
 import Synchronization
+
+/// How a scan reads the photo folder.
+public struct ScanOptions: Sendable, Hashable {
+    /// The order of photos and sub-albums in every album whose `index.md` does not choose one.
+    public var sort: AlbumSortOrder
+    /// The pixel limit applied to every photo's header.
+    public var limits: DecodeLimits
+    /// How many files are probed at once (at least 1).
+    public var concurrency: Int
+
+    /// Creates options; by default photos are sorted by date, with the default pixel limit, one
+    /// file per core at once.
+    public init(
+        sort: AlbumSortOrder = .date, limits: DecodeLimits = .default,
+        concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
+        self.sort = sort
+        self.limits = limits
+        self.concurrency = max(1, concurrency)
+    }
+
+    /// The options a site configuration asks for (`sort`, `max_megapixels`).
+    public init(configuration: SiteConfiguration, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.init(sort: configuration.sort, limits: DecodeLimits(maxPixels: configuration.maxPixels), concurrency: concurrency)
+    }
+}
 
 /// Walks a photo folder and turns it into albums and photos.
 ///
@@ -9,17 +37,39 @@ import Synchronization
 /// file is sniffed and probed from its header (nothing is decoded here), and a file that is not
 /// a usable photo is reported as a ``ScanProblem``. Symbolic links are followed only while they
 /// stay inside the source folder, and a folder reached twice (a link cycle) is read once.
+///
+/// Each album may hold an `index.md` (front matter: `title`, `date`, `cover`, `sort`, `hidden`;
+/// a Markdown body: the description) and each photo a caption file: `NAME.EXT.txt` or
+/// `NAME.EXT.md` (`IMG_1.jpg.txt`) first, then `STEM.txt` or `STEM.md` (`IMG_1.txt`), else the
+/// EXIF image description. Problems in these files are ``ScanProblem``s with a line; the scan goes on.
+/// The photo folder is only read.
 public struct GalleryScanner: Sendable {
+    /// How the folder is read.
+    public var options: ScanOptions
+
     /// The pixel limit applied to every photo's header.
-    public var limits: DecodeLimits
+    public var limits: DecodeLimits {
+        get { options.limits }
+        set { options.limits = newValue }
+    }
     /// How many files are probed at once.
-    public var concurrency: Int
+    public var concurrency: Int {
+        get { options.concurrency }
+        set { options.concurrency = max(1, newValue) }
+    }
 
     /// Creates a scanner.
-    public init(limits: DecodeLimits = .default, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
-        self.limits = limits
-        self.concurrency = max(1, concurrency)
+    public init(options: ScanOptions = ScanOptions()) {
+        self.options = options
     }
+
+    /// Creates a scanner that sorts by date (``ScanOptions/init(sort:limits:concurrency:)``).
+    public init(limits: DecodeLimits, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.init(options: ScanOptions(limits: limits, concurrency: concurrency))
+    }
+
+    /// The largest caption or `index.md` file that is read; larger ones are reported and ignored.
+    static let maxTextFileSize = 1 << 20
 
     /// Scans `sourceDirectory`; `title` names the root album.
     public func scan(sourceDirectory: String, title: String) throws(GalleryError) -> ScanResult {
@@ -53,16 +103,17 @@ public struct GalleryScanner: Sendable {
                 problems.append(ScanProblem(path: candidate.relativePath, reason: error.description))
             }
         }
-        let album = assemble(tree, name: title, photosByFolder: photosByFolder)
-            ?? GalleryAlbum(name: title, relativePath: "", albums: [], photos: [])
-        problems.sort { $0.path < $1.path }
+        let album = assemble(tree, name: title, photosByFolder: photosByFolder, problems: &problems)
+            ?? GalleryAlbum(name: title, relativePath: "", albums: [], photos: [], sort: options.sort)
+        problems.sort { ($0.path, $0.line ?? 0) < ($1.path, $1.line ?? 0) }
         return ScanResult(root: album, problems: problems)
     }
 
     private func probeAll(_ candidates: [Candidate]) -> [Result<ImageInfo, ImagingError>] {
         let results = Mutex([Result<ImageInfo, ImagingError>?](repeating: nil, count: candidates.count))
         let next = Atomic<Int>(0)
-        let limits = self.limits
+        let limits = options.limits
+        let concurrency = options.concurrency
         DispatchQueue.concurrentPerform(iterations: min(concurrency, max(candidates.count, 1))) { _ in
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
@@ -78,11 +129,118 @@ public struct GalleryScanner: Sendable {
         return results.withLock { $0.map { $0! } }
     }
 
-    private func assemble(_ folder: Folder, name: String, photosByFolder: [String: [GalleryPhoto]]) -> GalleryAlbum? {
-        let albums = folder.subfolders.compactMap { assemble($0, name: $0.name, photosByFolder: photosByFolder) }
-        let photos = (photosByFolder[folder.relativePath] ?? []).sorted { naturalOrder($0.fileName, $1.fileName) }
+    private func assemble(
+        _ folder: Folder, name: String, photosByFolder: [String: [GalleryPhoto]], problems: inout [ScanProblem]
+    ) -> GalleryAlbum? {
+        var albums: [GalleryAlbum] = []
+        for subfolder in folder.subfolders {
+            if let album = assemble(subfolder, name: subfolder.name, photosByFolder: photosByFolder, problems: &problems) {
+                albums.append(album)
+            }
+        }
+        var photos = photosByFolder[folder.relativePath] ?? []
         guard !albums.isEmpty || !photos.isEmpty || folder.relativePath.isEmpty else { return nil }
-        return GalleryAlbum(name: name, relativePath: folder.relativePath, albums: albums, photos: photos)
+
+        for index in photos.indices {
+            attachCaption(to: &photos[index], in: folder, problems: &problems)
+        }
+        var frontMatter = AlbumFrontMatter()
+        var descriptionHTML: String?
+        if let indexFile = folder.textFiles["index.md"],
+           let text = Self.readText(indexFile, problems: &problems) {
+            let parsed = AlbumIndexFile(parsing: text, file: indexFile.relativePath)
+            for problem in parsed.problems {
+                problems.append(ScanProblem(path: indexFile.relativePath, reason: problem.messageWithoutFile, line: problem.line))
+            }
+            frontMatter = parsed.frontMatter
+            descriptionHTML = Self.html(fromMarkdown: parsed.body)
+        }
+        var coverFileName: String?
+        if let cover = frontMatter.cover, let indexFile = folder.textFiles["index.md"] {
+            if let photo = photos.first(where: { $0.fileName == cover })
+                ?? photos.first(where: { $0.fileName.lowercased() == cover.lowercased() }) {
+                coverFileName = photo.fileName
+            } else {
+                let line = frontMatter.coverLine
+                let prefix = line.map { "line \($0): " } ?? ""
+                problems.append(ScanProblem(
+                    path: indexFile.relativePath,
+                    reason: prefix + "cover: \"\(cover)\" is not a photo in this album's folder; the album's first photo is its cover",
+                    line: line))
+            }
+        }
+        let sort = frontMatter.sort ?? options.sort
+        photos.sort(by: Self.order(sort, name: \.fileName, date: \.date))
+        albums.sort(by: Self.order(sort, name: \.name, date: \.date))
+        let oldest = (photos.compactMap(\.date) + albums.compactMap(\.oldestPhotoDate)).min()
+        var album = GalleryAlbum(
+            name: name, relativePath: folder.relativePath, albums: albums, photos: photos,
+            title: frontMatter.title?.trimmingWhitespace().nonEmpty ?? name, date: frontMatter.date ?? oldest,
+            descriptionHTML: descriptionHTML, hidden: frontMatter.hidden, coverFileName: coverFileName, sort: sort)
+        album.oldestPhotoDate = oldest
+        return album
+    }
+
+    /// The caption files of a photo, most specific first: `IMG_1.jpg.txt`, `IMG_1.jpg.md`,
+    /// `IMG_1.txt`, `IMG_1.md` (never the album's `index.md`); else the EXIF description.
+    private func attachCaption(to photo: inout GalleryPhoto, in folder: Folder, problems: inout [ScanProblem]) {
+        let name = photo.fileName.lowercased()
+        let stem = photo.stem.lowercased()
+        var candidates = [name + ".txt", name + ".md"]
+        if stem != name { candidates += [stem + ".txt", stem + ".md"] }
+        for candidate in candidates where candidate != "index.md" {
+            guard let file = folder.textFiles[candidate], let text = Self.readText(file, problems: &problems) else { continue }
+            let trimmed = text.trimmingWhitespace()
+            if trimmed.isEmpty { continue }
+            if candidate.hasSuffix(".md") {
+                guard let html = Self.html(fromMarkdown: trimmed) else { continue }
+                photo.captionHTML = html
+            } else {
+                photo.captionText = trimmed
+            }
+            return
+        }
+        photo.captionText = photo.exifDescription
+    }
+
+    /// Markdown rendered to HTML; `nil` for nothing visible.
+    static func html(fromMarkdown markdown: String) -> String? {
+        guard !markdown.trimmingWhitespace().isEmpty else { return nil }
+        let html = MarkdownParser().html(from: markdown).trimmingWhitespace()
+        return html.isEmpty ? nil : html
+    }
+
+    /// The text of a caption or `index.md` file, decoded as UTF-8 (invalid bytes replaced);
+    /// `nil` with a problem when it cannot be read or is too large.
+    static func readText(_ file: TextFile, problems: inout [ScanProblem]) -> String? {
+        guard file.size <= maxTextFileSize else {
+            problems.append(ScanProblem(path: file.relativePath,
+                                        reason: "larger than \(maxTextFileSize / 1024) KB; not read as a caption or album description"))
+            return nil
+        }
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            problems.append(ScanProblem(path: file.relativePath, reason: "cannot read the file"))
+            return nil
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The order of photos or albums: by date (dated ones first, oldest first; ties and undated
+    /// ones by name) or by name alone.
+    static func order<T>(_ sort: AlbumSortOrder, name: KeyPath<T, String>, date: KeyPath<T, GalleryDate?>) -> (T, T) -> Bool {
+        switch sort {
+        case .name:
+            return { naturalOrder($0[keyPath: name], $1[keyPath: name]) }
+        case .date:
+            return { a, b in
+                switch (a[keyPath: date], b[keyPath: date]) {
+                case let (x?, y?) where x != y: return x < y
+                case (.some, nil): return true
+                case (nil, .some): return false
+                default: return naturalOrder(a[keyPath: name], b[keyPath: name])
+                }
+            }
+        }
     }
 
     static func reason(_ error: any Error) -> String {
@@ -112,11 +270,20 @@ struct Candidate: Sendable {
     var modificationTime: Double
 }
 
+/// A `.txt` or `.md` file found by the walk: a caption or an album's `index.md`.
+struct TextFile: Sendable {
+    var path: String
+    var relativePath: String
+    var size: Int
+}
+
 /// A folder found by the walk.
 struct Folder {
     var name: String
     var relativePath: String
     var subfolders: [Folder]
+    /// The folder's `.txt` and `.md` files by lower-cased name (the first in name order wins).
+    var textFiles: [String: TextFile] = [:]
 }
 
 /// The depth-first walk over the source tree.
@@ -192,6 +359,10 @@ struct Walk {
             }
             guard type == .typeRegular else { continue }
             let ext = (entry as NSString).pathExtension.lowercased()
+            if ext == "txt" || ext == "md", result.textFiles[lower] == nil {
+                let size = ((try? fileManager.attributesOfItem(atPath: target.path))?[.size] as? NSNumber)?.intValue ?? 0
+                result.textFiles[lower] = TextFile(path: target.path, relativePath: childRelative, size: size)
+            }
             if Self.sidecarExtensions.contains(ext) { continue }
             if Self.videoExtensions.contains(ext) {
                 problems.append(ScanProblem(path: childRelative, reason: "videos are not supported"))

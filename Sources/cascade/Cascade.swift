@@ -13,7 +13,7 @@ struct Cascade: ParsableCommand {
             Pinterest-style waterfall, and the site is plain static files you can publish \
             on any web host.
             """,
-        subcommands: [Build.self]
+        subcommands: [Build.self, Init.self]
     )
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import GalleryConfig
 import Imaging
 import Testing
 
@@ -15,11 +16,20 @@ final class PhotoFolder {
 
     deinit { try? FileManager.default.removeItem(at: root) }
 
-    /// Writes a real JPEG of the given size at `path`.
-    func photo(_ path: String, width: Int = 40, height: Int = 30) throws {
+    /// Writes a real JPEG of the given size at `path`, with an EXIF capture date
+    /// (`YYYY:MM:DD HH:MM:SS`) and image description when given.
+    func photo(_ path: String, width: Int = 40, height: Int = 30, date: String? = nil, description: String? = nil) throws {
         var image = try Image(width: width, height: height)
         image.fill(x: 0, y: 0, width: width, height: height, red: 200, green: 80, blue: 40)
-        try file(path, bytes: try image.encoded(as: .jpeg(quality: 80)))
+        var bytes = try image.encoded(as: .jpeg(quality: 80))
+        if date != nil || description != nil {
+            bytes = MiniExif(description: description, dateTimeOriginal: date).inserted(into: bytes)
+        }
+        try file(path, bytes: bytes)
+    }
+
+    func text(_ path: String, _ text: String) throws {
+        try file(path, bytes: Array(text.utf8))
     }
 
     func file(_ path: String, bytes: [UInt8]) throws {
@@ -37,8 +47,8 @@ final class PhotoFolder {
             atPath: root.appendingPathComponent(path).path, withDestinationPath: destination)
     }
 
-    func scan() throws -> ScanResult {
-        try GalleryScanner(concurrency: 2).scan(sourceDirectory: root.path, title: "Test")
+    func scan(sort: AlbumSortOrder = .date) throws -> ScanResult {
+        try GalleryScanner(options: ScanOptions(sort: sort, concurrency: 2)).scan(sourceDirectory: root.path, title: "Test")
     }
 }
 

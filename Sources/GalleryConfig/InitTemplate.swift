@@ -1,0 +1,91 @@
+import Foundation
+
+extension SiteConfiguration {
+    /// The starter `cascade.yml` that `cascade init` writes: every key, commented, set to its
+    /// default (the optional texts commented out), so that it parses to ``SiteConfiguration/init()``.
+    public static let initTemplate = """
+        # Cascade settings for this photo folder.
+        # Every key is optional: delete a line (or comment it out) to keep its default.
+        # Cascade only reads this folder; `cascade init` is the one command that writes this file.
+
+        # The site's title. Default: the --title option, else the photo folder's name.
+        # title: Holidays
+
+        # The photographer, shown in the pages' footer and metadata. Default: none.
+        # author: Jane Doe
+
+        # The site's absolute address, for the sitemap and Open Graph previews (http:// or https://).
+        # Default: none (the site uses relative links only).
+        # base_url: https://example.com/photos/
+
+        # Columns of the waterfall: from each album width (CSS px) upwards, this many columns.
+        # Listed by growing min_width; the first starts at 0. Columns: 1 to 100.
+        breakpoints:
+          - { min_width: 0, columns: 2 }
+          - { min_width: 600, columns: 3 }
+          - { min_width: 1000, columns: 4 }
+          - { min_width: 1600, columns: 5 }
+          - { min_width: 2400, columns: 6 }
+
+        # Space between tiles, in CSS px (0 to 200).
+        gap: 8
+
+        # Space around the page content, in CSS px (0 to 400).
+        page_padding: 12
+
+        # Widths in pixels of the tile images in an album (16 to 20000; never upscaled).
+        thumbnail_widths: [400, 800, 1600]
+
+        # Widths in pixels of the large image on a photo's page and in the lightbox.
+        photo_widths: [800, 1600, 2400]
+
+        # Formats of the generated images: jpeg, webp, avif. The first one is the fallback
+        # every browser gets; the others are offered to browsers that support them.
+        formats: [jpeg]
+
+        # Quality of the generated images, 1 to 100.
+        quality: 82
+
+        # Order of photos and albums: date (capture date, oldest first; undated ones last, by name)
+        # or name (numbers by value: IMG_2 before IMG_10). An album's index.md can override it.
+        sort: date
+
+        # Photos whose header claims more megapixels than this are refused (1 to 10000).
+        max_megapixels: 200
+
+        # Keep GPS positions out of everything published.
+        strip_gps: true
+
+        # Publish each original file and link to it from the photo's page.
+        download_originals: false
+
+        """
+
+    /// Writes ``initTemplate`` to `folder/cascade.yml` and returns the file's path.
+    ///
+    /// Refuses (``ConfigurationError/Kind/alreadyExists``) when a file, folder or link of that name
+    /// is already there: an existing configuration is never replaced. The file is created
+    /// exclusively, so a concurrent writer cannot be overwritten either.
+    @discardableResult
+    public static func write(initTemplateTo folder: String) throws(ConfigurationError) -> String {
+        let directory = URL(fileURLWithPath: folder)
+        let path = directory.appendingPathComponent(fileName).path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ConfigurationError(kind: .unwritable, file: path, reason: "\(folder) is not an existing folder")
+        }
+        if (try? FileManager.default.attributesOfItem(atPath: path)) != nil {
+            throw ConfigurationError(kind: .alreadyExists, file: path,
+                                     reason: "already exists; Cascade never overwrites it (edit it, or delete it and run `cascade init` again)")
+        }
+        do {
+            try Data(initTemplate.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+        } catch {
+            if (try? FileManager.default.attributesOfItem(atPath: path)) != nil {
+                throw ConfigurationError(kind: .alreadyExists, file: path, reason: "already exists; Cascade never overwrites it")
+            }
+            throw ConfigurationError(kind: .unwritable, file: path, reason: "cannot write the file: \(error.localizedDescription)")
+        }
+        return path
+    }
+}
