@@ -34,6 +34,16 @@ public struct RenditionSet: Sendable {
 
 /// Turns one photo into images of several widths.
 public enum Renditions {
+    /// The widths ``make(from:widths:format:limits:)`` makes for a picture `fullWidth` wide
+    /// (upright): each requested width below it, and the picture's own width if any requested
+    /// width reaches it (or none is left). Ascending.
+    public static func targetWidths(requested widths: [Int], fullWidth: Int) -> [Int] {
+        let requested = widths.filter { $0 > 0 }
+        var targets = Set(requested.filter { $0 < fullWidth })
+        if requested.contains(where: { $0 >= fullWidth }) || targets.isEmpty { targets.insert(fullWidth) }
+        return targets.sorted()
+    }
+
     /// Decodes `bytes` once (pixel limit checked from the header first), applies the orientation,
     /// and encodes one image per requested width smaller than the upright picture, plus one at the
     /// picture's own width if any requested width is at least as large: never enlarged, never the
@@ -52,10 +62,7 @@ public enum Renditions {
         let swapsAxes = info.orientation.swapsDimensions
         let fullWidth = info.displayWidth
         let fullHeight = info.displayHeight
-        let requested = widths.filter { $0 > 0 }
-        var targets = Set(requested.filter { $0 < fullWidth })
-        if requested.contains(where: { $0 >= fullWidth }) || targets.isEmpty { targets.insert(fullWidth) }
-
+        let targets = targetWidths(requested: widths, fullWidth: fullWidth)
         let largest = targets.max()!
         let decoded: Image
         if info.format == .jpeg, largest < fullWidth {

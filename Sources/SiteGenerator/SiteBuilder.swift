@@ -1,8 +1,6 @@
-import Dispatch
 import Foundation
 import Gallery
 import Imaging
-import Synchronization
 import Waterfall
 
 /// What happened during a build, for progress output.
@@ -11,8 +9,12 @@ public enum BuildEvent: Sendable {
     case scanned(photos: Int, albums: Int)
     /// A file was skipped, with the reason.
     case skipped(ScanProblem)
-    /// One more photo's images were written.
-    case photoProcessed(done: Int, total: Int)
+    /// One more photo is done: its images were made, or reused from an earlier build.
+    case photoDone(done: Int, total: Int, path: String, reused: Bool)
+    /// A file an earlier build made and this one no longer makes was deleted.
+    case removed(path: String)
+    /// Something the user should know that does not stop the build.
+    case warning(String)
 }
 
 /// The outcome of a build.
@@ -21,10 +23,18 @@ public struct BuildReport: Sendable {
     public var albums: Int
     /// Photos published.
     public var photos: Int
+    /// Photos whose images were made by this build.
+    public var photosMade: Int
+    /// Photos whose images an earlier build made and this one reused.
+    public var photosReused: Int
     /// Image files written.
     public var imagesWritten: Int
-    /// HTML pages written.
+    /// HTML pages written (pages whose content did not change are not rewritten).
     public var pagesWritten: Int
+    /// HTML pages of the site.
+    public var pages: Int
+    /// Files of an earlier build that were deleted because this build no longer makes them.
+    public var filesRemoved: Int
     /// Files that were not published, and why.
     public var skipped: [ScanProblem]
     /// The output folder, absolute.
@@ -32,6 +42,10 @@ public struct BuildReport: Sendable {
 }
 
 /// Builds the static site: scan, make the images, lay out every album, write the pages.
+///
+/// Builds are incremental: the output folder's manifest (``BuildManifest``) says what an
+/// earlier build made from what, so only photos that changed are decoded again, and files
+/// the site no longer needs are deleted (only files a build made, never the user's own).
 public struct SiteBuilder: Sendable {
     /// The build's options.
     public var options: SiteOptions
@@ -42,8 +56,9 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Builds the site. A photo that cannot be read is skipped and reported; only problems
-    /// with the whole build (options, folders, theme, writing) throw.
-    public func build(progress: @Sendable (BuildEvent) -> Void = { _ in }) throws(SiteError) -> BuildReport {
+    /// with the whole build (options, folders, theme, writing) throw. `progress` is called
+    /// from one task at a time.
+    public func build(progress: @Sendable (BuildEvent) -> Void = { _ in }) async throws(SiteError) -> BuildReport {
         try options.validate()
         let (source, output) = try OutputSafety.resolve(source: options.sourceDirectory, output: options.outputDirectory)
         let theme = try Theme(overrides: options.templatesDirectory)
@@ -62,11 +77,24 @@ public struct SiteBuilder: Sendable {
         for problem in scan.problems { progress(.skipped(problem)) }
 
         let writer = SiteWriter(root: output)
-        let processed = try processPhotos(plan: plan, writer: writer, jobs: jobs, progress: progress)
+        let previous = BuildManifest.load(outputDirectory: output) { progress(.warning($0)) }
+        // Before anything is written, the manifest also lists what this build may make, so
+        // that files of a build that is interrupted are still known to be the tool's.
+        var pending = previous
+        pending.files = Array(Set(previous.files).union(plannedFiles(plan).filter { !writer.exists($0) || previous.files.contains($0) })).sorted()
+        if pending != previous { try writer.write(pending.encoded(), to: BuildManifest.fileName) }
+
+        let processed = try await processPhotos(plan: plan, previous: previous, writer: writer, jobs: jobs, progress: progress)
         var imagesWritten = 0
+        var photosMade = 0
+        var photosReused = 0
+        var manifest = BuildManifest()
         for (index, outcome) in processed.enumerated() {
             switch outcome {
-            case .success(let images): imagesWritten += images.renditions.count
+            case .success(let result):
+                imagesWritten += result.imagesWritten
+                if result.reused { photosReused += 1 } else { photosMade += 1 }
+                manifest.photos[plan.photos[index].photo.relativePath] = result.record
             case .failure(let error):
                 let problem = ScanProblem(path: plan.photos[index].photo.relativePath, reason: error.description)
                 skipped.append(problem)
@@ -77,75 +105,206 @@ public struct SiteBuilder: Sendable {
             if case .success = processed[index] { return true }
             return false
         }
-        let images = processed.map { try? $0.get() }
+        let images = processed.map { try? $0.get().images }
 
+        var made = Set<String>()
+        for case .success(let result) in processed { made.formUnion(result.images.renditions.map(\.path)) }
         let pages = PageRenderer(plan: plan, images: images, options: options, theme: theme)
         var pagesWritten = 0
+        var pageCount = 0
         let albums = plan.reachableAlbums
         for album in albums {
-            let rendered = try pages.albumFiles(album: album)
-            for (path, contents) in rendered {
-                try writer.write(Data(contents.utf8), to: path)
-                if path.hasSuffix(".html") { pagesWritten += 1 }
+            for (path, contents) in try pages.albumFiles(album: album) {
+                let wrote = try writer.writeIfChanged(Data(contents.utf8), to: path)
+                made.insert(path)
+                if path.hasSuffix(".html") {
+                    pageCount += 1
+                    if wrote { pagesWritten += 1 }
+                }
             }
         }
         for (path, data) in theme.assets {
-            try writer.write(data, to: "assets/" + path)
+            try writer.writeIfChanged(data, to: "assets/" + path)
+            made.insert("assets/" + path)
         }
+
+        // What an earlier build made and this one did not is stale.
+        var filesRemoved = 0
+        for path in Set(pending.files).subtracting(made).sorted() where writer.removeMadeFile(path) {
+            filesRemoved += 1
+            progress(.removed(path: path))
+        }
+        manifest.files = made.sorted()
+        try writer.write(manifest.encoded(), to: BuildManifest.fileName)
+
         skipped.sort { $0.path < $1.path }
         return BuildReport(
             albums: albums.count,
             photos: albums.reduce(0) { $0 + plan.albums[$1].photos.count },
-            imagesWritten: imagesWritten, pagesWritten: pagesWritten, skipped: skipped,
-            outputDirectory: output)
+            photosMade: photosMade, photosReused: photosReused,
+            imagesWritten: imagesWritten, pagesWritten: pagesWritten, pages: pageCount,
+            filesRemoved: filesRemoved, skipped: skipped, outputDirectory: output)
     }
 
-    /// Decodes each photo once and writes its images, `jobs` photos at a time.
+    /// The files this build may make: every photo's images (at the widths its size allows)
+    /// and every page and frame file of every album.
+    private func plannedFiles(_ plan: SitePlan) -> [String] {
+        var files: [String] = []
+        let widths = options.allImageWidths
+        for index in plan.photos.indices {
+            let photo = plan.photos[index].photo
+            for width in Renditions.targetWidths(requested: widths, fullWidth: photo.info.displayWidth) {
+                files.append(plan.imagePath(photo: index, width: width, format: options.imageFormat))
+            }
+            files.append(plan.pagePath(photo: index))
+        }
+        for album in plan.albums {
+            let pageCount = max(1, (album.photos.count + options.tilesPerPage - 1) / options.tilesPerPage)
+            files.append(album.directory + "index.html")
+            files.append(album.directory + "frames.json")
+            for page in 1..<max(2, pageCount + 1) where page > 1 { files.append(album.directory + "pages/\(page).html") }
+            let chunks = (album.photos.count + options.framesChunkSize - 1) / options.framesChunkSize
+            for chunk in 0..<chunks { files.append(album.directory + "frames/\(chunk).json") }
+        }
+        return files
+    }
+
+    /// Makes (or reuses) each photo's images, `jobs` photos at a time.
     private func processPhotos(
-        plan: SitePlan, writer: SiteWriter, jobs: Int, progress: @Sendable (BuildEvent) -> Void
-    ) throws(SiteError) -> [Result<PhotoImages, ImagingError>] {
+        plan: SitePlan, previous: BuildManifest, writer: SiteWriter, jobs: Int, progress: @Sendable (BuildEvent) -> Void
+    ) async throws(SiteError) -> [Result<PhotoResult, ImagingError>] {
         let count = plan.photos.count
-        let widths = Array(Set(options.tileWidths + options.photoWidths)).sorted()
-        let format = options.imageFormat
-        let limits = options.limits
-        let results = Mutex([Result<PhotoImages, ImagingError>?](repeating: nil, count: count))
-        let writeFailure = Mutex<SiteError?>(nil)
-        let next = Atomic<Int>(0)
-        let done = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, count))) { _ in
-            while writeFailure.withLock({ $0 == nil }) {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < count else { return }
-                let made = Result { () throws(ImagingError) -> RenditionSet in
-                    try Renditions.make(from: try readFile(plan.photos[index].photo.sourcePath), widths: widths, format: format, limits: limits)
+        let work = PhotoWork(
+            widths: options.allImageWidths, format: options.imageFormat, limits: options.limits,
+            settings: options.imageSettingsKey, writer: writer,
+            previousByHash: Dictionary(previous.photos.values.map { ($0.contentHash, $0) }, uniquingKeysWith: { first, _ in first }))
+        var results = [Result<PhotoResult, ImagingError>?](repeating: nil, count: count)
+        var firstFailure: SiteError?
+        await withTaskGroup(of: (Int, Result<PhotoResult, PhotoFailure>).self) { group in
+            var next = 0
+            var done = 0
+            func startNext() {
+                guard next < count else { return }
+                let index = next
+                next += 1
+                let photo = plan.photos[index].photo
+                let paths = Dictionary(uniqueKeysWithValues: Renditions.targetWidths(
+                    requested: work.widths, fullWidth: photo.info.displayWidth
+                ).map { ($0, plan.imagePath(photo: index, width: $0, format: work.format)) })
+                let record = previous.photos[photo.relativePath]
+                group.addTask { (index, work.process(photo, paths: paths, previous: record)) }
+            }
+            for _ in 0..<min(jobs, count) { startNext() }
+            while let (index, outcome) = await group.next() {
+                switch outcome {
+                case .success(let result):
+                    results[index] = .success(result)
+                case .failure(.image(let error)):
+                    results[index] = .failure(error)
+                case .failure(.write(let error)):
+                    firstFailure = firstFailure ?? error
+                    group.cancelAll()
+                    continue
                 }
-                let outcome: Result<PhotoImages, ImagingError>
-                switch made {
-                case .failure(let error):
-                    outcome = .failure(error)
-                case .success(let set):
-                    var written: [PhotoImages.Image] = []
-                    for rendition in set.renditions {
-                        let path = plan.imagePath(photo: index, width: rendition.width, format: format)
-                        do throws(SiteError) {
-                            try writer.write(Data(rendition.bytes), to: path)
-                        } catch {
-                            writeFailure.withLock { $0 = $0 ?? error }
-                            return
-                        }
-                        written.append(.init(width: rendition.width, height: rendition.height, path: path))
-                    }
-                    outcome = .success(PhotoImages(
-                        width: set.info.displayWidth, height: set.info.displayHeight,
-                        color: set.averageColor.hex, renditions: written))
-                }
-                results.withLock { $0[index] = outcome }
-                let finished = done.add(1, ordering: .relaxed).newValue
-                progress(.photoProcessed(done: finished, total: count))
+                done += 1
+                let reused = (try? results[index]?.get().reused) ?? false
+                progress(.photoDone(done: done, total: count, path: plan.photos[index].photo.relativePath, reused: reused))
+                if firstFailure == nil { startNext() }
             }
         }
-        if let failure = writeFailure.withLock({ $0 }) { throw failure }
-        return results.withLock { $0.map { $0! } }
+        if let firstFailure { throw firstFailure }
+        return results.map { $0! }
+    }
+}
+
+/// The images of one photo, and how they came to be.
+struct PhotoResult: Sendable {
+    var images: PhotoImages
+    var record: BuildManifest.PhotoRecord
+    var reused: Bool
+    var imagesWritten: Int
+}
+
+enum PhotoFailure: Error {
+    /// The photo cannot be used: it is skipped.
+    case image(ImagingError)
+    /// The site cannot be written: the build stops.
+    case write(SiteError)
+}
+
+/// What every photo's work shares.
+struct PhotoWork: Sendable {
+    var widths: [Int]
+    var format: EncodeFormat
+    var limits: DecodeLimits
+    var settings: String
+    var writer: SiteWriter
+    /// Records of the previous build by content hash: a renamed or moved photo's images are
+    /// copied, not made again.
+    var previousByHash: [String: BuildManifest.PhotoRecord]
+
+    /// Makes one photo's images at `paths` (width → site-relative path), or reuses those an
+    /// earlier build made (`previous`) when the photo and the settings are unchanged.
+    func process(_ photo: GalleryPhoto, paths: [Int: String], previous: BuildManifest.PhotoRecord?) -> Result<PhotoResult, PhotoFailure> {
+        let wanted = paths.sorted { $0.key < $1.key }.map(\.value)
+        func reusable(_ record: BuildManifest.PhotoRecord) -> Bool {
+            record.settings == settings && record.renditions.map(\.path) == wanted && wanted.allSatisfy(writer.exists)
+        }
+        // Unchanged by size and time: nothing is read.
+        if let previous, previous.size == photo.fileSize, previous.modificationTime == photo.modificationTime, reusable(previous) {
+            return .success(PhotoResult(images: PhotoImages(previous), record: previous, reused: true, imagesWritten: 0))
+        }
+        guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
+            return .failure(.image(.io(path: photo.relativePath, reason: "cannot be read")))
+        }
+        let bytes = [UInt8](data)
+        let hash = contentHash(bytes)
+        // Touched but not changed: the same content.
+        if var previous, previous.contentHash == hash, reusable(previous) {
+            previous.size = photo.fileSize
+            previous.modificationTime = photo.modificationTime
+            return .success(PhotoResult(images: PhotoImages(previous), record: previous, reused: true, imagesWritten: 0))
+        }
+        // Renamed or moved: the same content made with the same settings elsewhere in the site.
+        if let earlier = previousByHash[hash], earlier.settings == settings,
+            earlier.renditions.map(\.width) == paths.keys.sorted(),
+            earlier.renditions.allSatisfy({ writer.exists($0.path) })
+        {
+            var record = earlier
+            record.size = photo.fileSize
+            record.modificationTime = photo.modificationTime
+            var copied = true
+            for (index, rendition) in earlier.renditions.enumerated() {
+                let target = paths[rendition.width]!
+                record.renditions[index].path = target
+                if target == rendition.path { continue }
+                guard let data = FileManager.default.contents(atPath: writer.root + "/" + rendition.path) else { copied = false; break }
+                do throws(SiteError) { try writer.write(data, to: target) } catch { return .failure(.write(error)) }
+            }
+            if copied {
+                return .success(PhotoResult(images: PhotoImages(record), record: record, reused: true, imagesWritten: record.renditions.count))
+            }
+        }
+
+        let set: RenditionSet
+        do throws(ImagingError) {
+            set = try Renditions.make(from: bytes, widths: widths, format: format, limits: limits)
+        } catch {
+            return .failure(.image(error))
+        }
+        var renditions: [BuildManifest.RenditionRecord] = []
+        for rendition in set.renditions {
+            guard let path = paths[rendition.width] else {
+                return .failure(.image(.processingFailed("made a \(rendition.width) px image that was not planned")))
+            }
+            do throws(SiteError) { try writer.write(Data(rendition.bytes), to: path) } catch { return .failure(.write(error)) }
+            renditions.append(.init(width: rendition.width, height: rendition.height, path: path))
+        }
+        let record = BuildManifest.PhotoRecord(
+            size: photo.fileSize, modificationTime: photo.modificationTime, contentHash: hash, settings: settings,
+            width: set.info.displayWidth, height: set.info.displayHeight, color: set.averageColor.hex,
+            renditions: renditions)
+        return .success(PhotoResult(images: PhotoImages(record), record: record, reused: false, imagesWritten: renditions.count))
     }
 }
 
@@ -164,11 +323,11 @@ struct PhotoImages: Sendable {
     var color: String
     /// Ascending widths.
     var renditions: [Image]
-}
 
-private func readFile(_ path: String) throws(ImagingError) -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: path) else {
-        throw .io(path: path, reason: "cannot be read")
+    init(_ record: BuildManifest.PhotoRecord) {
+        width = record.width
+        height = record.height
+        color = record.color
+        renditions = record.renditions.map { Image(width: $0.width, height: $0.height, path: $0.path) }
     }
-    return [UInt8](data)
 }

@@ -80,6 +80,15 @@ public struct SiteOptions: Sendable {
         self.framesChunkSize = framesChunkSize
     }
 
+    /// Every image width a photo may get: tile and photo widths, ascending.
+    var allImageWidths: [Int] { Array(Set(tileWidths + photoWidths)).sorted() }
+
+    /// What a photo's images depend on besides the photo: a rebuild reuses images only when
+    /// this is the same.
+    var imageSettingsKey: String {
+        "imaging=2;widths=\(allImageWidths.map(String.init).joined(separator: ","));format=\(imageFormat.settingsKey)"
+    }
+
     /// 2 columns on phones, up to 6 on very wide screens.
     public static let defaultBreakpoints: [ColumnBreakpoint] = [
         ColumnBreakpoint(minWidth: 0, columns: 2),
@@ -137,6 +146,17 @@ public enum SiteError: Error, CustomStringConvertible, Equatable, Sendable {
         case .source(let message): message
         case .template(let file, let reason): "theme file \(file): \(reason)"
         case .write(let path, let reason): "cannot write \(path): \(reason)"
+        }
+    }
+}
+
+extension EncodeFormat {
+    /// The format and its quality, for ``SiteOptions/imageSettingsKey``.
+    var settingsKey: String {
+        switch self {
+        case .jpeg(let quality): "jpeg\(quality)"
+        case .webp(let quality): "webp\(quality)"
+        case .png: "png"
         }
     }
 }

@@ -48,6 +48,48 @@ struct SiteWriter: Sendable {
     /// The output folder, absolute.
     let root: String
 
+    /// Writes `data` to the site-relative `path` unless the file already holds exactly that;
+    /// returns whether it wrote.
+    @discardableResult
+    func writeIfChanged(_ data: Data, to path: String) throws(SiteError) -> Bool {
+        let full = URL(fileURLWithPath: root).appendingPathComponent(path).path
+        if let attributes = try? FileManager.default.attributesOfItem(atPath: full),
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            (attributes[.size] as? NSNumber)?.intValue == data.count,
+            FileManager.default.contents(atPath: full) == data
+        {
+            return false
+        }
+        try write(data, to: path)
+        return true
+    }
+
+    /// Whether the site-relative `path` is a regular file.
+    func exists(_ path: String) -> Bool {
+        let full = URL(fileURLWithPath: root).appendingPathComponent(path).path
+        return (try? FileManager.default.attributesOfItem(atPath: full))?[.type] as? FileAttributeType == .typeRegular
+    }
+
+    /// Deletes the site-relative file `path` (a file this tool made: callers take it from the
+    /// manifest) and then each of its folders that is left empty, up to the output folder.
+    /// A path that is not a regular file (a folder, a link the user made) is left alone.
+    func removeMadeFile(_ path: String) -> Bool {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/").contains("..") else { return false }
+        let fileManager = FileManager.default
+        var url = URL(fileURLWithPath: root).appendingPathComponent(path)
+        guard (try? fileManager.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType == .typeRegular,
+            (try? fileManager.removeItem(at: url)) != nil
+        else { return false }
+        url.deleteLastPathComponent()
+        while url.path.count > root.count, url.path.hasPrefix(root + "/"),
+            let contents = try? fileManager.contentsOfDirectory(atPath: url.path), contents.isEmpty
+        {
+            try? fileManager.removeItem(at: url)
+            url.deleteLastPathComponent()
+        }
+        return true
+    }
+
     /// Writes `data` to the site-relative `path`.
     func write(_ data: Data, to path: String) throws(SiteError) {
         let url = URL(fileURLWithPath: root).appendingPathComponent(path)

@@ -4,7 +4,7 @@ import Imaging
 import SiteGenerator
 
 @main
-struct Cascade: ParsableCommand {
+struct Cascade: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cascade",
         abstract: "Turn a folder of photos into a static waterfall gallery.",
@@ -17,13 +17,15 @@ struct Cascade: ParsableCommand {
     )
 }
 
-struct Build: ParsableCommand {
+struct Build: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build the site from a photo folder.",
         discussion: """
             The photo folder is only read, never written to. Files that are not usable photos \
             are skipped with a message naming the file and the reason; the build goes on with \
-            the rest. Exit status 0 means the site was written.
+            the rest. A rebuild makes images only for photos that changed, and deletes the \
+            files an earlier build made that the site no longer needs (never other files). \
+            Exit status 0 means the site was written.
             """
     )
 
@@ -32,26 +34,20 @@ struct Build: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print only problems and errors.")
     var quiet = false
 
-    func run() throws {
+    @Flag(name: .shortAndLong, help: "Print every photo made or reused and every file removed.")
+    var verbose = false
+
+    func validate() throws {
+        if quiet && verbose { throw ValidationError("--quiet and --verbose cannot be used together") }
+    }
+
+    func run() async throws {
         let options = site.siteOptions()
-        let quiet = self.quiet
+        let reporter = ProgressReporter(verbosity: quiet ? .quiet : verbose ? .verbose : .normal)
         let start = Date()
         do {
-            let report = try SiteBuilder(options: options).build { event in
-                switch event {
-                case .scanned(let photos, let albums):
-                    if !quiet { print("Found \(photos) photos in \(albums) albums") }
-                case .skipped(let problem):
-                    FileHandle.standardError.write(Data("skipped \(problem.path): \(problem.reason)\n".utf8))
-                case .photoProcessed(let done, let total):
-                    if !quiet, done == total || done % 50 == 0 { print("Processed \(done)/\(total) photos") }
-                }
-            }
-            let seconds = String(format: "%.1f", Date().timeIntervalSince(start))
-            let skipped = report.skipped.isEmpty ? "" : ", \(report.skipped.count) file(s) skipped"
-            if !quiet || !report.skipped.isEmpty {
-                print("Wrote \(report.photos) photos in \(report.albums) albums (\(report.pagesWritten) pages, \(report.imagesWritten) images) to \(report.outputDirectory) in \(seconds) s\(skipped)")
-            }
+            let report = try await SiteBuilder(options: options).build { reporter.handle($0) }
+            reporter.finish(report, seconds: Date().timeIntervalSince(start))
         } catch {
             FileHandle.standardError.write(Data("cascade: \(error.description)\n".utf8))
             throw ExitCode.failure

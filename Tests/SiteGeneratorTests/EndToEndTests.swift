@@ -91,12 +91,12 @@ func resolve(_ url: String, from page: String) -> String {
 @Suite("Building a site end to end", .serialized)
 struct EndToEndTests {
     @Test("the example gallery builds: pages, thumbnails and frames.json are complete and consistent")
-    func exampleGallery() throws {
+    func exampleGallery() async throws {
         let source = repositoryRoot.appendingPathComponent("examples/photos").path
         let before = try snapshot(source)
         try #require(!before.isEmpty, "examples/photos is missing")
         let output = try TemporaryFolder()
-        let report = try SiteBuilder(options: SiteOptions(
+        let report = try await SiteBuilder(options: SiteOptions(
             sourceDirectory: source, outputDirectory: output.path, title: "Examples", jobs: 2)).build()
         #expect(report.skipped.isEmpty, "\(report.skipped)")
         let sourcePhotos = before.keys.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".md") && !$0.hasSuffix(".txt") }
@@ -183,7 +183,7 @@ struct EndToEndTests {
     }
 
     @Test("bad files are skipped with their reason and the build goes on")
-    func badFilesAreSkipped() throws {
+    func badFilesAreSkipped() async throws {
         let source = try TemporaryFolder()
         let output = try TemporaryFolder()
         try source.photo("Trip/good.jpg", width: 300, height: 200)
@@ -194,7 +194,7 @@ struct EndToEndTests {
         let jpeg = try truncated.encoded(as: .jpeg(quality: 90))
         try source.write("Trip/cut.jpg", Array(jpeg.prefix(jpeg.count / 2)))
         try source.write("Broken/only.jpg", Array("still not a photo".utf8))
-        let report = try SiteBuilder(options: SiteOptions(
+        let report = try await SiteBuilder(options: SiteOptions(
             sourceDirectory: source.path, outputDirectory: output.path, title: "T", jobs: 2)).build()
         #expect(report.photos == 1)
         #expect(report.skipped.map(\.path) == ["Broken/only.jpg", "Trip/cut.jpg", "Trip/empty.jpg", "Trip/notes.jpg"])
@@ -207,24 +207,24 @@ struct EndToEndTests {
     }
 
     @Test("the output folder may not be the photo folder, inside it, or around it")
-    func outputOverlap() throws {
+    func outputOverlap() async throws {
         let source = try TemporaryFolder()
         try source.photo("a.jpg", width: 20, height: 20)
         for output in [source.path, source.path + "/_site", source.url.deletingLastPathComponent().path, source.path + "/../" + source.url.lastPathComponent + "/x"] {
-            #expect(throws: SiteError.outputOverlapsSource(output: output, source: source.path)) {
-                try SiteBuilder(options: SiteOptions(sourceDirectory: source.path, outputDirectory: output, title: "T")).build()
+            await #expect(throws: SiteError.outputOverlapsSource(output: output, source: source.path)) {
+                try await SiteBuilder(options: SiteOptions(sourceDirectory: source.path, outputDirectory: output, title: "T")).build()
             }
         }
         #expect(try snapshot(source.path).keys.sorted() == ["a.jpg"])
     }
 
     @Test("names with quotes, markup, #, ?, % and other scripts are escaped in pages and encoded in URLs")
-    func hostileNames() throws {
+    func hostileNames() async throws {
         let source = try TemporaryFolder()
         let output = try TemporaryFolder()
         let names = ["<script>alert(1)<:script> & \"q\".jpg", "100% #1?.jpg", "東京 🎉.jpg", "IMG_1.JPG", "img_1.jpg"]
         for name in names { try source.photo("Odd \"album\" <b>/" + name, width: 40, height: 30) }
-        let report = try SiteBuilder(options: SiteOptions(
+        let report = try await SiteBuilder(options: SiteOptions(
             sourceDirectory: source.path, outputDirectory: output.path, title: "A <b>bold</b> title", jobs: 1)).build()
         #expect(report.photos == names.count)
         let pages = files(in: output.path, withExtension: "html")
@@ -247,14 +247,14 @@ struct EndToEndTests {
     }
 
     @Test("a theme folder overrides the default templates file by file")
-    func themeOverride() throws {
+    func themeOverride() async throws {
         let source = try TemporaryFolder()
         let output = try TemporaryFolder()
         let theme = try TemporaryFolder()
         try source.photo("a.jpg", width: 40, height: 30)
         try theme.write("photo.mustache", Array("<!doctype html><title>{{photo.title}}</title><p class=\"custom\">{{photo.position}} of {{photo.count}}</p>".utf8))
         try theme.write("assets/extra.css", Array("body{}".utf8))
-        _ = try SiteBuilder(options: SiteOptions(
+        _ = try await SiteBuilder(options: SiteOptions(
             sourceDirectory: source.path, outputDirectory: output.path, templatesDirectory: theme.path, title: "T")).build()
         #expect(try output.read("a.html").contains("<p class=\"custom\">1 of 1</p>"))
         #expect(try output.read("index.html").contains("class=\"wall\""))
@@ -262,8 +262,8 @@ struct EndToEndTests {
         #expect(FileManager.default.fileExists(atPath: output.url.appendingPathComponent("assets/cascade.css").path))
 
         try theme.write("album.mustache", Array("{{#broken}".utf8))
-        #expect(throws: SiteError.self) {
-            try SiteBuilder(options: SiteOptions(
+        await #expect(throws: SiteError.self) {
+            try await SiteBuilder(options: SiteOptions(
                 sourceDirectory: source.path, outputDirectory: output.path, templatesDirectory: theme.path, title: "T")).build()
         }
     }

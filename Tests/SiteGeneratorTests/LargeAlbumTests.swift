@@ -9,7 +9,7 @@ import Testing
 @Suite struct LargeAlbumTests {
     @Test("an album larger than one page is split into static pages, and its frame data into chunks",
           arguments: [(photos: 23, perPage: 10, chunk: 7), (photos: 10, perPage: 10, chunk: 4), (photos: 9, perPage: 100, chunk: 100)])
-    func pagesAndChunks(photos: Int, perPage: Int, chunk: Int) throws {
+    func pagesAndChunks(photos: Int, perPage: Int, chunk: Int) async throws {
         let source = try TemporaryFolder()
         let output = try TemporaryFolder()
         for index in 0..<photos {
@@ -18,7 +18,7 @@ import Testing
         var options = SiteOptions(sourceDirectory: source.path, outputDirectory: output.path, title: "T", jobs: 2)
         options.tilesPerPage = perPage
         options.framesChunkSize = chunk
-        let report = try SiteBuilder(options: options).build()
+        let report = try await SiteBuilder(options: options).build()
         #expect(report.photos == photos)
 
         let frameData = try FrameData(folder: output.url.appendingPathComponent("big"))
@@ -71,13 +71,13 @@ import Testing
     }
 
     @Test("the index stays compact: a few dozen bytes a photo")
-    func compactIndex() throws {
+    func compactIndex() async throws {
         let source = try TemporaryFolder()
         let output = try TemporaryFolder()
         for index in 0..<60 {
             try source.photo("A/IMG_\(1000 + index).jpg", width: 64, height: 48 + index % 30)
         }
-        _ = try SiteBuilder(options: SiteOptions(sourceDirectory: source.path, outputDirectory: output.path, title: "T", jobs: 2)).build()
+        _ = try await SiteBuilder(options: SiteOptions(sourceDirectory: source.path, outputDirectory: output.path, title: "T", jobs: 2)).build()
         let frameData = try FrameData(folder: output.url.appendingPathComponent("a"))
         // ratio (6), 5 columns (5), id (11): about 25 bytes a photo, plus a fixed header.
         #expect(frameData.indexBytes < 600 + 30 * 60, "\(frameData.indexBytes) bytes")

@@ -1,0 +1,79 @@
+import Foundation
+
+/// What a build made, and from what: kept in the output folder as `.cascade-manifest.json`.
+///
+/// A rebuild reuses a photo's images when the photo is unchanged (same size and modification
+/// time, or else the same content hash), the image settings are the same and the images are
+/// still there; it deletes the files an earlier build made that this build no longer makes.
+/// Files that are not in the manifest (the user's own) are never deleted.
+struct BuildManifest: Codable, Sendable, Equatable {
+    static let fileName = ".cascade-manifest.json"
+    static let currentVersion = 1
+
+    /// What one photo's images were made from, and what they are.
+    struct PhotoRecord: Codable, Sendable, Equatable {
+        var size: Int
+        var modificationTime: Double
+        /// FNV-1a 64 of the file's bytes, in hex.
+        var contentHash: String
+        /// The image settings the images were made with (see `SiteOptions.imageSettingsKey`).
+        var settings: String
+        /// Display size of the photo (after orientation) and its average colour.
+        var width: Int
+        var height: Int
+        var color: String
+        var renditions: [RenditionRecord]
+    }
+
+    struct RenditionRecord: Codable, Sendable, Equatable {
+        var width: Int
+        var height: Int
+        /// Site-relative path.
+        var path: String
+    }
+
+    var version = Self.currentVersion
+    /// Every file of the site this tool made, site-relative, sorted.
+    var files: [String] = []
+    /// By the photo's path relative to the source folder.
+    var photos: [String: PhotoRecord] = [:]
+
+    /// The manifest in `outputDirectory`, or an empty one when there is none. A manifest that
+    /// cannot be read is reported through `warning` and treated as empty: then nothing is
+    /// reused, and nothing is deleted, since only listed files ever are.
+    static func load(outputDirectory: String, warning: (String) -> Void) -> BuildManifest {
+        let path = (outputDirectory as NSString).appendingPathComponent(fileName)
+        guard let data = FileManager.default.contents(atPath: path) else { return BuildManifest() }
+        do {
+            let manifest = try JSONDecoder().decode(BuildManifest.self, from: data)
+            guard manifest.version == currentVersion else {
+                warning("\(path) was written by another version of Cascade; every image is made anew")
+                return BuildManifest()
+            }
+            return manifest
+        } catch {
+            warning("\(path) cannot be read (\(error.localizedDescription)); every image is made anew, nothing is deleted")
+            return BuildManifest()
+        }
+    }
+
+    /// The manifest as written to disk.
+    func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(self)) ?? Data()
+    }
+}
+
+/// FNV-1a, 64 bits, of `bytes`, as 16 hex digits: a fast fingerprint of a file's content
+/// (to notice a file that was touched but not changed), not a security measure.
+func contentHash(_ bytes: [UInt8]) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    bytes.withUnsafeBufferPointer { buffer in
+        for byte in buffer {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+    }
+    let digits = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+}

@@ -1,0 +1,117 @@
+import Foundation
+import SiteGenerator
+import Synchronization
+
+/// Prints a build's progress: a bar with count, rate and ETA on a terminal, plain lines
+/// otherwise; problems always go to standard error.
+final class ProgressReporter: Sendable {
+    enum Verbosity: Sendable { case quiet, normal, verbose }
+
+    private struct State {
+        var total = 0
+        var done = 0
+        var reused = 0
+        var started: Date?
+        var lastDraw = Date.distantPast
+        var lastLine = Date.distantPast
+        var barShown = false
+    }
+
+    private let verbosity: Verbosity
+    private let terminal: Bool
+    private let state = Mutex(State())
+
+    /// `terminal`: whether standard output is a terminal (then a bar is drawn in place).
+    init(verbosity: Verbosity, terminal: Bool = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb") {
+        self.verbosity = verbosity
+        self.terminal = terminal
+    }
+
+    func handle(_ event: BuildEvent) {
+        state.withLock { state in
+            switch event {
+            case .scanned(let photos, let albums):
+                state.total = photos
+                state.started = Date()
+                say("Found \(photos) photo\(photos == 1 ? "" : "s") in \(albums) album\(albums == 1 ? "" : "s")", &state)
+            case .skipped(let problem):
+                report("skipped \(problem.path): \(problem.reason)", &state)
+            case .warning(let text):
+                report("warning: \(text)", &state)
+            case .removed(let path):
+                if verbosity == .verbose { say("removed \(path) (no longer part of the site)", &state) }
+            case .photoDone(let done, let total, let path, let reused):
+                state.done = done
+                state.total = total
+                if reused { state.reused += 1 }
+                if verbosity == .verbose { say("\(reused ? "reused" : "made") \(path)", &state) }
+                guard verbosity != .quiet else { return }
+                let now = Date()
+                if terminal {
+                    if done == total || now.timeIntervalSince(state.lastDraw) >= 0.1 {
+                        state.lastDraw = now
+                        draw(&state, now: now)
+                    }
+                } else if verbosity == .normal, done == total || now.timeIntervalSince(state.lastLine) >= 5 {
+                    state.lastLine = now
+                    print("Processed \(done)/\(total) photos\(rateAndETA(state, now: now))")
+                }
+            }
+        }
+    }
+
+    /// Clears the bar and prints the summary.
+    func finish(_ report: BuildReport, seconds: Double) {
+        state.withLock { state in
+            clearBar(&state)
+            guard verbosity != .quiet || !report.skipped.isEmpty else { return }
+            var parts = ["\(report.photos) photo\(report.photos == 1 ? "" : "s") in \(report.albums) album\(report.albums == 1 ? "" : "s")"]
+            parts.append("images made for \(report.photosMade), reused for \(report.photosReused)")
+            parts.append("\(report.pagesWritten) of \(report.pages) pages written")
+            if report.filesRemoved > 0 { parts.append("\(report.filesRemoved) stale file\(report.filesRemoved == 1 ? "" : "s") removed") }
+            if !report.skipped.isEmpty { parts.append("\(report.skipped.count) file\(report.skipped.count == 1 ? "" : "s") skipped") }
+            print("Built \(report.outputDirectory) in \(String(format: "%.1f", seconds)) s: " + parts.joined(separator: "; "))
+        }
+    }
+
+    private func say(_ line: String, _ state: inout State) {
+        guard verbosity != .quiet else { return }
+        clearBar(&state)
+        print(line)
+    }
+
+    private func report(_ line: String, _ state: inout State) {
+        clearBar(&state)
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    private func clearBar(_ state: inout State) {
+        guard state.barShown else { return }
+        FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8))
+        state.barShown = false
+    }
+
+    private func draw(_ state: inout State, now: Date) {
+        let width = 28
+        let filled = state.total > 0 ? width * state.done / state.total : width
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        FileHandle.standardOutput.write(Data("\r\u{1B}[K[\(bar)] \(state.done)/\(state.total) photos\(rateAndETA(state, now: now))".utf8))
+        state.barShown = true
+    }
+
+    private func rateAndETA(_ state: State, now: Date) -> String {
+        guard let started = state.started, state.done > 0 else { return "" }
+        let elapsed = max(now.timeIntervalSince(started), 0.001)
+        let rate = Double(state.done) / elapsed
+        let remaining = Double(state.total - state.done) / max(rate, 0.001)
+        let eta = state.done < state.total ? ", ETA \(Self.duration(remaining))" : ""
+        return String(format: " (%.1f/s%@)", rate, eta)
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        if total >= 3600 { return "\(total / 3600)h\(String(format: "%02d", total / 60 % 60))m" }
+        if total >= 60 { return "\(total / 60)m\(String(format: "%02d", total % 60))s" }
+        return "\(total)s"
+    }
+}

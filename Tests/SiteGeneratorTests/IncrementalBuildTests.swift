@@ -1,0 +1,175 @@
+import Foundation
+import Imaging
+import Synchronization
+import Testing
+
+@testable import SiteGenerator
+
+/// The events of a build.
+final class Events: Sendable {
+    let list = Mutex<[BuildEvent]>([])
+}
+
+/// Rebuilds redo exactly what they must: the manifest in the output folder says what was made
+/// from what; stale files the tool made are deleted, the user's own files never are.
+@Suite("Incremental builds")
+struct IncrementalBuildTests {
+    /// A source with two albums and `count` photos, each a different colour.
+    func makeSource(_ count: Int = 4) throws -> TemporaryFolder {
+        let source = try TemporaryFolder()
+        for index in 0..<count {
+            var image = try Image(width: 500 + 10 * index, height: 400)
+            image.fill(x: 0, y: 0, width: 500 + 10 * index, height: 400, red: UInt8(40 * index), green: 90, blue: 160)
+            try source.write((index % 2 == 0 ? "A/" : "B/") + "photo \(index).jpg", try image.encoded(as: .jpeg(quality: 85)))
+        }
+        return source
+    }
+
+    func build(_ source: TemporaryFolder, _ output: TemporaryFolder, quality: Int = 82, tileWidths: [Int] = [400, 800, 1600], photoWidths: [Int] = [800, 1600, 2400],
+               events: Events? = nil) async throws -> BuildReport {
+        var options = SiteOptions(sourceDirectory: source.path, outputDirectory: output.path, title: "T",
+                                  imageFormat: .jpeg(quality: quality), jobs: 2)
+        options.photoWidths = photoWidths
+        options.tileWidths = tileWidths
+        return try await SiteBuilder(options: options).build { event in events?.list.withLock { $0.append(event) } }
+    }
+
+    /// Every file of the site with its modification time.
+    func times(_ output: TemporaryFolder) throws -> [String: Date] {
+        var result: [String: Date] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: output.path)!
+        while let path = enumerator.nextObject() as? String {
+            let attributes = try FileManager.default.attributesOfItem(atPath: output.path + "/" + path)
+            if attributes[.type] as? FileAttributeType == .typeRegular { result[path] = attributes[.modificationDate] as? Date }
+        }
+        return result
+    }
+
+    @Test("a rebuild with nothing changed reuses every image and rewrites no file")
+    func noOpRebuild() async throws {
+        let source = try makeSource()
+        let output = try TemporaryFolder()
+        let first = try await build(source, output)
+        #expect(first.photosMade == 4 && first.photosReused == 0)
+        let before = try times(output)
+        let contents = try snapshot(output.path)
+        try await Task.sleep(for: .milliseconds(20))
+        let second = try await build(source, output)
+        #expect(second.photosMade == 0 && second.photosReused == 4)
+        #expect(second.imagesWritten == 0 && second.pagesWritten == 0 && second.filesRemoved == 0)
+        #expect(second.pages == first.pages)
+        var after = try times(output)
+        after[BuildManifest.fileName] = before[BuildManifest.fileName]
+        #expect(after == before, "files were rewritten")
+        #expect(try snapshot(output.path) == contents)
+    }
+
+    @Test("an edited photo is made again, a touched one is not; the rest are reused")
+    func editAndTouch() async throws {
+        let source = try makeSource()
+        let output = try TemporaryFolder()
+        _ = try await build(source, output)
+        // Edited: new pixels.
+        var image = try Image(width: 520, height: 300)
+        image.fill(x: 0, y: 0, width: 520, height: 300, red: 250, green: 10, blue: 10)
+        try source.write("A/photo 2.jpg", try image.encoded(as: .jpeg(quality: 85)))
+        // Touched: same bytes, new time.
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)],
+                                              ofItemAtPath: source.path + "/B/photo 1.jpg")
+        let report = try await build(source, output)
+        #expect(report.photosMade == 1 && report.photosReused == 3)
+        #expect(report.imagesWritten == 2, "the edited photo's two images")  // 400 and its own 520
+        let frames = try FrameData(folder: output.url.appendingPathComponent("a"))
+        let edited = try #require(frames.items.first { $0.id == "photo-2" })
+        #expect(edited.height == 300 && edited.color.hasPrefix("#f"))
+    }
+
+    @Test("a renamed photo's images are moved, not made again; the old names are removed")
+    func rename() async throws {
+        let source = try makeSource()
+        let output = try TemporaryFolder()
+        _ = try await build(source, output)
+        #expect(FileManager.default.fileExists(atPath: output.path + "/a/thumbs/photo-0-400.jpg"))
+        try FileManager.default.moveItem(atPath: source.path + "/A/photo 0.jpg", toPath: source.path + "/B/renamed.jpg")
+        let events = Events()
+        let report = try await build(source, output, events: events)
+        #expect(report.photosMade == 0 && report.photosReused == 4)
+        #expect(FileManager.default.fileExists(atPath: output.path + "/b/thumbs/renamed-400.jpg"))
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/a/thumbs/photo-0-400.jpg"))
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/a/photo-0.html"))
+        let removed = events.list.withLock { $0.compactMap { if case .removed(let path) = $0 { path } else { nil } } }
+        #expect(removed.sorted() == ["a/photo-0.html", "a/thumbs/photo-0-400.jpg", "a/thumbs/photo-0-500.jpg"])
+        #expect(report.filesRemoved == 3)
+    }
+
+    @Test("a deleted photo's files go; the user's own files in the output folder stay")
+    func deleteKeepsUserFiles() async throws {
+        let source = try makeSource()
+        let output = try TemporaryFolder()
+        _ = try await build(source, output)
+        try output.write("CNAME", Array("photos.example.org".utf8))
+        try output.write("a/thumbs/mine.jpg", [1, 2, 3])
+        try output.write("extra/notes.txt", Array("mine".utf8))
+        try FileManager.default.removeItem(atPath: source.path + "/B/photo 1.jpg")
+        try FileManager.default.removeItem(atPath: source.path + "/B/photo 3.jpg")
+        let report = try await build(source, output)
+        #expect(report.photos == 2)
+        // Album B is gone with its photos, its frame data and its folder; the user's files stay.
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/b"))
+        for mine in ["CNAME", "a/thumbs/mine.jpg", "extra/notes.txt"] {
+            #expect(FileManager.default.fileExists(atPath: output.path + "/" + mine), "\(mine) was deleted")
+        }
+        #expect(report.filesRemoved > 6)
+    }
+
+    @Test("a changed setting makes every image again and removes widths no longer made")
+    func settingsChange() async throws {
+        let source = try makeSource(2)
+        let output = try TemporaryFolder()
+        _ = try await build(source, output)
+        let quality = try await build(source, output, quality: 60)
+        #expect(quality.photosMade == 2 && quality.photosReused == 0)
+        // Widths 200 and 300 only: the 400 px images and the photos' own widths (500, 510) go.
+        let widths = try await build(source, output, quality: 60, tileWidths: [200], photoWidths: [300])
+        #expect(widths.photosMade == 2)
+        #expect(FileManager.default.fileExists(atPath: output.path + "/a/thumbs/photo-0-300.jpg"))
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/a/thumbs/photo-0-500.jpg"))
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/a/thumbs/photo-0-400.jpg"))
+        #expect(widths.filesRemoved == 4)
+    }
+
+    @Test("an unreadable manifest makes everything anew and deletes nothing")
+    func brokenManifest() async throws {
+        let source = try makeSource(2)
+        let output = try TemporaryFolder()
+        _ = try await build(source, output)
+        try output.write(BuildManifest.fileName, Array("{not json".utf8))
+        try output.write("a/thumbs/old-400.jpg", [1])
+        let events = Events()
+        let report = try await build(source, output, events: events)
+        #expect(report.photosMade == 2 && report.filesRemoved == 0)
+        #expect(FileManager.default.fileExists(atPath: output.path + "/a/thumbs/old-400.jpg"))
+        let warnings = events.list.withLock { $0.compactMap { if case .warning(let text) = $0 { text } else { nil } } }
+        #expect(warnings.count == 1 && warnings[0].contains(BuildManifest.fileName))
+        // The manifest is whole again.
+        let third = try await build(source, output)
+        #expect(third.photosReused == 2)
+    }
+
+    @Test("the manifest never lists a path outside the output folder, and removal refuses such paths")
+    func removalStaysInside() throws {
+        let output = try TemporaryFolder()
+        let outside = try TemporaryFolder()
+        try outside.write("keep.txt", [1])
+        let writer = SiteWriter(root: output.path)
+        let escape = "../" + outside.url.lastPathComponent + "/keep.txt"
+        #expect(!writer.removeMadeFile(escape))
+        #expect(!writer.removeMadeFile(outside.path + "/keep.txt"))
+        #expect(FileManager.default.fileExists(atPath: outside.path + "/keep.txt"))
+    }
+
+    @Test("content hashes are FNV-1a 64", arguments: [("", "cbf29ce484222325"), ("a", "af63dc4c8601ec8c"), ("foobar", "85944171f73967e8")])
+    func hash(text: String, expected: String) {
+        #expect(contentHash(Array(text.utf8)) == expected)
+    }
+}
