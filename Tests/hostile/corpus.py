@@ -1,0 +1,396 @@
+"""Generates the hostile-input corpus: folders of photos that are damaged, disguised, huge, oddly
+shaped, oddly named, carry hostile metadata, or sit in hostile folder trees.
+
+Each `make_*` function writes one group of cases into a folder and returns what a correct build
+must do with each file, as a list of `Case`:
+
+  Case(path, "publish", size=(w, h), color=(r, g, b))   published at that display size, and the
+                                                          centre of its images has that colour
+  Case(path, "skip", reason=REGEX)                        skipped, with a message on stderr
+                                                          `skipped PATH: REASON` matching REGEX
+  Case(path, "ignore")                                    neither published nor mentioned
+
+Run it by hand to look at the corpus:  python3 Tests/hostile/corpus.py /tmp/hostile-corpus
+
+Needs Pillow (with AVIF) and Debian's `heif-enc` (libheif-examples); scripts/setup --tests
+installs both.
+"""
+import dataclasses
+import io
+import os
+import pathlib
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+from PIL import Image
+
+
+@dataclasses.dataclass
+class Case:
+    path: str                    # relative to the source folder, POSIX
+    outcome: str                 # "publish" | "skip" | "ignore"
+    size: tuple = None           # display (width, height) when published
+    color: tuple = None          # expected colour at the centre of every image, or None
+    reason: str = None           # regular expression for the skip reason
+
+    @property
+    def stem(self):
+        name = self.path.rsplit("/", 1)[-1]
+        return name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
+
+
+RED = (220, 30, 40)
+GREEN = (40, 180, 60)
+BLUE = (30, 60, 210)
+GREY = (128, 128, 128)
+
+
+# --- encoders -----------------------------------------------------------------------------------
+
+def jpeg_bytes(width, height, color=RED, **save):
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), color).save(out, "JPEG", quality=90, **save)
+    return out.getvalue()
+
+
+def png_chunk(kind, data):
+    body = kind + data
+    return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+
+
+def png16_bytes(width, height, color):
+    """A 16-bit-per-channel RGB PNG (Pillow cannot write 16-bit colour), written by hand."""
+    pixel = b"".join(struct.pack(">H", c * 257) for c in color)
+    raw = b"".join(b"\x00" + pixel * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 16, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header)
+            + png_chunk(b"IDAT", zlib.compress(raw, 9)) + png_chunk(b"IEND", b""))
+
+
+def png_bomb_bytes(width, height):
+    """A tiny PNG whose header claims `width` x `height` (8-bit RGB), with a token IDAT."""
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    idat = zlib.compress(b"\x00" * 65536, 9)
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header)
+            + png_chunk(b"IDAT", idat) + png_chunk(b"IEND", b""))
+
+
+def jpeg_bomb_bytes(width, height):
+    """A real small JPEG whose start-of-frame is patched to claim `width` x `height`."""
+    data = bytearray(jpeg_bytes(64, 64, GREY))
+    i = 2
+    while i < len(data):
+        assert data[i] == 0xFF
+        marker = data[i + 1]
+        length = struct.unpack(">H", data[i + 2:i + 4])[0]
+        if marker in (0xC0, 0xC1, 0xC2):
+            data[i + 5:i + 9] = struct.pack(">HH", height, width)
+            return bytes(data)
+        i += 2 + length
+    raise AssertionError("no SOF marker in Pillow's JPEG")
+
+
+def heic_bytes(width, height, color):
+    heif_enc = shutil.which("heif-enc")
+    if not heif_enc:
+        raise RuntimeError("heif-enc is missing: run scripts/setup --tests (apt-get install libheif-examples)")
+    with tempfile.TemporaryDirectory() as folder:
+        source = os.path.join(folder, "in.png")
+        target = os.path.join(folder, "out.heic")
+        Image.new("RGB", (width, height), color).save(source)
+        subprocess.run([heif_enc, "-q", "80", source, "-o", target], check=True, capture_output=True)
+        return pathlib.Path(target).read_bytes()
+
+
+def save(folder, name, data):
+    path = pathlib.Path(folder) / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return path
+
+
+def pil_bytes(image, fmt, **options):
+    out = io.BytesIO()
+    image.save(out, fmt, **options)
+    return out.getvalue()
+
+
+# --- groups -------------------------------------------------------------------------------------
+
+def make_files(folder):
+    """Damaged, disguised and unusual files: every format the README lists."""
+    cases = []
+    f = pathlib.Path(folder)
+
+    save(f, "empty.jpg", b"")
+    cases.append(Case("empty.jpg", "skip", reason=r"empty"))
+
+    whole = jpeg_bytes(400, 300, RED)
+    save(f, "truncated.jpg", whole[: len(whole) // 2])
+    cases.append(Case("truncated.jpg", "skip", reason=r"truncated"))
+
+    save(f, "notes-not-a-photo.jpg", b"These are my holiday notes, not a picture.\n" * 20)
+    cases.append(Case("notes-not-a-photo.jpg", "skip", reason=r"not an image"))
+
+    save(f, "jpeg-named-png.png", jpeg_bytes(320, 240, GREEN))
+    cases.append(Case("jpeg-named-png.png", "publish", size=(320, 240), color=GREEN))
+
+    # CMYK pure red: C=0 M=255 Y=255 K=0 (Pillow writes Adobe inverted CMYK, as Photoshop does).
+    save(f, "cmyk.jpg", pil_bytes(Image.new("CMYK", (300, 200), (0, 255, 255, 0)), "JPEG", quality=95))
+    cases.append(Case("cmyk.jpg", "publish", size=(300, 200), color=(237, 28, 36)))
+
+    save(f, "greyscale.jpg", pil_bytes(Image.new("L", (240, 180), 128), "JPEG", quality=95))
+    cases.append(Case("greyscale.jpg", "publish", size=(240, 180), color=GREY))
+
+    save(f, "progressive.jpg", jpeg_bytes(500, 375, BLUE, progressive=True))
+    cases.append(Case("progressive.jpg", "publish", size=(500, 375), color=BLUE))
+
+    save(f, "sixteen-bit.png", png16_bytes(200, 160, GREEN))
+    cases.append(Case("sixteen-bit.png", "publish", size=(200, 160), color=GREEN))
+
+    # Transparent border, opaque red centre.
+    rgba = Image.new("RGBA", (220, 200), (0, 0, 0, 0))
+    rgba.paste((220, 30, 40, 255), (40, 40, 180, 160))
+    save(f, "transparent.png", pil_bytes(rgba, "PNG"))
+    cases.append(Case("transparent.png", "publish", size=(220, 200), color=RED))
+
+    frames = [Image.new("RGB", (200, 100), RED), Image.new("RGB", (200, 100), BLUE)]
+    save(f, "animated.gif", pil_bytes(frames[0], "GIF", save_all=True, append_images=frames[1:],
+                                      duration=200, loop=0))
+    cases.append(Case("animated.gif", "publish", size=(200, 100), color=RED))
+
+    save(f, "photo.heic", heic_bytes(256, 192, BLUE))
+    cases.append(Case("photo.heic", "publish", size=(256, 192), color=BLUE))
+
+    save(f, "photo.avif", pil_bytes(Image.new("RGB", (240, 160), GREEN), "AVIF", quality=90))
+    cases.append(Case("photo.avif", "publish", size=(240, 160), color=GREEN))
+
+    save(f, "photo.tiff", pil_bytes(Image.new("RGB", (200, 150), RED), "TIFF"))
+    cases.append(Case("photo.tiff", "publish", size=(200, 150), color=RED))
+
+    save(f, "photo.bmp", pil_bytes(Image.new("RGB", (180, 120), BLUE), "BMP"))
+    cases.append(Case("photo.bmp", "publish", size=(180, 120), color=BLUE))
+
+    save(f, "photo.webp", pil_bytes(Image.new("RGB", (210, 140), GREEN), "WEBP", quality=90))
+    cases.append(Case("photo.webp", "publish", size=(210, 140), color=GREEN))
+
+    # EXIF orientation 6 (rotate 90° clockwise to show): stored 300x200, shown 200x300.
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    save(f, "rotated.jpg", pil_bytes(Image.new("RGB", (300, 200), RED), "JPEG", quality=90, exif=exif.tobytes()))
+    cases.append(Case("rotated.jpg", "publish", size=(200, 300), color=RED))
+
+    # Garbage after a valid PNG signature and a JPEG that is only its SOI marker.
+    save(f, "png-signature-only.png", b"\x89PNG\r\n\x1a\n" + os.urandom(64))
+    cases.append(Case("png-signature-only.png", "skip", reason=r"PNG|damaged|truncated|decoded"))
+    save(f, "soi-only.jpg", b"\xff\xd8")
+    cases.append(Case("soi-only.jpg", "skip", reason=r"not an image|JPEG|damaged|truncated"))
+    return cases
+
+
+BOMB_SIDE = 60000
+
+
+def make_bombs(folder):
+    """Files whose headers claim 60000 x 60000 pixels (3.6 gigapixels, 14 GB as RGBA)."""
+    f = pathlib.Path(folder)
+    save(f, "bomb.png", png_bomb_bytes(BOMB_SIDE, BOMB_SIDE))
+    save(f, "bomb.jpg", jpeg_bomb_bytes(BOMB_SIDE, BOMB_SIDE))
+    save(f, "fine.jpg", jpeg_bytes(120, 90, GREEN))
+    pixel_limit = r"60000.60000.*(limit|megapixels)"
+    return [Case("bomb.png", "skip", reason=pixel_limit),
+            Case("bomb.jpg", "skip", reason=pixel_limit),
+            Case("fine.jpg", "publish", size=(120, 90), color=GREEN)]
+
+
+def make_six_megapixels(folder):
+    """One real 3000 x 2000 photo (6 MP), to move the pixel limit around."""
+    f = pathlib.Path(folder)
+    save(f, "six-mp.png", pil_bytes(Image.new("RGB", (3000, 2000), BLUE), "PNG"))
+    return [Case("six-mp.png", "publish", size=(3000, 2000), color=BLUE)]
+
+
+def make_shapes(folder):
+    f = pathlib.Path(folder)
+    save(f, "dot.png", pil_bytes(Image.new("RGB", (1, 1), RED), "PNG"))
+    save(f, "panorama.jpg", jpeg_bytes(12000, 400, GREEN))
+    save(f, "strip.jpg", jpeg_bytes(300, 9000, BLUE))
+    save(f, "square.jpg", jpeg_bytes(500, 500, RED))
+    return [Case("dot.png", "publish", size=(1, 1), color=RED),
+            Case("panorama.jpg", "publish", size=(12000, 400), color=GREEN),
+            Case("strip.jpg", "publish", size=(300, 9000), color=BLUE),
+            Case("square.jpg", "publish", size=(500, 500), color=RED)]
+
+
+HOSTILE_NAMES = [
+    'quote"double.jpg',
+    "quote'single.jpg",
+    "<script>alert(1)<script>.jpg",
+    "<img src=x onerror=alert(2)>.jpg",
+    "fish & chips.jpg",
+    "100%.jpg",
+    "%41%2F%2e%2e.jpg",
+    "#hash.jpg",
+    "what?.jpg",
+    "with  two  spaces .jpg",
+    "日本の写真.jpg",
+    "😀 emoji 🎉.jpg",
+    "IMG_1.JPG",
+    "img_1.jpg",
+    "a.jpg",
+    "a.png",
+    "index.jpg",
+    "frames.jpg",
+    "thumbs.jpg",
+    "-.jpg",
+]
+HOSTILE_ALBUM = 'album <b>&"x"#?%'
+
+
+def make_names(folder):
+    f = pathlib.Path(folder)
+    cases = []
+    colors = [RED, GREEN, BLUE]
+    for i, name in enumerate(HOSTILE_NAMES):
+        color = colors[i % 3]
+        data = (pil_bytes(Image.new("RGB", (160, 120), color), "PNG") if name.endswith(".png")
+                else jpeg_bytes(160, 120, color))
+        save(f, name, data)
+        cases.append(Case(name, "publish", size=(160, 120), color=color))
+    for name in ["<script>alert(3)<script>.jpg", "a.jpg", "thumbs.jpg"]:
+        save(f, f"{HOSTILE_ALBUM}/{name}", jpeg_bytes(120, 160, GREEN))
+        cases.append(Case(f"{HOSTILE_ALBUM}/{name}", "publish", size=(120, 160), color=GREEN))
+    # A name starting with a dot is hidden, whatever follows.
+    save(f, "..jpg.jpg", jpeg_bytes(160, 120, RED))
+    cases.append(Case("..jpg.jpg", "ignore"))
+    # An album named like the site's own folders.
+    save(f, "assets/inside-assets.jpg", jpeg_bytes(100, 100, BLUE))
+    cases.append(Case("assets/inside-assets.jpg", "publish", size=(100, 100), color=BLUE))
+    save(f, "thumbs/inside-thumbs.jpg", jpeg_bytes(100, 100, RED))
+    cases.append(Case("thumbs/inside-thumbs.jpg", "publish", size=(100, 100), color=RED))
+    return cases
+
+
+HOSTILE_DESCRIPTION = '<script>alert("description")</script> Fish & "chips" <b>bold</b>'
+HOSTILE_ARTIST = "<img src=x onerror=alert('artist')> & Co"
+GPS = {1: "N", 2: (52.0, 30.0, 15.5), 3: "E", 4: (13.0, 24.0, 7.25), 5: 0, 6: 34.5}
+
+
+def exif_with_gps(description=HOSTILE_DESCRIPTION, artist=HOSTILE_ARTIST):
+    exif = Image.Exif()
+    exif[0x010E] = description  # ImageDescription
+    exif[0x013B] = artist       # Artist
+    exif[0x010F] = "Hostile Camera Co"
+    exif.get_ifd(0x8825).update(GPS)
+    return exif
+
+
+def make_metadata(folder):
+    f = pathlib.Path(folder)
+    exif = exif_with_gps()
+    # Large enough for several renditions (400, 800, 1600, 2400 px wide).
+    save(f, "tagged.jpg", pil_bytes(Image.new("RGB", (2600, 1700), RED), "JPEG", quality=85, exif=exif.tobytes()))
+    save(f, "tagged-small.jpg", pil_bytes(Image.new("RGB", (300, 200), GREEN), "JPEG", quality=85, exif=exif.tobytes()))
+    return [Case("tagged.jpg", "publish", size=(2600, 1700), color=RED),
+            Case("tagged-small.jpg", "publish", size=(300, 200), color=GREEN)]
+
+
+def make_trees(folder, outside):
+    """Link cycles, links leaving the source, empty folders, hidden files and system clutter.
+    `outside` is a folder next to (not inside) the source, holding what the outward links
+    point to."""
+    f = pathlib.Path(folder)
+    o = pathlib.Path(outside)
+    cases = []
+    save(f, "album/photo.jpg", jpeg_bytes(200, 150, RED))
+    cases.append(Case("album/photo.jpg", "publish", size=(200, 150), color=RED))
+    os.symlink("..", f / "album" / "loop-to-parent")          # album/loop-to-parent -> source
+    os.symlink(".", f / "album" / "loop-to-self")             # album/loop-to-self -> album
+    save(f, "album/deeper/deep.jpg", jpeg_bytes(150, 200, BLUE))
+    cases.append(Case("album/deeper/deep.jpg", "publish", size=(150, 200), color=BLUE))
+    os.symlink("../../album", f / "album" / "deeper" / "loop-up")
+    # A link inside the source to a photo inside it is followed.
+    save(f, "linked/original.jpg", jpeg_bytes(120, 80, GREEN))
+    cases.append(Case("linked/original.jpg", "publish", size=(120, 80), color=GREEN))
+    os.symlink("original.jpg", f / "linked" / "inside-link.jpg")
+    cases.append(Case("linked/inside-link.jpg", "publish", size=(120, 80), color=GREEN))
+
+    # Links leaving the source.
+    save(o, "secret.jpg", jpeg_bytes(111, 77, BLUE))
+    save(o, "secret-folder/private.jpg", jpeg_bytes(99, 66, BLUE))
+    os.symlink(str(o / "secret.jpg"), f / "outside-file.jpg")
+    cases.append(Case("outside-file.jpg", "skip", reason=r"outside"))
+    os.symlink(str(o / "secret-folder"), f / "outside-folder")
+    cases.append(Case("outside-folder", "skip", reason=r"outside"))
+    os.symlink("../" + o.name + "/secret.jpg", f / "relative-escape.jpg")
+    cases.append(Case("relative-escape.jpg", "skip", reason=r"outside"))
+    os.symlink("/etc/passwd", f / "passwd.jpg")
+    cases.append(Case("passwd.jpg", "skip", reason=r"outside"))
+
+    # Empty folders and folders with nothing publishable.
+    (f / "empty").mkdir()
+    (f / "empty-nested" / "a" / "b").mkdir(parents=True)
+    save(f, "only-clutter/.DS_Store", os.urandom(64))
+    save(f, "only-clutter/Thumbs.db", os.urandom(64))
+    save(f, "only-clutter/notes.txt", b"notes")
+    save(f, "only-clutter/.hidden.jpg", jpeg_bytes(50, 50, RED))
+
+    # Hidden files, system clutter: ignored without a word.
+    for name in [".DS_Store", "Thumbs.db", "desktop.ini", ".hidden.jpg", ".hidden-folder/inside.jpg",
+                 "album/.DS_Store", "album/Thumbs.db", "album/._photo.jpg", "__MACOSX/x.jpg",
+                 "@eaDir/thumb.jpg", "sidecar.xmp", "album/photo.json"]:
+        data = jpeg_bytes(40, 40, RED) if name.endswith(".jpg") else os.urandom(128)
+        save(f, name, data)
+        cases.append(Case(name, "ignore"))
+    return cases
+
+
+def make_broken_link(folder):
+    """A dangling symbolic link next to a good photo: reported (the README promises a message
+    for every file not published), the photo published."""
+    f = pathlib.Path(folder)
+    save(f, "good.jpg", jpeg_bytes(120, 90, GREEN))
+    os.symlink("does-not-exist.jpg", f / "broken-link.jpg")
+    return [Case("good.jpg", "publish", size=(120, 90), color=GREEN),
+            Case("broken-link.jpg", "skip", reason=r"broken|not exist|cannot|missing")]
+
+
+EMPTY_FOLDERS = ["empty", "empty-nested", "empty-nested/a", "empty-nested/a/b", "only-clutter"]
+
+
+def make_load(folder, count=5000):
+    """`count` small JPEGs of a few shapes, 100 per folder."""
+    f = pathlib.Path(folder)
+    shapes = [(64, 48), (48, 64), (80, 40), (50, 50), (40, 90)]
+    blobs = [jpeg_bytes(w, h, (40 + 30 * i, 200 - 25 * i, 90)) for i, (w, h) in enumerate(shapes)]
+    for i in range(count):
+        save(f, f"folder-{i // 100:03d}/photo-{i:05d}.jpg", blobs[i % len(blobs)])
+    return count
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__)
+        return 2
+    root = pathlib.Path(argv[1])
+    if root.exists():
+        print(f"{root} exists; give a new folder", file=sys.stderr)
+        return 1
+    groups = {
+        "files": make_files, "bombs": make_bombs, "shapes": make_shapes, "names": make_names,
+        "metadata": make_metadata,
+    }
+    for name, make in groups.items():
+        cases = make(root / name / "source")
+        print(f"{name}: {len(cases)} cases")
+    cases = make_trees(root / "trees" / "source", root / "trees" / "outside")
+    print(f"trees: {len(cases)} cases")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
