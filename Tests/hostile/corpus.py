@@ -47,6 +47,7 @@ RED = (220, 30, 40)
 GREEN = (40, 180, 60)
 BLUE = (30, 60, 210)
 GREY = (128, 128, 128)
+WHITE = (255, 255, 255)
 
 
 # --- encoders -----------------------------------------------------------------------------------
@@ -184,11 +185,99 @@ def make_files(folder):
     save(f, "rotated.jpg", pil_bytes(Image.new("RGB", (300, 200), RED), "JPEG", quality=90, exif=exif.tobytes()))
     cases.append(Case("rotated.jpg", "publish", size=(200, 300), color=RED))
 
+    # Variants of each format's encoding (depth, palette, alpha, compression, pages, frames).
+    red_palette = Image.new("P", (120, 100), 0)
+    red_palette.putpalette([*RED, 0, 0, 0] + [0] * 762)
+    frames2 = [Image.new("RGB", (130, 90), GREEN), Image.new("RGB", (130, 90), RED)]
+    variants = [
+        ("grey-alpha.png", pil_bytes(Image.new("LA", (120, 100), (128, 255)), "PNG"), (120, 100), GREY),
+        ("palette-transparency.png", pil_bytes(red_palette, "PNG", transparency=1), (120, 100), RED),
+        ("one-bit.png", pil_bytes(Image.new("1", (120, 100), 1), "PNG"), (120, 100), WHITE),
+        ("grey-sixteen-bit.png", pil_bytes(Image.new("I;16", (120, 100), 32896), "PNG"), (120, 100), GREY),
+        ("animated-png.png", pil_bytes(frames2[0], "PNG", save_all=True, append_images=frames2[1:]), (130, 90), GREEN),
+        ("lzw.tiff", pil_bytes(Image.new("RGB", (130, 90), RED), "TIFF", compression="tiff_lzw"), (130, 90), RED),
+        ("deflate.tiff", pil_bytes(Image.new("RGB", (130, 90), BLUE), "TIFF", compression="tiff_adobe_deflate"), (130, 90), BLUE),
+        ("jpeg-compressed.tiff", pil_bytes(Image.new("RGB", (128, 96), GREEN), "TIFF", compression="jpeg"), (128, 96), GREEN),
+        ("cmyk.tiff", pil_bytes(Image.new("CMYK", (130, 90), (0, 255, 255, 0)), "TIFF"), (130, 90), (255, 0, 0)),
+        ("grey-sixteen-bit.tiff", pil_bytes(Image.new("I;16", (130, 90), 32896), "TIFF"), (130, 90), GREY),
+        ("multipage.tiff", pil_bytes(frames2[1], "TIFF", save_all=True, append_images=frames2[:1]), (130, 90), RED),
+        ("rgba.bmp", pil_bytes(Image.new("RGBA", (110, 70), (*BLUE, 255)), "BMP"), (110, 70), BLUE),
+        ("one-bit.bmp", pil_bytes(Image.new("1", (110, 70), 1), "BMP"), (110, 70), WHITE),
+        ("eight-bit.bmp", pil_bytes(Image.new("L", (110, 70), 128), "BMP"), (110, 70), GREY),
+        ("lossless.webp", pil_bytes(Image.new("RGB", (110, 70), RED), "WEBP", lossless=True), (110, 70), RED),
+        # Half-transparent blue shows over white.
+        ("alpha.webp", pil_bytes(Image.new("RGBA", (110, 70), (*BLUE, 128)), "WEBP"), (110, 70), (142, 157, 232)),
+        ("alpha.avif", pil_bytes(Image.new("RGBA", (110, 70), (*GREEN, 255)), "AVIF", quality=90), (110, 70), GREEN),
+        ("interlaced.gif", pil_bytes(frames2[0], "GIF", interlace=True), (130, 90), GREEN),
+        ("transparent.gif", pil_bytes(Image.new("P", (130, 90), 0), "GIF", transparency=0), (130, 90), WHITE),
+    ]
+    for name, data, size, color in variants:
+        save(f, name, data)
+        cases.append(Case(name, "publish", size=size, color=color))
+
+    # A JPEG whose EXIF has an IFD pointing at itself and a value count past the data.
+    tiff = (b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 2)
+            + struct.pack("<HHII", 0x010E, 2, 0xFFFFFFF0, 8) + struct.pack("<HHII", 0x8769, 4, 1, 8)
+            + struct.pack("<I", 8))
+    app1 = b"Exif\x00\x00" + tiff
+    plain = jpeg_bytes(150, 100, GREEN)
+    save(f, "exif-loop.jpg", plain[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + plain[2:])
+    cases.append(Case("exif-loop.jpg", "publish", size=(150, 100), color=GREEN))
+    # An APP1 segment whose length runs past the end of the file.
+    save(f, "app1-overrun.jpg", plain[:2] + b"\xff\xe1\xff\xf0Exif\x00\x00II*\x00" + plain[2:40])
+    cases.append(Case("app1-overrun.jpg", "skip", reason=r"truncated|damaged"))
+    # 12-bit samples claimed (libjpeg here decodes 8-bit only).
+    twelve = bytearray(plain)
+    sof = twelve.index(b"\xff\xc0")
+    twelve[sof + 4] = 12
+    save(f, "twelve-bit.jpg", bytes(twelve))
+    cases.append(Case("twelve-bit.jpg", "skip", reason=r"JPEG.*(precision|decoded)"))
+    # Animated WebP: not supported; the reason must say so (not blame memory).
+    save(f, "animated.webp", pil_bytes(frames2[0], "WEBP", save_all=True, append_images=frames2[1:], duration=100))
+    cases.append(Case("animated.webp", "skip", reason=r"animat"))
+
     # Garbage after a valid PNG signature and a JPEG that is only its SOI marker.
     save(f, "png-signature-only.png", b"\x89PNG\r\n\x1a\n" + os.urandom(64))
     cases.append(Case("png-signature-only.png", "skip", reason=r"PNG|damaged|truncated|decoded"))
     save(f, "soi-only.jpg", b"\xff\xd8")
     cases.append(Case("soi-only.jpg", "skip", reason=r"not an image|JPEG|damaged|truncated"))
+    return cases
+
+
+# Pillow's transpose that turns stored pixels upright for each EXIF orientation, and its inverse
+# (which makes the stored pixels from an upright picture).
+UPRIGHT = {1: None, 2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180,
+           4: Image.Transpose.FLIP_TOP_BOTTOM, 5: Image.Transpose.TRANSPOSE, 6: Image.Transpose.ROTATE_270,
+           7: Image.Transpose.TRANSVERSE, 8: Image.Transpose.ROTATE_90}
+STORE = {**UPRIGHT, 6: Image.Transpose.ROTATE_90, 8: Image.Transpose.ROTATE_270}
+
+
+def quadrants(width, height):
+    """Red top-left, green top-right, blue bottom-left, grey bottom-right: any wrong turn shows."""
+    image = Image.new("RGB", (width, height), GREY)
+    image.paste(RED, (0, 0, width // 2, height // 2))
+    image.paste(GREEN, (width // 2, 0, width, height // 2))
+    image.paste(BLUE, (0, height // 2, width // 2, height))
+    return image
+
+
+def make_orientations(folder):
+    """One JPEG per EXIF orientation 1-8 whose upright picture is quadrants(300, 200), plus
+    nonsense orientation values (0, 9, 65535) that must count as upright."""
+    f = pathlib.Path(folder)
+    cases = []
+    for orientation, method in STORE.items():
+        upright = quadrants(300, 200)
+        stored = upright.transpose(method) if method is not None else upright
+        exif = Image.Exif()
+        exif[0x0112] = orientation
+        save(f, f"orientation-{orientation}.jpg", pil_bytes(stored, "JPEG", quality=95, exif=exif.tobytes()))
+        cases.append(Case(f"orientation-{orientation}.jpg", "publish", size=(300, 200)))
+    for value in (0, 9, 65535):
+        exif = Image.Exif()
+        exif[0x0112] = value
+        save(f, f"orientation-bad-{value}.jpg", pil_bytes(quadrants(300, 200), "JPEG", quality=95, exif=exif.tobytes()))
+        cases.append(Case(f"orientation-bad-{value}.jpg", "publish", size=(300, 200)))
     return cases
 
 
@@ -287,6 +376,52 @@ def exif_with_gps(description=HOSTILE_DESCRIPTION, artist=HOSTILE_ARTIST):
     exif[0x010F] = "Hostile Camera Co"
     exif.get_ifd(0x8825).update(GPS)
     return exif
+
+
+def make_undecodable_name(folder):
+    """A Latin-1 file name (not UTF-8, common in old archives): published, or at least reported."""
+    f = pathlib.Path(folder)
+    f.mkdir(parents=True, exist_ok=True)
+    save(f, "plain.jpg", jpeg_bytes(120, 90, GREEN))
+    with open(os.path.join(os.fsencode(f), b"caf\xe9-latin1.jpg"), "wb") as out:
+        out.write(jpeg_bytes(100, 80, RED))
+    return "caf\udce9-latin1.jpg"
+
+
+# 62 letters of four UTF-8 bytes each and ".jpg": a 252-byte name, which Linux accepts (255 max).
+LONG_STEM = "\U0001D49C" * 62  # MATHEMATICAL SCRIPT CAPITAL A, a letter outside the BMP
+
+
+def make_long_name(folder):
+    """A name near the file system's 255-byte limit, made of letters the slug keeps: its page and
+    thumbnails need names that fit too."""
+    f = pathlib.Path(folder)
+    save(f, LONG_STEM + ".jpg", jpeg_bytes(160, 120, BLUE))
+    save(f, "plain.jpg", jpeg_bytes(120, 90, GREEN))
+    save(f, "日" * 80 + ".jpg", jpeg_bytes(90, 120, RED))   # 244 bytes
+    return [Case(LONG_STEM + ".jpg", "publish", size=(160, 120), color=BLUE),
+            Case("plain.jpg", "publish", size=(120, 90), color=GREEN),
+            Case("日" * 80 + ".jpg", "publish", size=(90, 120), color=RED)]
+
+
+CONTROL_NAME = "evil\x1b[2J\x1b[31mred\rskipped fake.jpg: forged\nline.jpg"
+
+
+def make_control_name(folder):
+    """A non-image whose name holds terminal escapes, a carriage return and a newline."""
+    f = pathlib.Path(folder)
+    save(f, CONTROL_NAME, b"not an image at all")
+    save(f, "plain.jpg", jpeg_bytes(120, 90, GREEN))
+    return CONTROL_NAME
+
+
+def make_fifo(folder):
+    """A named pipe called .jpg (reading it would block forever) next to a photo."""
+    f = pathlib.Path(folder)
+    save(f, "plain.jpg", jpeg_bytes(120, 90, GREEN))
+    os.mkfifo(f / "pipe.jpg")
+    os.symlink("pipe.jpg", f / "link-to-pipe.jpg")
+    return [Case("plain.jpg", "publish", size=(120, 90), color=GREEN)]
 
 
 def make_metadata(folder):

@@ -165,6 +165,29 @@ def test_file_format_published_upright_in_its_colours(files_build, name):
             assert close(center(im), case.color), f"{name}: {entry['url']} centre {center(im)} != {case.color}"
 
 
+@pytest.fixture(scope="module")
+def orientations_build(tmp_path_factory):
+    return build_group(tmp_path_factory, "orientations", corpus.make_orientations)
+
+
+def test_orientations_published_upright(orientations_build):
+    """EXIF orientations 1-8 (and nonsense values) give the same upright picture: each quadrant
+    of every image has the colour of the upright picture's quadrant."""
+    source, out, cases, run = orientations_build
+    check_outcomes(out, cases, run)
+    wrong = []
+    for folder, item, _, _ in frames_items(out):
+        for entry in item["images"]:
+            with Image.open(local_file(out, folder, entry["url"])) as im:
+                w, h = im.size
+                seen = [im.convert("RGB").getpixel(p) for p in
+                        [(w // 4, h // 4), (3 * w // 4, h // 4), (w // 4, 3 * h // 4), (3 * w // 4, 3 * h // 4)]]
+            want = [corpus.RED, corpus.GREEN, corpus.BLUE, corpus.GREY]
+            if not all(close(a, b) for a, b in zip(seen, want)):
+                wrong.append(f"{item['alt']}: {entry['url']} quadrants {seen}")
+    assert not wrong, "\n".join(wrong)
+
+
 # --- decompression bombs ------------------------------------------------------------------------
 
 def test_bombs_refused_by_pixel_limit_quickly_under_memory_cap(tmp_path):
@@ -372,6 +395,59 @@ def test_names_every_url_works_over_http(names_build):
     check_every_url_served(out)
 
 
+def test_name_not_utf8_published_or_reported(tmp_path):
+    """A Latin-1 file name (byte E9): published, or skipped with a message; never lost silently."""
+    source = tmp_path / "source"
+    corpus.make_undecodable_name(source)
+    run = cascade("build", source, "-o", tmp_path / "out")
+    run.assert_clean_exit()
+    items = frames_items(tmp_path / "out")
+    reported = [p for p in run.skipped() if re.fullmatch(r"caf.{1,3}-latin1\.jpg", p)]
+    published = [i for _, i, _, _ in items if i["alt"].startswith("caf") and i["alt"].endswith("-latin1")]
+    assert len(reported) + len(published) == 1, run.describe()
+    assert any(i["alt"] == "plain" for _, i, _, _ in items)
+    if published:
+        check_every_url_served(tmp_path / "out")
+
+
+def test_long_name_near_the_file_system_limit(tmp_path):
+    """A 252-byte name of four-byte letters: the build must not fail (today the slug keeps 80
+    characters whatever their UTF-8 length, so `thumbs/<slug>-160.jpg` exceeds 255 bytes and
+    the whole build stops with `cannot write ...: File name too long`)."""
+    source = tmp_path / "source"
+    cases = corpus.make_long_name(source)
+    run = cascade("build", source, "-o", tmp_path / "out")
+    check_outcomes(tmp_path / "out", cases, run)
+    for path in site_files(tmp_path / "out"):
+        for part in path.split("/"):
+            assert len(part.encode()) <= 255, path
+
+
+def test_control_characters_in_names_do_not_reach_the_terminal(tmp_path):
+    """A file name with ESC sequences, CR and LF is reported on one line, with the control
+    characters escaped: no terminal escape reaches stderr, no forged `skipped` line appears."""
+    source = tmp_path / "source"
+    corpus.make_control_name(source)
+    run = cascade("build", source, "-o", tmp_path / "out")
+    run.assert_clean_exit()
+    assert "\x1b" not in run.stderr and "\r" not in run.stderr, repr(run.stderr)
+    skipped_lines = [line for line in run.stderr.splitlines() if line.startswith("skipped ")]
+    assert len(skipped_lines) == 1, repr(run.stderr)
+    assert "evil" in skipped_lines[0] and "line.jpg" in skipped_lines[0], repr(run.stderr)
+    assert "skipped fake.jpg" not in run.stderr.splitlines()
+
+
+def test_fifo_named_jpg_does_not_hang(tmp_path):
+    """A named pipe (and a link to it) called .jpg: the build finishes and publishes the rest."""
+    source = tmp_path / "source"
+    cases = corpus.make_fifo(source)
+    run = cascade("build", source, "-o", tmp_path / "out", timeout=60)
+    run.assert_clean_exit()
+    skipped = run.skipped()
+    assert set(skipped) <= {"pipe.jpg", "link-to-pipe.jpg"}, run.describe()
+    check_outcomes(tmp_path / "out", cases + [corpus.Case(p, "skip", reason=".") for p in skipped], run)
+
+
 def test_same_stem_and_case_twins_are_distinct(names_build):
     source, out, cases, run = names_build
     run.assert_clean_exit()
@@ -533,12 +609,22 @@ def tree_digest(folder):
     return digest
 
 
-@pytest.mark.parametrize("where", ["inside", "same", "parent", "inside-through-link"])
+@pytest.mark.parametrize("where", ["inside", "same", "parent", "inside-through-link", "link-to-source",
+                                   "source-through-link"])
 def test_output_overlapping_source_refused(tmp_path, where):
     source = tmp_path / "photos"
     corpus.make_shapes(source)
     before = tree_digest(tmp_path)
-    if where == "inside":
+    if where == "link-to-source":
+        os.symlink(source, tmp_path / "alias")
+        before = tree_digest(tmp_path)
+        output = tmp_path / "alias"
+    elif where == "source-through-link":
+        os.symlink(source, tmp_path / "alias")
+        before = tree_digest(tmp_path)
+        output = source / "site"
+        source = tmp_path / "alias"
+    elif where == "inside":
         output = source / "site"
     elif where == "same":
         output = source
