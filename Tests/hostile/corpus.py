@@ -517,13 +517,17 @@ def main(argv):
         return 1
     groups = {
         "files": make_files, "bombs": make_bombs, "shapes": make_shapes, "names": make_names,
-        "metadata": make_metadata,
+        "metadata": make_metadata, "orientations": make_orientations, "six-megapixels": make_six_megapixels,
+        "long-name": make_long_name, "broken-link": make_broken_link, "fifo": make_fifo,
     }
     for name, make in groups.items():
         cases = make(root / name / "source")
         print(f"{name}: {len(cases)} cases")
     cases = make_trees(root / "trees" / "source", root / "trees" / "outside")
     print(f"trees: {len(cases)} cases")
+    make_undecodable_name(root / "latin1-name" / "source")
+    make_control_name(root / "control-name" / "source")
+    print("latin1-name, control-name: 1 case each")
     return 0
 
 
