@@ -616,7 +616,7 @@ def tree_digest(folder):
 
 
 @pytest.mark.parametrize("where", ["inside", "same", "parent", "inside-through-link", "link-to-source",
-                                   "source-through-link"])
+                                   "source-through-link", "output-is-a-file"])
 def test_output_overlapping_source_refused(tmp_path, where):
     source = tmp_path / "photos"
     corpus.make_shapes(source)
@@ -630,6 +630,10 @@ def test_output_overlapping_source_refused(tmp_path, where):
         before = tree_digest(tmp_path)
         output = source / "site"
         source = tmp_path / "alias"
+    elif where == "output-is-a-file":
+        output = tmp_path / "site.txt"
+        output.write_bytes(b"not a folder")
+        before = tree_digest(tmp_path)
     elif where == "inside":
         output = source / "site"
     elif where == "same":
@@ -642,7 +646,8 @@ def test_output_overlapping_source_refused(tmp_path, where):
         output = tmp_path / "alias" / "site"
     run = cascade("build", source, "-o", output)
     assert run.returncode not in (0,) and run.returncode > 0, run.describe()
-    assert re.search(r"photo folder|overlap|inside|source", run.stderr, re.I), run.describe()
+    pattern = r"not a (folder|directory)" if where == "output-is-a-file" else r"photo folder|overlap|inside|source"
+    assert re.search(pattern, run.stderr, re.I), run.describe()
     assert tree_digest(tmp_path) == before, "a refused build changed the file system"
 
 
@@ -664,6 +669,28 @@ def test_source_unchanged_by_build(tmp_path):
     changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
     assert not changed, f"the build changed the photo folder: {changed[:20]}"
     assert tree_digest(tmp_path / "outside") == outside_before
+
+
+def test_output_links_into_source_never_write_there(tmp_path):
+    """Links the user left in the output folder that point into the photo folder (a folder the
+    site writes to, and a file it replaces): the build must not write into the photo folder
+    through them (refusing the build is fine too). Today `OUT/thumbs -> SOURCE/album` puts
+    `a-400.jpg` into SOURCE/album and `OUT/assets -> SOURCE` puts the theme's files into SOURCE."""
+    source = tmp_path / "source"
+    corpus.save(source, "a.jpg", corpus.jpeg_bytes(500, 300))
+    corpus.save(source, "album/b.jpg", corpus.jpeg_bytes(300, 500))
+    corpus.save(source, "notes.txt", b"my notes")
+    out = tmp_path / "out"
+    out.mkdir()
+    os.symlink(source / "album", out / "thumbs")
+    os.symlink(source, out / "assets")
+    os.symlink(source / "notes.txt", out / "index.html")
+    before = tree_digest(source)
+    run = cascade("build", source, "-o", out)
+    assert run.returncode >= 0 and "Fatal error" not in run.stderr, run.describe()
+    after = tree_digest(source)
+    changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+    assert not changed, f"the build wrote into the photo folder through links in the output: {changed}"
 
 
 USER_FILES = {"CNAME": b"photos.example.org\n", "notes/keep.html": b"<p>mine</p>",
