@@ -45,7 +45,7 @@ class Run:
     stdout: str
     stderr: str
     seconds: float
-    max_rss_kib: int       # the child's own peak resident set size (from wait4)
+    max_rss_kib: int       # cascade's own peak resident set size (VmHWM, see cascade())
 
     def describe(self):
         return (f"`{' '.join(map(str, self.command))}` exited with {self.returncode} "
@@ -68,9 +68,25 @@ class Run:
             assert marker not in self.stderr, f"runtime failure ({marker!r}):\n" + self.describe()
 
 
+def vm_hwm_kib(pid):
+    """The peak RSS (VmHWM) of the process's current program, or 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def cascade(*arguments, address_space=None, timeout=300):
-    """Runs `cascade ARGUMENTS...` and returns a Run with the child's own peak RSS (from wait4).
-    `address_space` (bytes) caps the child's virtual memory (RLIMIT_AS, as `prlimit --as` does)."""
+    """Runs `cascade ARGUMENTS...` and returns a Run with cascade's own peak RSS.
+    `address_space` (bytes) caps the child's virtual memory (RLIMIT_AS, as `prlimit --as` does).
+
+    The peak is the largest VmHWM read from /proc while it runs (every 20 ms). wait4's
+    ru_maxrss would not do: Linux folds the forked pytest process's RSS (50-60 MiB, from
+    before exec) into it."""
     command = [binary(), *map(str, arguments)]
 
     def limit():
@@ -80,7 +96,9 @@ def cascade(*arguments, address_space=None, timeout=300):
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, open(os.devnull, "rb") as stdin:
         started = time.monotonic()
         process = subprocess.Popen(command, stdin=stdin, stdout=out, stderr=err, cwd=REPO, preexec_fn=limit)
+        peak = 0
         while True:
+            peak = max(peak, vm_hwm_kib(process.pid))
             pid, status, usage = os.wait4(process.pid, os.WNOHANG)
             if pid:
                 break
@@ -94,7 +112,7 @@ def cascade(*arguments, address_space=None, timeout=300):
         out.seek(0)
         err.seek(0)
         return Run(command, process.returncode, out.read().decode(errors="replace"),
-                   err.read().decode(errors="replace"), seconds, usage.ru_maxrss)
+                   err.read().decode(errors="replace"), seconds, peak)
 
 
 class Serve:
