@@ -7,7 +7,6 @@ skips the 5,000-photo load test).
 """
 import collections
 import hashlib
-import io
 import json
 import math
 import os
