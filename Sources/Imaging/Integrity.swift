@@ -88,9 +88,15 @@ enum Integrity {
         }
     }
 
-    /// The RIFF container's size must fit in the data.
+    /// The RIFF container's size must fit in the data, and the picture must not be animated:
+    /// gd decodes still WebP only, and for an animation it reports a failed allocation, which
+    /// would send the user looking for a memory problem.
     private static func webp(_ reader: ByteReader) throws(ImagingError) {
         guard try reader.u32le(4) + 8 <= reader.count else { throw .truncated(.webp) }
+        // VP8X flags: ICC 0x20, alpha 0x10, EXIF 0x08, XMP 0x04, animation 0x02.
+        if try reader.fourCC(12) == "VP8X", try reader.u8(20) & 0x02 != 0 {
+            throw .decodeFailed(.webp, detail: "animated WebP is not supported; export a still image or a GIF")
+        }
     }
 
     /// Uncompressed rows must all be there (gd would allocate the picture, then fail).

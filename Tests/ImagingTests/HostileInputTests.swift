@@ -29,6 +29,24 @@ struct HostileInputTests {
         #expect(throws: ImagingError.unrecognizedFormat) { try ImageProbe.probe(fileAtPath: path) }
     }
 
+    @Test("an animated WebP is refused as animated, not as a failed allocation")
+    func animatedWebP() {
+        // RIFF, WEBP, a VP8X chunk (flags, reserved, 10 × 10 canvas), and room for nothing else.
+        let canvas = Array(le32(10 - 1).prefix(3)) + Array(le32(10 - 1).prefix(3))
+        let animated = Array("RIFF".utf8) + le32(30) + Array("WEBPVP8X".utf8) + le32(10) + [0x02, 0, 0, 0] + canvas
+            + Array(repeating: 0, count: 8)
+        let expected = ImagingError.decodeFailed(.webp, detail: "animated WebP is not supported; export a still image or a GIF")
+        #expect(throws: expected) { _ = try Image.decode(animated) }
+        var still = animated
+        still[20] = 0x10  // alpha, no animation: refused later, for another reason
+        do {
+            _ = try Image.decode(still)
+            Issue.record("an empty VP8X file decoded")
+        } catch {
+            #expect(!error.description.contains("animated"))
+        }
+    }
+
     /// Noisy pictures of every format, so that cuts land inside the compressed data.
     static func encoded(_ format: ImageFormat) throws -> [UInt8] {
         try noisyImage(width: 120, height: 90).encoded(asFormat: format)
