@@ -346,8 +346,10 @@ struct Walk {
                                                 reason: "a link to a place outside the photo folder; not published"))
                     continue
                 }
-                guard let resolved = try? fileManager.attributesOfItem(atPath: target.path) else {
-                    problems.append(ScanProblem(path: childRelative, reason: "a broken link"))
+                guard let resolved = try? fileManager.attributesOfItem(atPath: target.path),
+                    resolved[.type] as? FileAttributeType != .typeSymbolicLink
+                else {
+                    problems.append(ScanProblem(path: childRelative, reason: "a broken link (it points to nothing)"))
                     continue
                 }
                 type = resolved[.type] as? FileAttributeType

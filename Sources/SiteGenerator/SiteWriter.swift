@@ -53,7 +53,8 @@ struct SiteWriter: Sendable {
     @discardableResult
     func writeIfChanged(_ data: Data, to path: String) throws(SiteError) -> Bool {
         let full = URL(fileURLWithPath: root).appendingPathComponent(path).path
-        if let attributes = try? FileManager.default.attributesOfItem(atPath: full),
+        if isInside(folder: URL(fileURLWithPath: full).deletingLastPathComponent()),
+            let attributes = try? FileManager.default.attributesOfItem(atPath: full),
             attributes[.type] as? FileAttributeType == .typeRegular,
             (attributes[.size] as? NSNumber)?.intValue == data.count,
             FileManager.default.contents(atPath: full) == data
@@ -66,8 +67,9 @@ struct SiteWriter: Sendable {
 
     /// Whether the site-relative `path` is a regular file.
     func exists(_ path: String) -> Bool {
-        let full = URL(fileURLWithPath: root).appendingPathComponent(path).path
-        return (try? FileManager.default.attributesOfItem(atPath: full))?[.type] as? FileAttributeType == .typeRegular
+        let url = URL(fileURLWithPath: root).appendingPathComponent(path)
+        return isInside(folder: url.deletingLastPathComponent())
+            && (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType == .typeRegular
     }
 
     /// Deletes the site-relative file `path` (a file this tool made: callers take it from the
@@ -77,7 +79,8 @@ struct SiteWriter: Sendable {
         guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/").contains("..") else { return false }
         let fileManager = FileManager.default
         var url = URL(fileURLWithPath: root).appendingPathComponent(path)
-        guard (try? fileManager.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType == .typeRegular,
+        guard isInside(folder: url.deletingLastPathComponent()),
+            (try? fileManager.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType == .typeRegular,
             (try? fileManager.removeItem(at: url)) != nil
         else { return false }
         url.deleteLastPathComponent()
@@ -90,13 +93,28 @@ struct SiteWriter: Sendable {
         return true
     }
 
+    /// Whether the folder `url` really is inside the output folder, once every symbolic link
+    /// on the way is followed: a link the user left in the output folder (say `thumbs` pointing
+    /// into the photo folder) must never lead a write or a deletion out of it.
+    func isInside(folder url: URL) -> Bool {
+        let real = url.resolvingSymlinksInPath().path
+        return real == root || real.hasPrefix(root + "/")
+    }
+
     /// Writes `data` to the site-relative `path`.
     func write(_ data: Data, to path: String) throws(SiteError) {
         let url = URL(fileURLWithPath: root).appendingPathComponent(path)
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            guard isInside(folder: url.deletingLastPathComponent()) else {
+                throw SiteError.write(
+                    path: url.path,
+                    reason: "\(url.deletingLastPathComponent().path) is a link to a place outside the output folder; remove the link")
+            }
             try data.write(to: url, options: .atomic)
+        } catch let error as SiteError {
+            throw error
         } catch {
             throw .write(path: url.path, reason: (error as NSError).localizedDescription)
         }

@@ -28,6 +28,10 @@ struct SlugAllocator {
         return candidate
     }
 
+    /// The most UTF-8 bytes a slug takes: with a counter, a width and an extension
+    /// (`-12-1600.webp`) a file name stays far below the 255 bytes file systems allow.
+    static let maximumBytes = 160
+
     /// The slug of `name`, possibly empty.
     static func slug(_ name: String) -> String {
         var output = ""
@@ -37,7 +41,9 @@ struct SlugAllocator {
                 || scalar == "_" || scalar.properties.generalCategory == .decimalNumber
             let isEmoji = scalar.properties.isEmojiPresentation || (scalar.properties.isEmoji && scalar.value > 0xFF)
             if keep && !isEmoji {
-                if pendingDash && !output.isEmpty { output.append("-") }
+                let dash = pendingDash && !output.isEmpty
+                if output.utf8.count + (dash ? 1 : 0) + String(scalar).utf8.count > maximumBytes { break }
+                if dash { output.append("-") }
                 pendingDash = false
                 output.unicodeScalars.append(scalar)
                 if output.unicodeScalars.count >= 80 { break }

@@ -49,7 +49,7 @@ struct Build: AsyncParsableCommand {
             let report = try await SiteBuilder(options: options).build { reporter.handle($0) }
             reporter.finish(report, seconds: Date().timeIntervalSince(start))
         } catch {
-            FileHandle.standardError.write(Data("cascade: \(error.description)\n".utf8))
+            FileHandle.standardError.write(Data("cascade: \(ProgressReporter.printable(error.description))\n".utf8))
             throw ExitCode.failure
         }
     }

@@ -77,12 +77,27 @@ final class ProgressReporter: Sendable {
     private func say(_ line: String, _ state: inout State) {
         guard verbosity != .quiet else { return }
         clearBar(&state)
-        print(line)
+        print(Self.printable(line))
     }
 
     private func report(_ line: String, _ state: inout State) {
         clearBar(&state)
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileHandle.standardError.write(Data((Self.printable(line) + "\n").utf8))
+    }
+
+    /// `text` with control and bidirectional-formatting characters written as `\u{…}`: a file
+    /// name cannot move the cursor, clear the screen, start a new line or reverse the text.
+    static func printable(_ text: String) -> String {
+        var output = ""
+        for scalar in text.unicodeScalars {
+            let category = scalar.properties.generalCategory
+            if category == .control || category == .format || category == .lineSeparator || category == .paragraphSeparator {
+                output += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
     }
 
     private func clearBar(_ state: inout State) {

@@ -23,6 +23,9 @@ import urllib.request
 
 import pytest
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "browser"))
+import framedata  # noqa: E402
+
 REPO = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 sys.path.insert(0, str(REPO / "Tests" / "browser"))
@@ -195,8 +198,10 @@ def frames_items(out):
     out = pathlib.Path(out)
     found = []
     for path in sorted(out.rglob("frames.json")):
-        document = json.loads(path.read_text(encoding="utf-8"),
-                              parse_constant=lambda c: pytest.fail(f"{path}: non-finite number {c}"))
+        for part in [path, *sorted((path.parent / "frames").glob("*.json"))]:
+            json.loads(part.read_text(encoding="utf-8"),
+                       parse_constant=lambda c: pytest.fail(f"{part}: non-finite number {c}"))
+        document = framedata.load(path)  # frame data v2 expanded: items with URLs, frames per breakpoint
         folder = path.parent.relative_to(out).as_posix()
         folder = "" if folder == "." else folder + "/"
         for index, item in enumerate(document["items"]):

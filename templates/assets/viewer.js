@@ -316,7 +316,9 @@
     this.width = rect.width;
     this.wallTop = rect.top + window.scrollY;
     const b = breakpointIndex(this.model, this.width);
-    const mapping = scrollMapping(contentHeight(this.model, b, this.width), MAX_WALL_HEIGHT, window.innerHeight);
+    // A page may lower the limit (window.cascadeMaxWallHeight), e.g. to try the scaled mode.
+    const limit = global.cascadeMaxWallHeight > 0 ? global.cascadeMaxWallHeight : MAX_WALL_HEIGHT;
+    const mapping = scrollMapping(contentHeight(this.model, b, this.width), limit, window.innerHeight);
     if (mapping.scaled !== this.mapping.scaled || mapping.wallHeight !== this.mapping.wallHeight) {
       this.wall.style.height = mapping.scaled ? mapping.wallHeight + "px" : "";
       this.wall.classList.toggle("is-scaled", mapping.scaled);
@@ -346,13 +348,22 @@
     const to = this.direction > 0 ? top + height + ahead : top + height + behind;
     const b = breakpointIndex(this.model, this.width);
     this.recycler.update(visibleItems(this.model, b, this.width, from, to));
-    if (this.mapping.scaled) {
-      // The wall is shorter than the album: each tile sits at its frame's top minus the shift.
+    if (this.mapping.scaled || this.wasScaled) {
       const self = this;
-      this.recycler.visible.forEach(function (node, index) {
-        node.style.top = (frameOf(self.model, b, self.width, index).y - self.shift) + "px";
-      });
+      this.recycler.visible.forEach(function (node, index) { self.placeTile(node, index); });
     }
+    this.wasScaled = this.mapping.scaled;
+  };
+
+  /** When the wall is shorter than the album, a tile sits at its frame's top minus the shift;
+   *  otherwise the CSS places it. */
+  Viewer.prototype.placeTile = function (node, index) {
+    if (!this.mapping.scaled) {
+      node.style.removeProperty("top");
+      return;
+    }
+    const b = breakpointIndex(this.model, this.width);
+    node.style.top = (frameOf(this.model, b, this.width, index).y - (this.shift || 0)) + "px";
   };
 
   /** The details of item `index`, or null while its chunk is loading (the load is started). */
@@ -402,6 +413,7 @@
     node.setAttribute("href", model.pageURL.replace("{id}", model.ids[index]));
     node.setAttribute("data-index", String(index));
     node.setAttribute("style", tileStyle(model, index, detail && detail.color));
+    this.placeTile(node, index);
     if (!node.parentNode) this.wall.appendChild(node);
     if (!detail) {
       // Its chunk is on the way: the tile shows its placeholder until then.
