@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
     ],
     targets: [
         // The shared layout engine: pure Swift, no Foundation, no platform imports.
@@ -36,11 +37,18 @@ let package = Package(
             plugins: ["EmbedTheme"]
         ),
 
+        // `cascade serve`: the local preview server (static files, live reload, source watcher).
+        // Knows nothing about galleries: it serves a folder and calls a rebuild closure.
+        .target(
+            name: "PreviewServer",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")]
+        ),
+
         // The thin command-line front end.
         .executableTarget(
             name: "cascade",
             dependencies: [
-                "SiteGenerator",
+                "SiteGenerator", "PreviewServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
