@@ -4,7 +4,7 @@ import Imaging
 import SiteGenerator
 
 @main
-struct Cascade: ParsableCommand {
+struct Cascade: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cascade",
         abstract: "Turn a folder of photos into a static waterfall gallery.",
@@ -13,7 +13,7 @@ struct Cascade: ParsableCommand {
             Pinterest-style waterfall, and the site is plain static files you can publish \
             on any web host.
             """,
-        subcommands: [Build.self]
+        subcommands: [Build.self, Serve.self]
     )
 }
 
@@ -37,24 +37,37 @@ struct Build: ParsableCommand {
         let quiet = self.quiet
         let start = Date()
         do {
-            let report = try SiteBuilder(options: options).build { event in
-                switch event {
-                case .scanned(let photos, let albums):
-                    if !quiet { print("Found \(photos) photos in \(albums) albums") }
-                case .skipped(let problem):
-                    FileHandle.standardError.write(Data("skipped \(problem.path): \(problem.reason)\n".utf8))
-                case .photoProcessed(let done, let total):
-                    if !quiet, done == total || done % 50 == 0 { print("Processed \(done)/\(total) photos") }
-                }
-            }
-            let seconds = String(format: "%.1f", Date().timeIntervalSince(start))
-            let skipped = report.skipped.isEmpty ? "" : ", \(report.skipped.count) file(s) skipped"
-            if !quiet || !report.skipped.isEmpty {
-                print("Wrote \(report.photos) photos in \(report.albums) albums (\(report.pagesWritten) pages, \(report.imagesWritten) images) to \(report.outputDirectory) in \(seconds) s\(skipped)")
-            }
+            let report = try SiteBuilder(options: options).build(progress: BuildOutput.progress(quiet: quiet))
+            BuildOutput.summary(report, since: start, quiet: quiet)
         } catch {
             FileHandle.standardError.write(Data("cascade: \(error.description)\n".utf8))
             throw ExitCode.failure
+        }
+    }
+}
+
+/// What `build` and `serve` print while building.
+enum BuildOutput {
+    /// Prints the progress of a build; skipped files always go to standard error.
+    static func progress(quiet: Bool) -> @Sendable (BuildEvent) -> Void {
+        { event in
+            switch event {
+            case .scanned(let photos, let albums):
+                if !quiet { print("Found \(photos) photos in \(albums) albums") }
+            case .skipped(let problem):
+                FileHandle.standardError.write(Data("skipped \(problem.path): \(problem.reason)\n".utf8))
+            case .photoProcessed(let done, let total):
+                if !quiet, done == total || done % 50 == 0 { print("Processed \(done)/\(total) photos") }
+            }
+        }
+    }
+
+    /// Prints the line that ends a build (also when quiet, if files were skipped).
+    static func summary(_ report: BuildReport, since start: Date, quiet: Bool) {
+        let seconds = String(format: "%.1f", Date().timeIntervalSince(start))
+        let skipped = report.skipped.isEmpty ? "" : ", \(report.skipped.count) file(s) skipped"
+        if !quiet || !report.skipped.isEmpty {
+            print("Wrote \(report.photos) photos in \(report.albums) albums (\(report.pagesWritten) pages, \(report.imagesWritten) images) to \(report.outputDirectory) in \(seconds) s\(skipped)")
         }
     }
 }
