@@ -12,6 +12,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        // Hummingbird's own lifecycle library, for stopping the preview server gracefully.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
     ],
     targets: [
         // The shared layout engine: pure Swift, no Foundation, no platform imports.
@@ -41,7 +43,10 @@ let package = Package(
         // Knows nothing about galleries: it serves a folder and calls a rebuild closure.
         .target(
             name: "PreviewServer",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
 
         // The thin command-line front end.

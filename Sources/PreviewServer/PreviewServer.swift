@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 import Synchronization
 
 #if canImport(Glibc)
@@ -87,7 +88,8 @@ public struct PreviewServer: Sendable {
         if let problem = probe(host: host, port: port) { throw problem }
     }
 
-    /// Serves until the task is cancelled (then it returns normally).
+    /// Serves until the task is cancelled; then it stops gracefully (held reload polls are
+    /// answered at once) and returns normally.
     ///
     /// - Parameter onListening: called once the server accepts connections, with the port
     ///   actually used.
@@ -110,16 +112,25 @@ public struct PreviewServer: Sendable {
                 await onListening(Listening(host: host, port: channel.localAddress?.port ?? port))
             }
         )
-        // Hummingbird logs every start at `info`; the command line prints its own lines.
-        app.logger.logLevel = .warning
+        // Hummingbird logs every start at `info` and a cancelled connection as an `error`; the
+        // command line prints its own lines, and errors that matter are thrown from here.
+        app.logger.logLevel = .critical
+        // Cancelling stops the server gracefully: it stops accepting, answers what it is
+        // answering, then closes. (Cancelling Hummingbird's own task instead can drop a
+        // connection accepted at that moment, which NIO treats as a fatal error.) The group
+        // runs in a task of its own so that the cancellation does not reach it.
+        let group = ServiceGroup(services: [app], logger: app.logger)
+        let running = Task { try await group.run() }
         let reload = liveReload
         do {
             try await withTaskCancellationHandler {
-                try await app.run()
+                try await running.value
             } onCancel: {
                 // Answer the held reload polls, so that shutting down never waits for them.
                 reload.close()
+                Task { await group.triggerGracefulShutdown() }
             }
+            return
         } catch is CancellationError {
             return
         } catch {
