@@ -66,5 +66,13 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Imaging"]),
         .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Waterfall", "Imaging", "Gallery"]),
+        .testTarget(
+            name: "PreviewServerTests",
+            dependencies: [
+                "PreviewServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
     ]
 )
