@@ -13,6 +13,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         .package(url: "https://github.com/JohnSundell/Ink", exact: "0.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        // Hummingbird's own lifecycle library, for stopping the preview server gracefully.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
     ],
     targets: [
         // The shared layout engine: pure Swift, no Foundation, no platform imports.
@@ -45,11 +48,21 @@ let package = Package(
             plugins: ["EmbedTheme"]
         ),
 
+        // `cascade serve`: the local preview server (static files, live reload, source watcher).
+        // Knows nothing about galleries: it serves a folder and calls a rebuild closure.
+        .target(
+            name: "PreviewServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
         // The thin command-line front end.
         .executableTarget(
             name: "cascade",
             dependencies: [
-                "SiteGenerator", "GalleryConfig",
+                "SiteGenerator", "GalleryConfig", "PreviewServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -63,5 +76,13 @@ let package = Package(
         .testTarget(name: "GalleryConfigTests", dependencies: ["GalleryConfig"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GalleryConfig", "Imaging"]),
         .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Waterfall", "Imaging", "Gallery"]),
+        .testTarget(
+            name: "PreviewServerTests",
+            dependencies: [
+                "PreviewServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
     ]
 )

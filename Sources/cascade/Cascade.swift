@@ -13,7 +13,7 @@ struct Cascade: AsyncParsableCommand {
             Pinterest-style waterfall, and the site is plain static files you can publish \
             on any web host.
             """,
-        subcommands: [Build.self, Init.self]
+        subcommands: [Build.self, Serve.self, Init.self]
     )
 }
 

@@ -1,0 +1,48 @@
+/// Why the preview server cannot start or keep running.
+public enum PreviewServerError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The folder to serve does not exist.
+    case rootNotFound(String)
+    /// The path to serve exists but is not a folder.
+    case rootNotADirectory(String)
+    /// The port is outside 0...65535.
+    case invalidPort(Int)
+    /// Another program already listens on the port.
+    case portInUse(host: String, port: Int)
+    /// The system refuses to let this user listen on the port (ports below 1024 usually need root).
+    case permissionDenied(host: String, port: Int)
+    /// Listening failed for another reason.
+    case cannotListen(host: String, port: Int, reason: String)
+    /// The server stopped with an error after it had started.
+    case stopped(reason: String)
+
+    /// A sentence naming the folder or the address and the reason.
+    public var description: String {
+        switch self {
+        case .rootNotFound(let path): "cannot serve \(path): the folder does not exist"
+        case .rootNotADirectory(let path): "cannot serve \(path): it is not a folder"
+        case .invalidPort(let port): "invalid port \(port): a port is a number from 0 to 65535"
+        case .portInUse(let host, let port):
+            "cannot listen on \(host):\(port): the port is in use by another program (choose another one with --port)"
+        case .permissionDenied(let host, let port):
+            "cannot listen on \(host):\(port): permission denied (ports below 1024 need special rights; choose another one with --port)"
+        case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
+        case .stopped(let reason): "the preview server stopped: \(reason)"
+        }
+    }
+}
+
+/// Why the source folder cannot be watched.
+public enum SourceWatcherError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The folder to watch cannot be listed.
+    case unreadable(path: String, reason: String)
+    /// The polling interval or the quiet period is not positive.
+    case invalidInterval(String)
+
+    /// A sentence naming the folder and the reason.
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): "cannot watch \(path): \(reason)"
+        case .invalidInterval(let message): "invalid watch interval: \(message)"
+        }
+    }
+}

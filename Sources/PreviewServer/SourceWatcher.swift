@@ -1,0 +1,180 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The state of a folder tree at one moment: every path with its size, modification time and
+/// inode. Hidden files and folders (names starting with `.`) are left out, and so is everything
+/// inside a hidden folder. Symbolic links are followed; a folder reached twice is listed once.
+public struct SourceSnapshot: Sendable, Equatable {
+    /// What is recorded of one file or folder.
+    public struct Entry: Sendable, Equatable {
+        /// Size in bytes (0 for folders).
+        public var size: Int
+        /// Modification time in nanoseconds since 1970 (0 for folders: their time changes
+        /// whenever a hidden file inside them is written, which is no change of the source).
+        public var modified: Int64
+        /// The inode, so a file replaced by another of the same size and time is seen too.
+        public var inode: UInt64
+        /// Whether it is a folder.
+        public var isDirectory: Bool
+    }
+
+    /// Paths relative to the folder, `/`-separated, to what was recorded of them.
+    public private(set) var entries: [String: Entry]
+
+    /// An empty snapshot (a folder that is gone).
+    public init() { entries = [:] }
+
+    /// Records the tree below `directory`.
+    /// - Throws: ``SourceWatcherError/unreadable(path:reason:)`` when the folder itself cannot
+    ///   be listed; unreadable sub-folders are recorded without their contents.
+    public static func take(of directory: String) throws(SourceWatcherError) -> SourceSnapshot {
+        var status = stat()
+        guard stat(directory, &status) == 0 else {
+            throw .unreadable(path: directory, reason: String(cString: strerror(errno)))
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw .unreadable(path: directory, reason: "it is not a folder") }
+        guard (try? FileManager.default.contentsOfDirectory(atPath: directory)) != nil else {
+            throw .unreadable(path: directory, reason: "the folder cannot be listed")
+        }
+        var snapshot = SourceSnapshot()
+        var visited: Set<[UInt64]> = [[UInt64(status.st_dev), UInt64(status.st_ino)]]
+        snapshot.walk(directory, relative: "", visited: &visited)
+        return snapshot
+    }
+
+    private mutating func walk(_ directory: String, relative: String, visited: inout Set<[UInt64]>) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where !name.hasPrefix(".") {
+            let path = directory + "/" + name
+            let key = relative.isEmpty ? name : relative + "/" + name
+            var status = stat()
+            guard stat(path, &status) == 0 else { continue }  // gone meanwhile, or a dangling link
+            if status.st_mode & S_IFMT == S_IFDIR {
+                entries[key] = Entry(size: 0, modified: 0, inode: UInt64(status.st_ino), isDirectory: true)
+                if visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted {
+                    walk(path, relative: key, visited: &visited)
+                }
+            } else {
+                #if canImport(Darwin)
+                let time = status.st_mtimespec
+                #else
+                let time = status.st_mtim
+                #endif
+                entries[key] = Entry(
+                    size: Int(status.st_size), modified: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec),
+                    inode: UInt64(status.st_ino), isDirectory: false)
+            }
+        }
+    }
+
+    /// What differs from an earlier snapshot.
+    public func changes(since earlier: SourceSnapshot) -> SourceChange {
+        var change = SourceChange()
+        for (path, entry) in entries {
+            if let before = earlier.entries[path] {
+                if before != entry { change.modified.append(path) }
+            } else {
+                change.added.append(path)
+            }
+        }
+        change.removed = earlier.entries.keys.filter { entries[$0] == nil }
+        change.added.sort()
+        change.modified.sort()
+        change.removed.sort()
+        return change
+    }
+}
+
+/// The paths that differ between two snapshots, each list sorted.
+public struct SourceChange: Sendable, Equatable {
+    /// Paths that are new.
+    public var added: [String] = []
+    /// Paths whose size, time, inode or kind changed.
+    public var modified: [String] = []
+    /// Paths that are gone.
+    public var removed: [String] = []
+
+    /// Creates an empty change.
+    public init() {}
+
+    /// Whether nothing changed.
+    public var isEmpty: Bool { added.isEmpty && modified.isEmpty && removed.isEmpty }
+
+    /// A short line such as `photo.jpg changed` or `3 files added, 1 removed`.
+    public var summary: String {
+        let all = added + modified + removed
+        if all.count == 1 {
+            let verb = !added.isEmpty ? "added" : !modified.isEmpty ? "changed" : "removed"
+            return "\(all[0]) \(verb)"
+        }
+        var parts: [String] = []
+        if !added.isEmpty { parts.append("\(added.count) added") }
+        if !modified.isEmpty { parts.append("\(modified.count) changed") }
+        if !removed.isEmpty { parts.append("\(removed.count) removed") }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// Watches a folder by polling: compares snapshots (``SourceSnapshot``) every `interval`, waits
+/// until the folder has been quiet for `quietPeriod` (so a copy of many files gives one
+/// rebuild, not one per file), then calls the rebuild closure and, when it succeeded, signals
+/// the live-reload channel. Rebuilds never overlap; changes made during one lead to another.
+///
+/// Polling needs no platform API and sees changes on network and container mounts too; hidden
+/// files (editors' swap files, `.DS_Store`) never trigger a rebuild.
+public struct SourceWatcher: Sendable {
+    /// The watched folder.
+    public let directory: String
+    /// Time between two snapshots.
+    public let interval: Duration
+    /// How long the folder must stay unchanged before the rebuild starts.
+    public let quietPeriod: Duration
+    /// The snapshot that changes are measured against at the start of ``run(reload:rebuild:)``.
+    public let baseline: SourceSnapshot
+
+    /// Takes the first snapshot now, so that a change made right after this returns is seen.
+    /// - Throws: ``SourceWatcherError`` when the folder cannot be listed or a time is not positive.
+    public init(
+        directory: String, interval: Duration = .milliseconds(500), quietPeriod: Duration = .milliseconds(300)
+    ) throws(SourceWatcherError) {
+        guard interval > .zero else { throw .invalidInterval("the polling interval must be positive") }
+        guard quietPeriod >= .zero else { throw .invalidInterval("the quiet period cannot be negative") }
+        self.directory = directory
+        self.interval = interval
+        self.quietPeriod = quietPeriod
+        self.baseline = try SourceSnapshot.take(of: directory)
+    }
+
+    /// Polls until the task is cancelled.
+    /// - Parameters:
+    ///   - reload: signalled after every rebuild that returned `true`.
+    ///   - rebuild: called with what changed; returns whether the rebuild succeeded.
+    public func run(reload: LiveReload? = nil, rebuild: @Sendable (SourceChange) async -> Bool) async {
+        var last = baseline
+        while !Task.isCancelled {
+            guard (try? await Task.sleep(for: interval)) != nil else { return }
+            var current = currentSnapshot()
+            if current == last { continue }
+            // Wait for the folder to settle.
+            while true {
+                guard (try? await Task.sleep(for: quietPeriod)) != nil else { return }
+                let again = currentSnapshot()
+                if again == current { break }
+                current = again
+            }
+            let change = current.changes(since: last)
+            last = current
+            if await rebuild(change) { reload?.signal() }
+        }
+    }
+
+    /// The folder's snapshot now; empty when it is gone or unreadable (every file removed).
+    private func currentSnapshot() -> SourceSnapshot {
+        (try? SourceSnapshot.take(of: directory)) ?? SourceSnapshot()
+    }
+}

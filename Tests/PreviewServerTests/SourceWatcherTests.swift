@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+@testable import PreviewServer
+
+/// Runs a fast watcher on `folder`, does `action`, and returns the first change it reports
+/// (`nil` if none within `timeout`), and whether the reload channel was signalled.
+func firstChange(
+    in folder: TemporaryFolder, rebuildSucceeds: Bool = true, timeout: Duration = .seconds(5),
+    after action: () throws -> Void
+) async throws -> (change: SourceChange?, reloaded: Bool) {
+    let watcher = try SourceWatcher(directory: folder.path, interval: .milliseconds(40), quietPeriod: .milliseconds(40))
+    let reload = LiveReload()
+    let before = reload.version
+    let (changes, continuation) = AsyncStream.makeStream(of: SourceChange.self)
+    let task = Task {
+        await watcher.run(reload: reload) { change in
+            continuation.yield(change)
+            return rebuildSucceeds
+        }
+    }
+    try action()
+    let change = await firstValue(within: timeout) { await changes.first { _ in true } }
+    // Give a successful rebuild's signal time to happen (it follows the closure's return).
+    try await Task.sleep(for: .milliseconds(100))
+    task.cancel()
+    await task.value
+    continuation.finish()
+    return (change, reload.version != before)
+}
+
+@Suite struct SourceWatcherTests {
+    @Test func aNewFileIsSeenAndTheReloadSignalled() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("album/a.jpg", "a")
+        let (change, reloaded) = try await firstChange(in: folder) {
+            try folder.write("album/b.jpg", "bb")
+        }
+        #expect(change?.added == ["album/b.jpg"])
+        #expect(change?.modified == [])
+        #expect(change?.removed == [])
+        #expect(reloaded)
+    }
+
+    @Test func aModifiedFileIsSeen() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("a.jpg", "first")
+        try await Task.sleep(for: .milliseconds(50))  // a later modification time
+        let (change, _) = try await firstChange(in: folder) {
+            try folder.write("a.jpg", "other")  // same size: only the time tells
+        }
+        #expect(change?.modified == ["a.jpg"])
+        #expect(change?.added == [])
+    }
+
+    @Test func aDeletedFileIsSeen() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("album/a.jpg", "a")
+        try folder.write("album/b.jpg", "b")
+        let (change, _) = try await firstChange(in: folder) {
+            try folder.remove("album/a.jpg")
+        }
+        #expect(change?.removed == ["album/a.jpg"])
+        #expect(change?.summary == "album/a.jpg removed")
+    }
+
+    @Test(arguments: [".DS_Store", ".a.jpg.swp", ".hidden/photo.jpg", "album/.thumbs/photo.jpg", "album/.tmp"])
+    func hiddenFilesAreIgnored(path: String) async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("album/a.jpg", "a")
+        try folder.makeFolder(".hidden")
+        try folder.makeFolder("album/.thumbs")
+        let (change, reloaded) = try await firstChange(in: folder, timeout: .milliseconds(800)) {
+            try folder.write(path, "hidden")
+        }
+        #expect(change == nil)
+        #expect(!reloaded)
+    }
+
+    @Test func aFailedRebuildDoesNotReload() async throws {
+        let folder = try TemporaryFolder()
+        let (change, reloaded) = try await firstChange(in: folder, rebuildSucceeds: false) {
+            try folder.write("a.jpg", "a")
+        }
+        #expect(change?.added == ["a.jpg"])
+        #expect(!reloaded)
+    }
+
+    @Test func manyChangesAtOnceGiveOneRebuild() async throws {
+        let folder = try TemporaryFolder()
+        let watcher = try SourceWatcher(directory: folder.path, interval: .milliseconds(40), quietPeriod: .milliseconds(200))
+        let (changes, continuation) = AsyncStream.makeStream(of: SourceChange.self)
+        let task = Task {
+            await watcher.run { change in
+                continuation.yield(change)
+                return true
+            }
+        }
+        for index in 0..<5 {
+            try folder.write("photo-\(index).jpg", "x")
+            try await Task.sleep(for: .milliseconds(60))  // shorter than the quiet period
+        }
+        try await Task.sleep(for: .milliseconds(800))
+        task.cancel()
+        await task.value
+        continuation.finish()
+        var all: [SourceChange] = []
+        for await change in changes { all.append(change) }
+        #expect(all.count == 1)
+        #expect(all.first?.added.count == 5)
+    }
+
+    @Test func snapshotsFollowLinksOnceAndSkipHiddenNames() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("album/a.jpg", "a")
+        try folder.write(".git/config", "x")
+        try folder.link("album/loop", to: "..")  // a cycle
+        let snapshot = try SourceSnapshot.take(of: folder.path)
+        #expect(snapshot.entries["album/a.jpg"]?.size == 1)
+        #expect(snapshot.entries.keys.allSatisfy { !$0.contains(".git") })
+        #expect(snapshot.entries["album/loop"]?.isDirectory == true)
+        #expect(snapshot.entries["album/loop/album/a.jpg"] == nil)
+    }
+
+    @Test func anUnreadableFolderIsReportedByName() {
+        #expect(throws: SourceWatcherError.unreadable(path: "/nonexistent/photos", reason: "No such file or directory")) {
+            try SourceWatcher(directory: "/nonexistent/photos")
+        }
+        #expect(throws: SourceWatcherError.self) {
+            try SourceWatcher(directory: "/tmp", interval: .zero)
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import Hummingbird
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import HummingbirdTesting
+import Testing
+
+@testable import PreviewServer
+
+/// A temporary folder, removed when the value goes away.
+final class TemporaryFolder: Sendable {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("cascade-serve-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func write(_ relative: String, _ text: String) throws {
+        try write(relative, Data(text.utf8))
+    }
+
+    func write(_ relative: String, _ data: Data) throws {
+        let url = URL(fileURLWithPath: path).appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+    }
+
+    func makeFolder(_ relative: String) throws {
+        try FileManager.default.createDirectory(atPath: path + "/" + relative, withIntermediateDirectories: true)
+    }
+
+    func link(_ relative: String, to destination: String) throws {
+        try FileManager.default.createSymbolicLink(atPath: path + "/" + relative, withDestinationPath: destination)
+    }
+
+    func read(_ relative: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: path + "/" + relative))
+    }
+
+    func remove(_ relative: String) throws {
+        try FileManager.default.removeItem(atPath: path + "/" + relative)
+    }
+}
+
+/// The text outside the served folder that no request may ever return.
+let secret = "TOP SECRET, NOT PART OF THE SITE"
+
+/// A served folder `site/` with every kind of file, and secrets next to it:
+///
+/// ```
+/// secret.txt, outside/secret.txt      never served
+/// site/index.html, album/index.html   pages
+/// site/digits.txt                     "0123456789", for ranges
+/// site/secret-link.txt -> ../secret.txt, site/link-out -> ../outside, site/absolute-link -> /etc
+/// site/inside-link.txt -> digits.txt  a link that stays inside: served
+/// ```
+func makeSite() throws -> (folder: TemporaryFolder, root: String) {
+    let folder = try TemporaryFolder()
+    try folder.write("secret.txt", secret)
+    try folder.write("outside/secret.txt", secret)
+    try folder.write("site/index.html", "<!doctype html>\n<html><head><title>Home</title></head><body><p>Home</p></body></html>\n")
+    try folder.write("site/album/index.html", "<!doctype html>\n<html><body><p>Album</p></body></html>\n")
+    try folder.write("site/café/index.html", "<!doctype html>\n<html><body><p>Café</p></body></html>\n")
+    try folder.write("site/upper.html", "<HTML><BODY><P>Shouting</P></BODY></HTML>")
+    try folder.write("site/fragment.html", "<p>no body element</p>")
+    try folder.write("site/digits.txt", "0123456789")
+    try folder.write("site/a..b.txt", "two dots inside a name")
+    try folder.write("site/assets/cascade.css", "body { margin: 0 }\n")
+    try folder.write("site/assets/viewer.js", "console.log('viewer')\n")
+    try folder.write("site/frames.json", #"{"version":1}"#)
+    try folder.write("site/feed.xml", "<?xml version=\"1.0\"?><feed/>")
+    try folder.write("site/icon.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>")
+    for name in ["photo.jpg", "photo.JPEG", "photo.webp", "photo.avif", "photo.png", "data.bin"] {
+        try folder.write("site/thumbs/\(name)", Data((0..<64).map { UInt8($0) }))
+    }
+    try folder.makeFolder("site/empty")
+    try folder.link("site/secret-link.txt", to: "../secret.txt")
+    try folder.link("site/link-out", to: "../outside")
+    try folder.link("site/absolute-link", to: "/etc")
+    try folder.link("site/inside-link.txt", to: "digits.txt")
+    return (folder, folder.path + "/site")
+}
+
+struct ServerDidNotStart: Error {}
+
+/// Runs a preview server of `root` on an ephemeral loopback port for the duration of `body`,
+/// with a real HTTP client connected to it.
+func withServer<Value: Sendable>(
+    root: String, liveReload: Bool = true, pollTimeout: Duration = .seconds(10),
+    _ body: @escaping @Sendable (PreviewServer, TestClient) async throws -> Value
+) async throws -> Value {
+    let server = try PreviewServer(
+        configuration: .init(root: root, port: 0, liveReload: liveReload, pollTimeout: pollTimeout))
+    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+    let task = Task {
+        defer { continuation.finish() }
+        try await server.run { listening in continuation.yield(listening.port) }
+    }
+    guard let port = await ports.first(where: { _ in true }) else {
+        try await task.value
+        throw ServerDidNotStart()
+    }
+    do {
+        let value = try await client(port: port) { try await body(server, $0) }
+        task.cancel()
+        try await task.value
+        return value
+    } catch {
+        task.cancel()
+        _ = try? await task.value
+        throw error
+    }
+}
+
+/// A fresh connection to the server on `port`.
+func client<Value: Sendable>(port: Int, _ body: @escaping @Sendable (TestClient) async throws -> Value) async throws -> Value {
+    try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20)), operation: body)
+}
+
+extension TestClient.Response {
+    /// The body as text (empty when there is none).
+    var text: String { body.map { String(buffer: $0) } ?? "" }
+    /// The body's length in bytes.
+    var bodyCount: Int { body?.readableBytes ?? 0 }
+}
+
+/// Waits for the first value `body` produces, or `nil` after `timeout`.
+func firstValue<Value: Sendable>(
+    within timeout: Duration, _ body: @escaping @Sendable () async -> Value?
+) async -> Value? {
+    await withTaskGroup(of: Value?.self) { group in
+        group.addTask { await body() }
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
+    }
+}
+
+struct SocketError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Sends `request` as it is over a plain TCP connection to 127.0.0.1:`port` and returns
+/// everything the server answers until it closes the connection. The socket blocks, so it
+/// runs on a thread of its own, never on the tasks' threads that the server needs too.
+func rawRequest(port: Int, _ request: String) async throws -> String {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Result { try blockingRequest(port: port, request) })
+        }
+    }
+}
+
+private func blockingRequest(port: Int, _ request: String) throws -> String {
+    #if canImport(Glibc)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard fd >= 0 else { throw SocketError(description: "socket: \(errno)") }
+    defer { close(fd) }
+    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw SocketError(description: "connect: \(errno)") }
+    let bytes = Array(request.utf8)
+    guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == bytes.count else {
+        throw SocketError(description: "send: \(errno)")
+    }
+    var answer: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count <= 0 { break }
+        answer += buffer[0..<count]
+    }
+    return String(decoding: answer, as: UTF8.self)
+}
