@@ -42,7 +42,7 @@ let package = Package(
         .target(
             name: "SiteGenerator",
             dependencies: [
-                "Waterfall", "Imaging", "Gallery",
+                "Waterfall", "Imaging", "Gallery", "GalleryConfig",
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             plugins: ["EmbedTheme"]

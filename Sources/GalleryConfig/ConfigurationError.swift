@@ -4,7 +4,7 @@
 /// Its ``description`` names the file, the line, the key as a dotted path (`breakpoints[2].columns`),
 /// what is wrong and what is allowed, for example:
 ///
-///     /photos/cascade.yml:7: breakpoints[2].columns: must be a whole number from 1 to 100, not 0
+///     /photos/cascade.yml:7: breakpoints[2].columns: must be a whole number from 1 to 24, not 0
 public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of problem it is.
     public enum Kind: Sendable, Hashable {

@@ -19,7 +19,7 @@ extension SiteConfiguration {
         # base_url: https://example.com/photos/
 
         # Columns of the waterfall: from each album width (CSS px) upwards, this many columns.
-        # Listed by growing min_width; the first starts at 0. Columns: 1 to 100.
+        # Listed by growing min_width; the first starts at 0. Columns: 1 to 24.
         breakpoints:
           - { min_width: 0, columns: 2 }
           - { min_width: 600, columns: 3 }

@@ -23,7 +23,7 @@ public struct SiteConfiguration: Sendable, Hashable {
     public struct Breakpoint: Sendable, Hashable {
         /// The smallest album (wall) width in CSS px at which `columns` applies.
         public var minWidth: Int
-        /// Number of columns, 1 to 100.
+        /// Number of columns, 1 to 24.
         public var columns: Int
 
         /// Creates a breakpoint.
@@ -177,7 +177,7 @@ public struct SiteConfiguration: Sendable, Hashable {
             for field in fields {
                 switch field.key {
                 case "min_width": minWidth = try reader.int(field, in: 0...100_000, unit: " (CSS px)").get()
-                default: columns = try reader.int(field, in: 1...100).get()
+                default: columns = try reader.int(field, in: 1...24).get()
                 }
             }
             guard let minWidth, let columns else {

@@ -344,6 +344,9 @@ extension Image {
         case .webp(let quality):
             let quality = Int32(min(max(quality, 0), 100))
             return try encode("WebP") { image, size in gdImageWebpPtrEx(image, &size, quality) }
+        case .avif(let quality):
+            let quality = Int32(min(max(quality, 0), 100))
+            return try encode("AVIF") { image, size in gdImageAvifPtrEx(image, &size, quality, 6) }
         case .png:
             let alpha: Int32 = hasTransparency ? 1 : 0  // RGB when opaque: smaller files
             return try encode("PNG") { image, size in

@@ -246,6 +246,8 @@ public enum EncodeFormat: Sendable, Hashable {
     case webp(quality: Int)
     /// Lossless PNG.
     case png
+    /// AVIF at a quality from 0 to 100 (transparency is kept; slow to encode).
+    case avif(quality: Int)
 
     /// The file extension, without a dot.
     public var fileExtension: String {
@@ -253,6 +255,7 @@ public enum EncodeFormat: Sendable, Hashable {
         case .jpeg: "jpg"
         case .webp: "webp"
         case .png: "png"
+        case .avif: "avif"
         }
     }
 
@@ -262,6 +265,7 @@ public enum EncodeFormat: Sendable, Hashable {
         case .jpeg: "image/jpeg"
         case .webp: "image/webp"
         case .png: "image/png"
+        case .avif: "image/avif"
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import GalleryConfig
 import Imaging
 import Waterfall
 
@@ -66,7 +67,7 @@ public struct SiteBuilder: Sendable {
 
         let scan: ScanResult
         do {
-            scan = try GalleryScanner(limits: options.limits, concurrency: jobs)
+            scan = try GalleryScanner(options: ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs))
                 .scan(sourceDirectory: source, title: options.title)
         } catch {
             throw .source(error.description)
@@ -176,7 +177,7 @@ public struct SiteBuilder: Sendable {
         let count = plan.photos.count
         let work = PhotoWork(
             widths: options.allImageWidths, format: options.imageFormat, limits: options.limits,
-            settings: options.imageSettingsKey, writer: writer,
+            settings: options.imageSettingsKey, keepGPS: options.keepGPS, writer: writer,
             previousByHash: Dictionary(previous.photos.values.map { ($0.contentHash, $0) }, uniquingKeysWith: { first, _ in first }))
         var results = [Result<PhotoResult, ImagingError>?](repeating: nil, count: count)
         var firstFailure: SiteError?
@@ -238,6 +239,8 @@ struct PhotoWork: Sendable {
     var format: EncodeFormat
     var limits: DecodeLimits
     var settings: String
+    /// Whether JPEG images keep the photo's GPS position.
+    var keepGPS: Bool
     var writer: SiteWriter
     /// Records of the previous build by content hash: a renamed or moved photo's images are
     /// copied, not made again.
@@ -292,12 +295,16 @@ struct PhotoWork: Sendable {
         } catch {
             return .failure(.image(error))
         }
+        // The GPS position goes back into JPEG images only when the site keeps it.
+        let gps = keepGPS && photo.info.format == .jpeg ? GPSMetadata.block(fromJPEG: bytes) : nil
         var renditions: [BuildManifest.RenditionRecord] = []
         for rendition in set.renditions {
             guard let path = paths[rendition.width] else {
                 return .failure(.image(.processingFailed("made a \(rendition.width) px image that was not planned")))
             }
-            do throws(SiteError) { try writer.write(Data(rendition.bytes), to: path) } catch { return .failure(.write(error)) }
+            var encoded = rendition.bytes
+            if let gps, case .jpeg = format { encoded = GPSMetadata.inserting(gps, into: encoded) }
+            do throws(SiteError) { try writer.write(Data(encoded), to: path) } catch { return .failure(.write(error)) }
             renditions.append(.init(width: rendition.width, height: rendition.height, path: path))
         }
         let record = BuildManifest.PhotoRecord(

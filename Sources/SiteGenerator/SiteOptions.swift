@@ -1,3 +1,4 @@
+import GalleryConfig
 import Imaging
 
 /// A column count that applies from a container width upwards.
@@ -46,6 +47,18 @@ public struct SiteOptions: Sendable {
     public var tilesPerPage: Int
     /// Items per chunk of an album's frame data (`frames/N.json`).
     public var framesChunkSize: Int
+    /// The order of photos and albums (an album's `index.md` may choose another for itself).
+    public var sort: AlbumSortOrder = .date
+    /// The photographer, for the pages' footer and metadata.
+    public var author: String?
+    /// The site's absolute URL, ending in `/`: with it the site gets a sitemap and its pages
+    /// absolute Open Graph URLs (a shared link shows the album's cover).
+    public var baseURL: String?
+    /// Whether published images keep the photo's GPS position (JPEG images only; off by default).
+    public var keepGPS: Bool = false
+    /// Whether each photo's original file is published and offered for download on its page.
+    /// While GPS positions are stripped, originals that carry one are not published.
+    public var downloadOriginals: Bool = false
 
     /// Creates options with the defaults a gallery needs.
     public init(
@@ -86,7 +99,28 @@ public struct SiteOptions: Sendable {
     /// What a photo's images depend on besides the photo: a rebuild reuses images only when
     /// this is the same.
     var imageSettingsKey: String {
-        "imaging=2;widths=\(allImageWidths.map(String.init).joined(separator: ","));format=\(imageFormat.settingsKey)"
+        "imaging=2;widths=\(allImageWidths.map(String.init).joined(separator: ","));format=\(imageFormat.settingsKey);gps=\(keepGPS ? "keep" : "strip")"
+    }
+
+    /// Options from a configuration file (`cascade.yml`); `title` is used when the file has none.
+    public init(configuration: SiteConfiguration, sourceDirectory: String, outputDirectory: String, title: String, jobs: Int = 0) {
+        let quality = configuration.quality
+        let format: EncodeFormat = switch configuration.formats.first ?? .jpeg {
+        case .jpeg: .jpeg(quality: quality)
+        case .webp: .webp(quality: quality)
+        case .avif: .avif(quality: quality)
+        }
+        self.init(
+            sourceDirectory: sourceDirectory, outputDirectory: outputDirectory, title: configuration.title ?? title,
+            breakpoints: configuration.breakpoints.map { ColumnBreakpoint(minWidth: $0.minWidth, columns: $0.columns) },
+            gap: configuration.gap, pagePadding: configuration.pagePadding,
+            tileWidths: configuration.thumbnailWidths, photoWidths: configuration.photoWidths,
+            imageFormat: format, limits: DecodeLimits(maxPixels: configuration.maxPixels), jobs: jobs)
+        sort = configuration.sort
+        author = configuration.author
+        baseURL = configuration.baseURL
+        keepGPS = !configuration.stripGPS
+        downloadOriginals = configuration.downloadOriginals
     }
 
     /// 2 columns on phones, up to 6 on very wide screens.
@@ -157,6 +191,7 @@ extension EncodeFormat {
         case .jpeg(let quality): "jpeg\(quality)"
         case .webp(let quality): "webp\(quality)"
         case .png: "png"
+        case .avif(let quality): "avif\(quality)"
         }
     }
 }

@@ -42,7 +42,7 @@ struct Build: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let options = site.siteOptions()
+        let options = try site.siteOptions()
         let reporter = ProgressReporter(verbosity: quiet ? .quiet : verbose ? .verbose : .normal)
         let start = Date()
         do {

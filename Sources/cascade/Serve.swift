@@ -33,7 +33,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let options = site.siteOptions()
+        let options = try site.siteOptions()
         let quiet = self.quiet
 
         // The first snapshot comes before the first build, so edits made during it are seen.

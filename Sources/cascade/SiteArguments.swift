@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GalleryConfig
 import Imaging
 import SiteGenerator
 
@@ -17,34 +18,70 @@ struct SiteArguments: ParsableArguments {
     @Option(help: "A theme folder whose files override the default theme (templates/ layout).", completion: .directory)
     var templates: String?
 
-    @Option(help: "Image format of the thumbnails: jpeg or webp.")
-    var format: String = "jpeg"
+    @Option(help: "Image format of the generated images: jpeg, webp or avif (default: cascade.yml's, else jpeg).")
+    var format: String?
 
-    @Option(help: "Image quality, 1-100.")
-    var quality: Int = 82
+    @Option(help: "Image quality, 1-100 (default: cascade.yml's, else 82).")
+    var quality: Int?
 
-    @Option(help: "Refuse photos larger than this many megapixels (protects against decompression bombs).")
-    var maxMegapixels: Int = 200
+    @Option(help: "Refuse photos larger than this many megapixels, before decoding (default: cascade.yml's, else 200).")
+    var maxMegapixels: Int?
+
+    @Option(help: "Order of photos and albums: date or name (default: cascade.yml's, else date).")
+    var sort: String?
+
+    @Flag(help: "Keep the photos' GPS positions in the published JPEG images (they are stripped by default).")
+    var keepGPS = false
 
     @Option(help: "How many photos to process at once (default: one per core).")
     var jobs: Int = 0
 
     func validate() throws {
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
-        guard maxMegapixels > 0 else { throw ValidationError("--max-megapixels must be positive") }
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
+        if let maxMegapixels, maxMegapixels <= 0 { throw ValidationError("--max-megapixels must be positive") }
         guard jobs >= 0 else { throw ValidationError("--jobs cannot be negative") }
-        guard ["jpeg", "jpg", "webp"].contains(format.lowercased()) else {
-            throw ValidationError("--format must be jpeg or webp")
+        if let format, !["jpeg", "jpg", "webp", "avif"].contains(format.lowercased()) {
+            throw ValidationError("--format must be jpeg, webp or avif")
         }
+        if let sort, AlbumSortOrder(rawValue: sort.lowercased()) == nil { throw ValidationError("--sort must be date or name") }
     }
 
-    /// The build's options from the command line.
-    func siteOptions() -> SiteOptions {
-        let imageFormat: EncodeFormat = format.lowercased() == "webp" ? .webp(quality: quality) : .jpeg(quality: quality)
+    /// The build's options: `cascade.yml` in the photo folder (when there is one), with the
+    /// command line's options taking precedence. A bad configuration file is reported (file,
+    /// line, key, reason) and ends the command.
+    func siteOptions() throws -> SiteOptions {
+        let configuration: SiteConfiguration
+        do {
+            configuration = try SiteConfiguration.load(folder: source)
+        } catch {
+            FileHandle.standardError.write(Data("cascade: \(ProgressReporter.printable(error.description))\n".utf8))
+            throw ExitCode.failure
+        }
         let name = URL(fileURLWithPath: source).standardizedFileURL.lastPathComponent
-        return SiteOptions(
-            sourceDirectory: source, outputDirectory: output, templatesDirectory: templates,
-            title: title ?? (name.isEmpty ? "Photos" : name), imageFormat: imageFormat,
-            limits: DecodeLimits(maxPixels: maxMegapixels * 1_000_000), jobs: jobs)
+        var options = SiteOptions(
+            configuration: configuration, sourceDirectory: source, outputDirectory: output,
+            title: name.isEmpty ? "Photos" : name, jobs: jobs)
+        if let title { options.title = title }
+        options.templatesDirectory = templates
+        let quality = quality ?? configuration.quality
+        switch format?.lowercased() {
+        case "jpeg", "jpg": options.imageFormat = .jpeg(quality: quality)
+        case "webp": options.imageFormat = .webp(quality: quality)
+        case "avif": options.imageFormat = .avif(quality: quality)
+        default:
+            switch options.imageFormat {
+            case .jpeg: options.imageFormat = .jpeg(quality: quality)
+            case .webp: options.imageFormat = .webp(quality: quality)
+            case .avif: options.imageFormat = .avif(quality: quality)
+            case .png: break
+            }
+        }
+        if let maxMegapixels { options.limits = DecodeLimits(maxPixels: maxMegapixels * 1_000_000) }
+        if let sort, let order = AlbumSortOrder(rawValue: sort.lowercased()) { options.sort = order }
+        if keepGPS { options.keepGPS = true }
+        if configuration.formats.count > 1 {
+            FileHandle.standardError.write(Data("cascade: note: cascade.yml lists \(configuration.formats.count) formats; only the first (\(configuration.formats[0].rawValue)) is made for now\n".utf8))
+        }
+        return options
     }
 }

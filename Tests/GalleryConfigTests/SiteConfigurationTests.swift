@@ -106,7 +106,7 @@ struct SiteConfigurationTests {
         BadCase(yaml: "base_url: ftp://example.com/", kind: .badValue, key: "base_url", line: 1, mentions: ["http://"]),
         // Bad breakpoints.
         BadCase(yaml: "breakpoints:\n  - {min_width: 0, columns: 2}\n  - {min_width: 600, columns: 3}\n  - {min_width: 900, columns: 0}",
-                kind: .badValue, key: "breakpoints[2].columns", line: 4, mentions: ["from 1 to 100", "not 0"]),
+                kind: .badValue, key: "breakpoints[2].columns", line: 4, mentions: ["from 1 to 24", "not 0"]),
         BadCase(yaml: "breakpoints:\n  - {min_width: 0, columns: 2}\n  - {min_width: 600, columns: 3}\n  - {min_width: 300, columns: 4}",
                 kind: .badValue, key: "breakpoints[2].min_width", line: 4, mentions: ["growing min_width", "600"]),
         BadCase(yaml: "breakpoints:\n  - {min_width: 0, columns: 2}\n  - {min_width: 0, columns: 3}",

@@ -517,7 +517,6 @@ def test_gps_stripped_from_every_published_image(metadata_build):
         assert b"Hostile Camera Co" not in data, f"{p} keeps EXIF"
 
 
-@pytest.mark.xfail(strict=True, reason="needs --keep-gps (being added by another engineer)")
 def test_keep_gps_option_keeps_gps(tmp_path):
     source = tmp_path / "source"
     corpus.make_metadata(source)
