@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "GalleryConfigTests", dependencies: ["GalleryConfig"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GalleryConfig", "Imaging"]),
-        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Waterfall", "Imaging", "Gallery"]),
+        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Waterfall", "Imaging", "Gallery", "GalleryConfig"]),
         .testTarget(
             name: "PreviewServerTests",
             dependencies: [

@@ -6,6 +6,8 @@ struct PageRenderer {
     let plan: SitePlan
     /// Per photo of the plan, its images (nil for a photo that was skipped).
     let images: [PhotoImages?]
+    /// Per photo of the plan, its original published for download, if it is.
+    var originals: [Int: (path: String, size: Int)] = [:]
     let options: SiteOptions
     let theme: Theme
 
@@ -57,20 +59,23 @@ struct PageRenderer {
         let directory = page == 1 ? album.directory : album.directory + "pages/"
         let range = ((page - 1) * options.tilesPerPage)..<min(page * options.tilesPerPage, photos.count)
         let pageWall = page == 1 ? wall : try makeWall(Array(photos[range]))
-        let title = page == 1 ? album.name : "\(album.name) (page \(page) of \(pageCount))"
-        var context = common(directory: directory, title: title, ancestors: album.ancestors)
+        let title = page == 1 ? album.title : "\(album.title) (page \(page) of \(pageCount))"
+        var context = common(directory: directory, title: title, ancestors: album.ancestors,
+                             page: pagePath(album: index, page: page), image: coverImage(of: index))
         context["album"] = [
-            "name": album.name,
+            "name": album.title,
+            "descriptionHTML": page == 1 ? album.descriptionHTML ?? "" : "",
+            "hasDescription": page == 1 && album.descriptionHTML != nil,
             "photoCount": photos.count,
             "totalPhotoCount": totalPhotos(index),
             "countLabel": photoCountLabel(totalPhotos(index)),
             "isRoot": index == 0,
         ] as [String: Any]
-        let albums = page == 1 ? album.albums : []
+        let albums = page == 1 ? album.listed : []
         context["albums"] = albums.map { albumCard($0, from: directory) }
         context["hasAlbums"] = !albums.isEmpty
         context["hasPhotos"] = !photos.isEmpty
-        context["isEmpty"] = album.albums.isEmpty && photos.isEmpty
+        context["isEmpty"] = album.listed.isEmpty && photos.isEmpty
         context["wallCSS"] = page == 1 ? wall.css(renderedCount: range.count) : pageWall.css()
         if page == 1 { context["framesURL"] = "frames.json" }
         let sizesAttribute = pageWall.sizesAttribute(pagePadding: options.pagePadding)
@@ -105,14 +110,17 @@ struct PageRenderer {
 
     // MARK: - Contexts
 
-    /// Variables every page receives.
-    private func common(directory: String, title: String, ancestors: [(name: String, directory: String)]) -> [String: Any] {
+    /// Variables every page receives. `page` is the page's site-relative path, `image` the
+    /// site-relative path of the image that represents it (for link previews).
+    private func common(
+        directory: String, title: String, ancestors: [(name: String, directory: String)], page: String, image: String?
+    ) -> [String: Any] {
         var crumbs: [[String: Any]] = ancestors.map { ["name": $0.name, "url": relativeURL(from: directory, to: $0.directory + "index.html")] }
         if !crumbs.isEmpty || !directory.isEmpty {
             crumbs.append(["name": title, "current": true])
         }
-        return [
-            "site": ["title": options.title] as [String: Any],
+        var context: [String: Any] = [
+            "site": ["title": options.title, "author": options.author ?? ""] as [String: Any],
             "title": title,
             "pageTitle": directory.isEmpty && ancestors.isEmpty ? options.title : "\(title) · \(options.title)",
             "rootURL": relativeURL(from: directory, to: "index.html"),
@@ -121,13 +129,31 @@ struct PageRenderer {
             "hasBreadcrumbs": crumbs.count > 1,
             "gap": options.gap,
             "pagePadding": options.pagePadding,
+            "author": options.author ?? "",
+            "hasAuthor": options.author != nil,
         ]
+        // Open Graph: a shared link shows the title and, with the site's address known, the image.
+        var og: [String: Any] = ["title": title, "siteName": options.title]
+        if let base = options.baseURL {
+            let pageURL = page.hasSuffix("index.html") ? String(page.dropLast("index.html".count)) : page
+            og["url"] = base + URLPath.encode(path: pageURL)
+            if let image { og["image"] = base + URLPath.encode(path: image) }
+        }
+        context["og"] = og
+        return context
+    }
+
+    /// The site-relative path of the image that represents an album: its cover's largest tile image.
+    private func coverImage(of album: Int) -> String? {
+        guard let cover = cover(of: album), let coverImages = images[cover] else { return nil }
+        let limit = options.tileWidths.max() ?? 800
+        return (coverImages.renditions.last { $0.width <= limit } ?? coverImages.renditions.first)?.path
     }
 
     private func albumCard(_ index: Int, from directory: String) -> [String: Any] {
         let album = plan.albums[index]
         var card: [String: Any] = [
-            "name": album.name,
+            "name": album.title,
             "url": relativeURL(from: directory, to: album.directory + "index.html"),
             "photoCount": totalPhotos(index),
             "countLabel": photoCountLabel(totalPhotos(index)),
@@ -174,13 +200,16 @@ struct PageRenderer {
         let entry = plan.photos[photo]
         let photoImages = images[photo]!
         let title = entry.photo.caption ?? entry.photo.stem
-        var context = common(directory: album.directory, title: title,
-                             ancestors: album.ancestors + [(album.name, album.directory)])
         let large = photoImages.renditions.last { $0.width <= 1600 } ?? photoImages.renditions[0]
+        var context = common(directory: album.directory, title: title,
+                             ancestors: album.ancestors + [(album.title, album.directory)],
+                             page: plan.pagePath(photo: photo), image: large.path)
         context["photo"] = [
             "title": title,
             "alt": altText(photo),
             "caption": entry.photo.caption ?? "",
+            "captionHTML": entry.photo.captionHTML ?? "",
+            "hasCaptionHTML": entry.photo.captionHTML != nil,
             "hasCaption": entry.photo.caption != nil,
             "date": entry.photo.captureDate ?? "",
             "isoDate": (entry.photo.captureDate ?? "").replacingOccurrences(of: " ", with: "T"),
@@ -197,7 +226,14 @@ struct PageRenderer {
             "count": album.photos.count,
         ] as [String: Any]
         let albumPage = pagePath(album: albumIndex, page: position / options.tilesPerPage + 1)
-        context["album"] = ["name": album.name, "url": relativeURL(from: album.directory, to: albumPage)] as [String: Any]
+        context["album"] = ["name": album.title, "url": relativeURL(from: album.directory, to: albumPage)] as [String: Any]
+        if let original = originals[photo] {
+            context["original"] = [
+                "url": relativeURL(from: album.directory, to: original.path),
+                "label": "\(entry.photo.info.displayWidth) × \(entry.photo.info.displayHeight), \(Self.byteCount(original.size))",
+                "fileName": entry.photo.fileName,
+            ] as [String: Any]
+        }
         if position > 0 {
             let previous = album.photos[position - 1]
             context["previous"] = ["url": relativeURL(from: album.directory, to: plan.pagePath(photo: previous)), "title": plan.photos[previous].photo.stem] as [String: Any]
@@ -269,7 +305,14 @@ struct PageRenderer {
     }
 
     private func cover(of index: Int) -> Int? {
-        plan.albums[index].photos.first ?? plan.albums[index].albums.lazy.compactMap { cover(of: $0) }.first
+        plan.albums[index].coverPhoto ?? plan.albums[index].photos.first
+            ?? plan.albums[index].listed.lazy.compactMap { cover(of: $0) }.first
+    }
+
+    /// "5.2 MB", "830 KB".
+    static func byteCount(_ bytes: Int) -> String {
+        if bytes >= 1_000_000 { return String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+        return "\(max(1, (bytes + 500) / 1000)) KB"
     }
 
     private func photoCountLabel(_ count: Int) -> String {

@@ -110,7 +110,10 @@ public struct SiteBuilder: Sendable {
 
         var made = Set<String>()
         for case .success(let result) in processed { made.formUnion(result.images.renditions.map(\.path)) }
-        let pages = PageRenderer(plan: plan, images: images, options: options, theme: theme)
+        var pages = PageRenderer(plan: plan, images: images, options: options, theme: theme)
+        if options.downloadOriginals {
+            pages.originals = try publishOriginals(plan: plan, kept: images, writer: writer, made: &made, progress: progress)
+        }
         var pagesWritten = 0
         var pageCount = 0
         let albums = plan.reachableAlbums
@@ -127,6 +130,15 @@ public struct SiteBuilder: Sendable {
         for (path, data) in theme.assets {
             try writer.writeIfChanged(data, to: "assets/" + path)
             made.insert("assets/" + path)
+        }
+
+        if let base = options.baseURL {
+            let hidden = plan.albums.filter(\.hidden).map(\.directory)
+            let urls = made.filter { path in path.hasSuffix(".html") && !hidden.contains { path.hasPrefix($0) } }.sorted().map { path in
+                base + URLPath.encode(path: path.hasSuffix("index.html") ? String(path.dropLast("index.html".count)) : path)
+            }
+            try writer.writeIfChanged(Data(Self.sitemap(urls).utf8), to: "sitemap.xml")
+            made.insert("sitemap.xml")
         }
 
         // What an earlier build made and this one did not is stale.
@@ -147,6 +159,52 @@ public struct SiteBuilder: Sendable {
             filesRemoved: filesRemoved, skipped: skipped, outputDirectory: output)
     }
 
+    /// The sitemap (sitemaps.org) listing `urls`.
+    static func sitemap(_ urls: [String]) -> String {
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+        for url in urls {
+            let escaped = url.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;")
+            xml += "  <url><loc>\(escaped)</loc></url>\n"
+        }
+        return xml + "</urlset>\n"
+    }
+
+    /// Copies each published photo's original file to `<album>/originals/<slug>.<ext>`, except
+    /// originals that carry a GPS position while positions are stripped. Returns, per photo,
+    /// the original's site path and size.
+    private func publishOriginals(
+        plan: SitePlan, kept images: [PhotoImages?], writer: SiteWriter, made: inout Set<String>,
+        progress: @Sendable (BuildEvent) -> Void
+    ) throws(SiteError) -> [Int: (path: String, size: Int)] {
+        var originals: [Int: (path: String, size: Int)] = [:]
+        var withheld = 0
+        for album in plan.reachableAlbums {
+            for index in plan.albums[album].photos where images[index] != nil {
+                let photo = plan.photos[index].photo
+                if !options.keepGPS && photo.info.metadata.hasGPS {
+                    withheld += 1
+                    continue
+                }
+                let ext = (photo.fileName as NSString).pathExtension.lowercased()
+                let safeExtension = !ext.isEmpty && ext.count <= 5 && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } ? ext : "bin"
+                let path = plan.photos[index].directory + "originals/" + plan.photos[index].slug + "." + safeExtension
+                let full = writer.root + "/" + path
+                let current = (try? FileManager.default.attributesOfItem(atPath: full))?[.size] as? NSNumber
+                if !(writer.exists(path) && current?.intValue == photo.fileSize) {
+                    guard let data = FileManager.default.contents(atPath: photo.sourcePath) else { continue }
+                    try writer.write(data, to: path)
+                }
+                made.insert(path)
+                originals[index] = (path, photo.fileSize)
+            }
+        }
+        if withheld > 0 {
+            progress(.warning("\(withheld) original\(withheld == 1 ? "" : "s") with a GPS position \(withheld == 1 ? "is" : "are") not offered for download while GPS positions are stripped (strip_gps: false or --keep-gps publishes them)"))
+        }
+        return originals
+    }
+
     /// The files this build may make: every photo's images (at the widths its size allows)
     /// and every page and frame file of every album.
     private func plannedFiles(_ plan: SitePlan) -> [String] {
@@ -158,7 +216,12 @@ public struct SiteBuilder: Sendable {
                 files.append(plan.imagePath(photo: index, width: width, format: options.imageFormat))
             }
             files.append(plan.pagePath(photo: index))
+            if options.downloadOriginals {
+                let ext = (photo.fileName as NSString).pathExtension.lowercased()
+                files.append(plan.photos[index].directory + "originals/" + plan.photos[index].slug + "." + (ext.isEmpty ? "bin" : ext))
+            }
         }
+        if options.baseURL != nil { files.append("sitemap.xml") }
         for album in plan.albums {
             let pageCount = max(1, (album.photos.count + options.tilesPerPage - 1) / options.tilesPerPage)
             files.append(album.directory + "index.html")

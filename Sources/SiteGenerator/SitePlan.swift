@@ -10,12 +10,24 @@ import Imaging
 /// unique per folder regardless of case, and never take a name the site uses itself.
 struct SitePlan: Sendable {
     /// Names an album folder uses for itself.
-    static let reservedAlbumSlugs: Set<String> = ["thumbs", "assets", "frames", "pages"]
+    static let reservedAlbumSlugs: Set<String> = ["thumbs", "assets", "frames", "pages", "originals"]
     /// Names a photo page cannot take.
     static let reservedPhotoSlugs: Set<String> = ["index", "frames"]
 
     struct Album: Sendable {
+        /// The folder's name (or the site's title for the root).
         var name: String
+        /// The title shown: the `index.md` title, else the name.
+        var title: String
+        /// The album's description (HTML rendered from its `index.md`), if any.
+        var descriptionHTML: String?
+        /// Whether the album is hidden from its parent's list (it is still built), or is inside
+        /// a hidden album.
+        var hidden: Bool
+        /// The sub-albums listed on the album's page: the albums that are not hidden.
+        var listed: [Int] = []
+        /// The photo chosen as cover in `index.md`, if any (an index into `photos` of the plan).
+        var coverPhoto: Int?
         var relativePath: String
         /// Site-relative folder, `""` for the root or `"nature/flowers/"`.
         var directory: String
@@ -36,29 +48,38 @@ struct SitePlan: Sendable {
     private(set) var photos: [Photo] = []
 
     init(root: GalleryAlbum) {
-        _ = add(root, directory: "", ancestors: [])
+        _ = add(root, directory: "", ancestors: [], insideHidden: false)
     }
 
-    private mutating func add(_ album: GalleryAlbum, directory: String, ancestors: [(name: String, directory: String)]) -> Int {
+    private mutating func add(
+        _ album: GalleryAlbum, directory: String, ancestors: [(name: String, directory: String)], insideHidden: Bool
+    ) -> Int {
         let index = albums.count
-        albums.append(Album(name: album.name, relativePath: album.relativePath, directory: directory,
+        let hidden = insideHidden || album.hidden
+        albums.append(Album(name: album.name, title: album.title, descriptionHTML: album.descriptionHTML, hidden: hidden,
+                            relativePath: album.relativePath, directory: directory,
                             ancestors: ancestors, albums: [], photos: []))
         var photoSlugs = SlugAllocator(reserved: Self.reservedPhotoSlugs)
         var photoIndices: [Int] = []
         for photo in album.photos {
             let slug = photoSlugs.allocate(for: photo.stem, fallback: "photo")
+            if photo.fileName == album.coverFileName { albums[index].coverPhoto = photos.count }
             photoIndices.append(photos.count)
             photos.append(Photo(photo: photo, slug: slug, directory: directory, album: index))
         }
         var albumSlugs = SlugAllocator(reserved: Self.reservedAlbumSlugs)
         var childIndices: [Int] = []
+        var listed: [Int] = []
         for child in album.albums {
             let slug = albumSlugs.allocate(for: child.name, fallback: "album")
-            childIndices.append(add(child, directory: directory + slug + "/",
-                                    ancestors: ancestors + [(album.name, directory)]))
+            let childIndex = add(child, directory: directory + slug + "/",
+                                 ancestors: ancestors + [(album.title, directory)], insideHidden: hidden)
+            childIndices.append(childIndex)
+            if !child.hidden { listed.append(childIndex) }
         }
         albums[index].photos = photoIndices
         albums[index].albums = childIndices
+        albums[index].listed = listed
         return index
     }
 
@@ -85,6 +106,8 @@ struct SitePlan: Sendable {
         }
         for index in albums.indices {
             albums[index].albums.removeAll { !hasPhotos($0) }
+            albums[index].listed.removeAll { !hasPhotos($0) }
+            if let cover = albums[index].coverPhoto, !keep(cover) { albums[index].coverPhoto = nil }
         }
     }
 
