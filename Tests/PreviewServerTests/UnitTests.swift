@@ -97,7 +97,8 @@ import Testing
         let clock = ContinuousClock()
         let start = clock.now
         #expect(await next == version)
-        #expect(clock.now - start < .seconds(5))
+        // Far below the 30 s timeout: close answered, not the timeout (generous for loaded CI machines).
+        #expect(clock.now - start < .seconds(20))
         #expect(await reload.nextVersion(after: version, timeout: .seconds(30)) == version)
     }
 
