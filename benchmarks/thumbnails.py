@@ -182,7 +182,10 @@ def tree_rss(pid):
 
 
 def run_measured(command, env=None, cwd=None):
-    """Runs `command`; returns (seconds, peak summed RSS KiB, largest process RSS KiB)."""
+    """Runs `command`; returns (seconds, peak summed RSS KiB, largest process RSS KiB, CPU seconds).
+
+    CPU seconds (user + system, of the command and every descendant it waited for) depend far
+    less on what else the machine runs than the wall time does."""
     log = BENCH / "last-command.log"
     with open(log, "w") as output:
         started = time.perf_counter()
@@ -206,7 +209,7 @@ def run_measured(command, env=None, cwd=None):
     if process.returncode != 0:
         print(log.read_text()[-4000:], file=sys.stderr)
         fail(f"{command[0]} failed with exit status {process.returncode}: {' '.join(map(str, command))}")
-    return seconds, max(peak, usage.ru_maxrss), usage.ru_maxrss
+    return seconds, max(peak, usage.ru_maxrss), usage.ru_maxrss, usage.ru_utime + usage.ru_stime
 
 
 def load():
@@ -356,30 +359,34 @@ def main():
         run, check = tools[name]
         for first in (True, False):
             before = load()
-            seconds, peak, largest = run(first)
+            seconds, peak, largest, cpu = run(first)
             ok, what = check(count)
             if not ok:
                 fail(f"{name} wrote too few images: {what}")
-            results[(name, first)] = (seconds, peak, largest, before, load())
+            results[(name, first)] = (seconds, peak, largest, cpu)
             print(f"  {name:8} {'first' if first else 'no-op':5} {seconds:7.1f} s  {count / seconds:7.2f} photos/s  "
-                  f"peak RSS {peak / 1024:6.0f} MiB (largest process {largest / 1024:.0f})  "
+                  f"CPU {cpu / count:5.2f} s/photo  peak RSS {peak / 1024:6.0f} MiB (largest process {largest / 1024:.0f})  "
                   f"load {before} -> {load()}", flush=True)
 
     print()
-    print("| tool | build | seconds | photos/s | cascade ratio | peak RSS, all processes (largest) |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| tool | build | seconds | photos/s | cascade ratio | CPU s per photo | cascade CPU ratio "
+          "| peak RSS, all processes (largest) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for name in selected:
         for first in (True, False):
-            seconds, peak, largest, _, _ = results[(name, first)]
+            seconds, peak, largest, cpu = results[(name, first)]
             rate = count / seconds
-            ratio = ""
+            ratio = cpu_ratio = ""
             if name != "cascade" and ("cascade", first) in results:
                 ratio = f"{(count / results[('cascade', first)][0]) / rate:.2f}x"
+                cpu_ratio = f"{cpu / max(results[('cascade', first)][3], 1e-9):.2f}x"
             label = "vipsthumbnail" if name == "vips" else name
             print(f"| {label} | {'first' if first else 'no-op'} | {seconds:.1f} | {rate:.2f} | {ratio} | "
+                  f"{cpu / count:.3f} | {cpu_ratio} | "
                   f"{peak / 1024:.0f} MiB ({largest / 1024:.0f} MiB) |")
     print()
     print("cascade ratio = cascade photos/s / the tool's photos/s (above 1: cascade is faster)")
+    print("cascade CPU ratio = the tool's CPU seconds / cascade's (above 1: cascade uses less CPU)")
     return 0
 
 
