@@ -117,11 +117,6 @@ def make_photo(index):
     partial.rename(target)
 
 
-def _make_photos(indices):
-    for index in indices:
-        make_photo(index)
-
-
 def build_corpus(count, jobs):
     CORPUS.mkdir(parents=True, exist_ok=True)
     todo = [i for i in range(count) if not (CORPUS / corpus_name(i)).exists()]
