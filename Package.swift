@@ -71,6 +71,9 @@ let package = Package(
         .executableTarget(name: "embed-theme"),
         .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["embed-theme"]),
 
+        // Engine benchmark (not a test): `swift build -c release --product waterfall-benchmark`.
+        .executableTarget(name: "waterfall-benchmark", dependencies: ["Waterfall"], path: "Benchmarks/WaterfallBenchmark"),
+
         .testTarget(name: "WaterfallTests", dependencies: ["Waterfall"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "GalleryConfigTests", dependencies: ["GalleryConfig"]),
