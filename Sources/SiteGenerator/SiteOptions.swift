@@ -1,19 +1,9 @@
 import GalleryConfig
 import Imaging
 
-/// A column count that applies from a container width upwards.
-public struct ColumnBreakpoint: Sendable, Hashable {
-    /// The smallest width of the album's wall (CSS px) at which this column count applies.
-    public var minWidth: Int
-    /// Number of columns.
-    public var columns: Int
-
-    /// Creates a breakpoint.
-    public init(minWidth: Int, columns: Int) {
-        self.minWidth = minWidth
-        self.columns = columns
-    }
-}
+/// A column count that applies from a wall width upwards: the same type as a breakpoint of
+/// `cascade.yml`.
+public typealias ColumnBreakpoint = SiteConfiguration.Breakpoint
 
 /// Everything that shapes a build.
 public struct SiteOptions: Sendable {
@@ -112,7 +102,7 @@ public struct SiteOptions: Sendable {
         }
         self.init(
             sourceDirectory: sourceDirectory, outputDirectory: outputDirectory, title: configuration.title ?? title,
-            breakpoints: configuration.breakpoints.map { ColumnBreakpoint(minWidth: $0.minWidth, columns: $0.columns) },
+            breakpoints: configuration.breakpoints,
             gap: configuration.gap, pagePadding: configuration.pagePadding,
             tileWidths: configuration.thumbnailWidths, photoWidths: configuration.photoWidths,
             imageFormat: format, limits: DecodeLimits(maxPixels: configuration.maxPixels), jobs: jobs)
