@@ -119,4 +119,23 @@ struct MetadataTests {
             #expect(!rendition.bytes.contains(sequence: Array("Secret Artist".utf8)))
         }
     }
+
+    @Test("a site that keeps GPS gets the GPS directory back, and nothing else of the EXIF", arguments: [false, true])
+    func keptGPS(littleEndian: Bool) throws {
+        let source = ExifBuilder(orientation: 6, artist: "Secret Artist", dateTimeOriginal: "2023:01:01 01:01:01", gps: true, littleEndian: littleEndian)
+            .inserted(into: try quadrantImage(width: 40, height: 20).encoded(as: .jpeg(quality: 80)))
+        let block = try #require(GPSMetadata.block(fromJPEG: source))
+        let rendition = try Renditions.make(from: source, widths: [10], format: .jpeg(quality: 80)).renditions[0]
+        let tagged = GPSMetadata.inserting(block, into: rendition.bytes)
+        let info = try ImageProbe.probe(tagged)
+        #expect(info.metadata.hasGPS)
+        #expect(info.orientation == .up, "the pixels are upright already: no orientation may come back")
+        #expect(info.metadata.artist == nil && info.metadata.dateTaken == nil)
+        #expect(!tagged.contains(sequence: Array("Secret Artist".utf8)))
+        let decoded = try Image.decode(tagged)
+        #expect(decoded.width == rendition.width)
+        // No GPS in the source: nothing to carry.
+        #expect(GPSMetadata.block(fromJPEG: rendition.bytes) == nil)
+        #expect(GPSMetadata.inserting(block, into: Array("not a jpeg".utf8)) == Array("not a jpeg".utf8))
+    }
 }
