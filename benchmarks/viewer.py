@@ -3,7 +3,7 @@
 (1920x1080) the tile nodes in the page, the viewer's script time per scroll step and the frame
 data per photo, against the same page with scripts off (every tile in the page) as the peer.
 
-Usage: python3 benchmarks/viewer.py [COUNT ...]   (default: 1000 10000)
+Usage: python3 benchmarks/viewer.py [COUNT ...]   (default: 1000 10000 100000)
 Needs: a release build (swift build -c release --product cascade), chromium, selenium."""
 import json
 import os
@@ -29,7 +29,7 @@ v.update = function () { const t = performance.now(); original(); window.__steps
 
 
 def measure(count, workdir):
-    album(workdir / "photos" / "Album", count)
+    album(workdir / "photos" / "Album", count, small=count > 10_000)
     site = workdir / "site"
     started = time.time()
     subprocess.run([BINARY, "build", str(workdir / "photos"), "--output", str(site), "--quiet"], check=True)
@@ -41,6 +41,7 @@ def measure(count, workdir):
     url = f"http://127.0.0.1:{port}/album/index.html"
     results = {"photos": count, "build_s": build_seconds,
                "frames_bytes_per_photo": (site / "album" / "frames.json").stat().st_size / count,
+               "chunk_bytes_per_photo": sum(p.stat().st_size for p in (site / "album" / "frames").glob("*.json")) / count,
                "html_bytes_per_photo": (site / "album" / "index.html").stat().st_size / count}
     try:
         for javascript in (False, True):
@@ -55,7 +56,12 @@ def measure(count, workdir):
             load_ms = (time.time() - started) * 1000
             height = driver.execute_script("return document.documentElement.scrollHeight - innerHeight")
             nodes = []
-            for scroll in range(0, int(height), 300):
+            positions = list(range(0, int(height), 300))
+            if len(positions) > 3000:
+                # A very tall album: 30 stretches of 100 steps, spread from the top to the bottom.
+                starts = [round((len(positions) - 100) * k / 29) for k in range(30)]
+                positions = [positions[i] for start in starts for i in range(start, start + 100)]
+            for scroll in positions:
                 driver.execute_script("window.scrollTo(0, arguments[0])", scroll)
                 if javascript:
                     driver.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
@@ -77,7 +83,7 @@ def measure(count, workdir):
 
 
 def main():
-    counts = [int(a) for a in sys.argv[1:]] or [1000, 10000]
+    counts = [int(a) for a in sys.argv[1:]] or [1000, 10000, 100000]
     for count in counts:
         with tempfile.TemporaryDirectory() as folder:
             r = measure(count, pathlib.Path(folder))
@@ -89,7 +95,8 @@ def main():
         print(f"  script time per scroll step: median {r['viewer_ms_per_step_median']:.3f} ms, "
               f"p95 {r['viewer_ms_per_step_p95']:.3f} ms over {r['viewer_steps']} steps")
         print(f"  page load to ready: viewer {r['viewer_load_ms']:.0f} ms, static {r['static_load_ms']:.0f} ms")
-        print(f"  bytes per photo: frames.json {r['frames_bytes_per_photo']:.0f}, album HTML {r['html_bytes_per_photo']:.0f}")
+        print(f"  bytes per photo: frames.json {r['frames_bytes_per_photo']:.1f} (loaded at once), chunks "
+              f"{r['chunk_bytes_per_photo']:.1f} (loaded as tiles come near), album HTML {r['html_bytes_per_photo']:.1f}")
         print(json.dumps(r))
 
 

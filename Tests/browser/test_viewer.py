@@ -114,6 +114,18 @@ const done = arguments[arguments.length - 1], v = window.cascadeViewer, started 
 """
 
 
+def wait_until(driver, script, seconds=10):
+    """Waits until `script` (a JS expression) is true."""
+    deadline = time.monotonic() + seconds
+    while not driver.execute_script(f"return !!({script})"):
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {script}")
+        time.sleep(0.05)
+
+
+LIGHTBOX_OPEN = "document.querySelector('.lightbox') && !document.querySelector('.lightbox').hidden"
+
+
 def wait_for_viewer(driver):
     for _ in range(200):
         if driver.execute_script("return !!window.cascadeViewer"):
@@ -236,12 +248,12 @@ def test_lightbox_keys_back_button_and_deep_link(big_album):
         driver.get(base + "index.html")
         wait_for_viewer(driver)
         driver.execute_script("document.querySelector('.wall .tile[data-index=\"3\"]').click()")
-        assert driver.execute_script("return !document.querySelector('.lightbox').hidden")
+        wait_until(driver, LIGHTBOX_OPEN)
         assert driver.execute_script("return location.hash") == f"#photo={items[3]['id']}"
         src = driver.execute_script("return document.querySelector('.lightbox-image').getAttribute('src')")
         assert src == items[3]["images"][-1]["url"]
         driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight'}))")
-        assert driver.execute_script("return location.hash") == "#photo=" + items[4]["id"]
+        wait_until(driver, f"location.hash === '#photo={items[4]['id']}'")
         driver.back()
         time.sleep(0.3)
         assert driver.execute_script("return document.querySelector('.lightbox').hidden")
@@ -252,14 +264,10 @@ def test_lightbox_keys_back_button_and_deep_link(big_album):
         far = count * 9 // 10
         driver.get(base + "index.html#photo=" + items[far]["id"])
         wait_for_viewer(driver)
-        for _ in range(100):
-            if driver.execute_script("return !document.querySelector('.lightbox')?.hidden"):
-                break
-            time.sleep(0.05)
-        assert driver.execute_script("return !document.querySelector('.lightbox').hidden")
+        wait_until(driver, LIGHTBOX_OPEN)
         assert driver.execute_script("return document.querySelector('.lightbox-image').getAttribute('src')") == items[far]["images"][-1]["url"]
         driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft'}))")
-        assert driver.execute_script("return location.hash") == "#photo=" + items[far - 1]["id"]
+        wait_until(driver, f"location.hash === '#photo={items[far - 1]['id']}'")
         driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}))")
         assert driver.execute_script("return document.querySelector('.lightbox').hidden")
         assert driver.execute_script("return document.activeElement.dataset.index") == str(far - 1)

@@ -347,7 +347,16 @@
     const from = this.direction > 0 ? top - behind : top - ahead;
     const to = this.direction > 0 ? top + height + ahead : top + height + behind;
     const b = breakpointIndex(this.model, this.width);
-    this.recycler.update(visibleItems(this.model, b, this.width, from, to));
+    const indices = visibleItems(this.model, b, this.width, from, to);
+    this.recycler.update(indices);
+    // The details of the tiles near the screen are wanted soon (the lightbox, recycling):
+    // fetch their chunks now, also for the tiles the server rendered.
+    let lastChunk = -1;
+    for (let p = 0; p < indices.length; p++) {
+      const chunk = chunkOf(this.model, indices[p]);
+      if (chunk !== lastChunk && !this.details.has(chunk)) this.loadChunk(chunk);
+      lastChunk = chunk;
+    }
     if (this.mapping.scaled || this.wasScaled) {
       const self = this;
       this.recycler.visible.forEach(function (node, index) { self.placeTile(node, index); });
