@@ -6,7 +6,7 @@ import Testing
 /// Runs a fast watcher on `folder`, does `action`, and returns the first change it reports
 /// (`nil` if none within `timeout`), and whether the reload channel was signalled.
 func firstChange(
-    in folder: TemporaryFolder, rebuildSucceeds: Bool = true, timeout: Duration = .seconds(5),
+    in folder: TemporaryFolder, rebuildSucceeds: Bool = true, timeout: Duration = .seconds(20),
     after action: () throws -> Void
 ) async throws -> (change: SourceChange?, reloaded: Bool) {
     let watcher = try SourceWatcher(directory: folder.path, interval: .milliseconds(40), quietPeriod: .milliseconds(40))
