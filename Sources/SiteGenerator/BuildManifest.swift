@@ -8,7 +8,7 @@ import Foundation
 /// Files that are not in the manifest (the user's own) are never deleted.
 struct BuildManifest: Codable, Sendable, Equatable {
     static let fileName = ".cascade-manifest.json"
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     /// What one photo's images were made from, and what they are.
     struct PhotoRecord: Codable, Sendable, Equatable {
@@ -37,6 +37,8 @@ struct BuildManifest: Codable, Sendable, Equatable {
     var files: [String] = []
     /// By the photo's path relative to the source folder.
     var photos: [String: PhotoRecord] = [:]
+    /// Photo pages by site-relative path: the fingerprint of what each was made from.
+    var pages: [String: String] = [:]
 
     /// The manifest in `outputDirectory`, or an empty one when there is none. A manifest that
     /// cannot be read is reported through `warning` and treated as empty: then nothing is
@@ -44,18 +46,22 @@ struct BuildManifest: Codable, Sendable, Equatable {
     static func load(outputDirectory: String, warning: (String) -> Void) -> BuildManifest {
         let path = (outputDirectory as NSString).appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: path) else { return BuildManifest() }
+        struct Version: Decodable { var version: Int }
         do {
-            let manifest = try JSONDecoder().decode(BuildManifest.self, from: data)
-            guard manifest.version == currentVersion else {
-                warning("\(path) was written by another version of Cascade; every image is made anew")
-                return BuildManifest()
+            // The version first: another version's manifest is not an error, just not usable.
+            if let version = try? JSONDecoder().decode(Version.self, from: data).version, version != currentVersion {
+                warning("\(path) was written by another version of Cascade; every image and page is made anew")
+                return BuildManifest(files: (try? JSONDecoder().decode(FilesOnly.self, from: data).files) ?? [])
             }
-            return manifest
+            return try JSONDecoder().decode(BuildManifest.self, from: data)
         } catch {
             warning("\(path) cannot be read (\(error.localizedDescription)); every image is made anew, nothing is deleted")
             return BuildManifest()
         }
     }
+
+    /// The list of files of any version's manifest: what an earlier build made is still the tool's.
+    private struct FilesOnly: Decodable { var files: [String] }
 
     /// The manifest as written to disk.
     func encoded() -> Data {

@@ -2,7 +2,7 @@ import Foundation
 import Waterfall
 
 /// Renders the pages and `frames.json` of each album through the theme.
-struct PageRenderer {
+struct PageRenderer: Sendable {
     let plan: SitePlan
     /// Per photo of the plan, its images (nil for a photo that was skipped).
     let images: [PhotoImages?]
@@ -11,23 +11,28 @@ struct PageRenderer {
     let options: SiteOptions
     let theme: Theme
 
-    /// Site-relative path to contents, for one album: its page (and, for a large album, its
-    /// further static pages), its frame data and its photos' pages.
-    func albumFiles(album index: Int) throws(SiteError) -> [(String, String)] {
+    /// One album's files: its page (and, for a large album, its further static pages) and its
+    /// frame data, each with its site-relative path, the fingerprint of what it is made from
+    /// (pages only), and its contents, nil for a page `unchanged(path, key)` says need not be
+    /// rendered again. The photos' pages come from ``photoPageFile``.
+    func albumFiles(
+        album index: Int, unchanged: (String, String) -> Bool = { _, _ in false }
+    ) throws(SiteError) -> [(path: String, key: String?, contents: String?)] {
         let album = plan.albums[index]
         let photos = album.photos
         let wall = try makeWall(photos)
         let pageCount = self.pageCount(photos.count)
-        var files: [(String, String)] = []
+        var files: [(path: String, key: String?, contents: String?)] = []
         for page in 1...pageCount {
-            files.append((pagePath(album: index, page: page), try albumPage(index, page: page, pageCount: pageCount, wall: wall)))
+            let path = pagePath(album: index, page: page)
+            let context = try albumContext(index, page: page, pageCount: pageCount, wall: wall)
+            let key = theme.fingerprint + "-" + contentHash(Array(Self.serialized(context).utf8))
+            files.append((path, key, unchanged(path, key) ? nil : try theme.render("album", context)))
         }
-        files += framesFiles(album: index, wall: wall)
-        for (position, photo) in photos.enumerated() {
-            files.append((plan.pagePath(photo: photo), try photoPage(photo, position: position, in: index)))
-        }
+        files += framesFiles(album: index, wall: wall).map { ($0.0, nil, $0.1) }
         return files
     }
+
 
     private func makeWall(_ photos: [Int]) throws(SiteError) -> AlbumWall {
         let sizes = photos.map { photo in
@@ -53,7 +58,7 @@ struct PageRenderer {
     /// One static page of an album. Page 1 holds the sub-albums and the first tiles of the
     /// whole album's wall (the viewer adds the rest); page n > 1 holds its own slice of the
     /// photos as a wall of its own, for browsers without scripts.
-    private func albumPage(_ index: Int, page: Int, pageCount: Int, wall: AlbumWall) throws(SiteError) -> String {
+    private func albumContext(_ index: Int, page: Int, pageCount: Int, wall: AlbumWall) throws(SiteError) -> [String: Any] {
         let album = plan.albums[index]
         let photos = album.photos
         let directory = page == 1 ? album.directory : album.directory + "pages/"
@@ -86,7 +91,7 @@ struct PageRenderer {
         if pageCount > 1 {
             context["pagination"] = pagination(album: index, page: page, pageCount: pageCount, from: directory)
         }
-        return try theme.render("album", context)
+        return context
     }
 
     /// Links to the other static pages: previous, next, the first, the last and the two on
@@ -195,7 +200,45 @@ struct PageRenderer {
         ]
     }
 
+    /// The page of the photo at `position` in album `index`, unless `unchanged(path, key)`
+    /// says the page at `path` was made from the same inputs (`key`: a fingerprint of the
+    /// page's variables and the theme) and need not be rendered again; then `contents` is nil.
+    func photoPageFile(
+        album index: Int, position: Int, unchanged: (String, String) -> Bool
+    ) throws(SiteError) -> (path: String, key: String, contents: String?) {
+        let photo = plan.albums[index].photos[position]
+        let path = plan.pagePath(photo: photo)
+        let context = photoContext(photo, position: position, in: index)
+        let key = theme.fingerprint + "-" + contentHash(Array(Self.serialized(context).utf8))
+        if unchanged(path, key) { return (path, key, nil) }
+        return (path, key, try theme.render("photo", context))
+    }
+
+    /// A deterministic text of a page's variables (dictionary keys sorted), for fingerprints.
+    static func serialized(_ value: Any) -> String {
+        switch value {
+        case let dictionary as [String: Any]:
+            return "{" + dictionary.keys.sorted().map { jsonString($0) + ":" + serialized(dictionary[$0]!) }.joined(separator: ",") + "}"
+        case let array as [Any]:
+            return "[" + array.map(serialized).joined(separator: ",") + "]"
+        case let text as String:
+            return jsonString(text)
+        case let flag as Bool:
+            return flag ? "true" : "false"
+        case let number as Int:
+            return String(number)
+        case let number as Double:
+            return String(number)
+        default:
+            return jsonString(String(describing: value))
+        }
+    }
+
     private func photoPage(_ photo: Int, position: Int, in albumIndex: Int) throws(SiteError) -> String {
+        try theme.render("photo", photoContext(photo, position: position, in: albumIndex))
+    }
+
+    private func photoContext(_ photo: Int, position: Int, in albumIndex: Int) -> [String: Any] {
         let album = plan.albums[albumIndex]
         let entry = plan.photos[photo]
         let photoImages = images[photo]!
@@ -242,7 +285,7 @@ struct PageRenderer {
             let next = album.photos[position + 1]
             context["next"] = ["url": relativeURL(from: album.directory, to: plan.pagePath(photo: next)), "title": plan.photos[next].photo.stem] as [String: Any]
         }
-        return try theme.render("photo", context)
+        return context
     }
 
     // MARK: - frames.json

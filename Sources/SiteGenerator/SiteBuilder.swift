@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 import Gallery
 import GalleryConfig
 import Imaging
@@ -16,6 +18,8 @@ public enum BuildEvent: Sendable {
     case removed(path: String)
     /// Something the user should know that does not stop the build.
     case warning(String)
+    /// A stage of the build is done, after `seconds` (for `--verbose`).
+    case stage(String, seconds: Double)
 }
 
 /// The outcome of a build.
@@ -61,6 +65,12 @@ public struct SiteBuilder: Sendable {
     /// from one task at a time.
     public func build(progress: @Sendable (BuildEvent) -> Void = { _ in }) async throws(SiteError) -> BuildReport {
         try options.validate()
+        var clock = Date()
+        func stage(_ name: String) {
+            let now = Date()
+            progress(.stage(name, seconds: now.timeIntervalSince(clock)))
+            clock = now
+        }
         let (source, output) = try OutputSafety.resolve(source: options.sourceDirectory, output: options.outputDirectory)
         let theme = try Theme(overrides: options.templatesDirectory)
         let jobs = options.jobs > 0 ? options.jobs : ProcessInfo.processInfo.activeProcessorCount
@@ -73,6 +83,7 @@ public struct SiteBuilder: Sendable {
             throw .source(error.description)
         }
         var plan = SitePlan(root: scan.root)
+        stage("scan")
         progress(.scanned(photos: plan.photos.count, albums: plan.albums.count))
         var skipped = scan.problems
         for problem in scan.problems { progress(.skipped(problem)) }
@@ -82,10 +93,13 @@ public struct SiteBuilder: Sendable {
         // Before anything is written, the manifest also lists what this build may make, so
         // that files of a build that is interrupted are still known to be the tool's.
         var pending = previous
-        pending.files = Array(Set(previous.files).union(plannedFiles(plan).filter { !writer.exists($0) || previous.files.contains($0) })).sorted()
+        let previousFiles = Set(previous.files)
+        pending.files = Array(previousFiles.union(plannedFiles(plan).filter { previousFiles.contains($0) || !writer.exists($0) })).sorted()
         if pending != previous { try writer.write(pending.encoded(), to: BuildManifest.fileName) }
 
+        stage("manifest read")
         let processed = try await processPhotos(plan: plan, previous: previous, writer: writer, jobs: jobs, progress: progress)
+        stage("images")
         var imagesWritten = 0
         var photosMade = 0
         var photosReused = 0
@@ -118,14 +132,54 @@ public struct SiteBuilder: Sendable {
         var pageCount = 0
         let albums = plan.reachableAlbums
         for album in albums {
-            for (path, contents) in try pages.albumFiles(album: album) {
-                let wrote = try writer.writeIfChanged(Data(contents.utf8), to: path)
-                made.insert(path)
-                if path.hasSuffix(".html") {
+            let albumFiles = try pages.albumFiles(album: album) { path, key in
+                previous.pages[path] == key && writer.exists(path)
+            }
+            for file in albumFiles {
+                var wrote = false
+                if let contents = file.contents { wrote = try writer.writeIfChanged(Data(contents.utf8), to: file.path) }
+                made.insert(file.path)
+                if let key = file.key { manifest.pages[file.path] = key }
+                if file.path.hasSuffix(".html") {
                     pageCount += 1
                     if wrote { pagesWritten += 1 }
                 }
             }
+            // The photos' pages are independent of each other: render and write them on every core.
+            let count = plan.albums[album].photos.count
+            // A page made from the same variables and theme as before is not rendered again.
+            let outcome = Mutex((pages: [String: String](), written: 0, failure: SiteError?.none))
+            let renderer = pages
+            let previousPages = previous.pages
+            DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, count))) { worker in
+                var done: [String: String] = [:]
+                var written = 0
+                var position = worker
+                do throws(SiteError) {
+                    while position < count {
+                        let page = try renderer.photoPageFile(album: album, position: position) { path, key in
+                            previousPages[path] == key && writer.exists(path)
+                        }
+                        if let contents = page.contents, try writer.writeIfChanged(Data(contents.utf8), to: page.path) {
+                            written += 1
+                        }
+                        done[page.path] = page.key
+                        position += jobs
+                    }
+                } catch {
+                    outcome.withLock { $0.failure = $0.failure ?? error }
+                }
+                outcome.withLock {
+                    $0.pages.merge(done) { first, _ in first }
+                    $0.written += written
+                }
+            }
+            let result = outcome.withLock { $0 }
+            if let failure = result.failure { throw failure }
+            made.formUnion(result.pages.keys)
+            manifest.pages.merge(result.pages) { first, _ in first }
+            pageCount += result.pages.count
+            pagesWritten += result.written
         }
         for (path, data) in theme.assets {
             try writer.writeIfChanged(data, to: "assets/" + path)
@@ -141,6 +195,7 @@ public struct SiteBuilder: Sendable {
             made.insert("sitemap.xml")
         }
 
+        stage("pages")
         // What an earlier build made and this one did not is stale.
         var filesRemoved = 0
         for path in Set(pending.files).subtracting(made).sorted() where writer.removeMadeFile(path) {
@@ -149,6 +204,7 @@ public struct SiteBuilder: Sendable {
         }
         manifest.files = made.sorted()
         try writer.write(manifest.encoded(), to: BuildManifest.fileName)
+        stage("clean-up and manifest")
 
         skipped.sort { $0.path < $1.path }
         return BuildReport(

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Resolves the source and output folders and refuses any overlap between them, so the photo
 /// folder is never written to.
@@ -47,6 +48,12 @@ enum OutputSafety {
 struct SiteWriter: Sendable {
     /// The output folder, absolute.
     let root: String
+    /// Folders found to be inside the output folder during this build (resolving links is slow).
+    private let insideFolders = FolderSet()
+
+    init(root: String) {
+        self.root = root
+    }
 
     /// Writes `data` to the site-relative `path` unless the file already holds exactly that;
     /// returns whether it wrote.
@@ -97,8 +104,12 @@ struct SiteWriter: Sendable {
     /// on the way is followed: a link the user left in the output folder (say `thumbs` pointing
     /// into the photo folder) must never lead a write or a deletion out of it.
     func isInside(folder url: URL) -> Bool {
+        let path = url.path
+        if insideFolders.contains(path) { return true }
         let real = url.resolvingSymlinksInPath().path
-        return real == root || real.hasPrefix(root + "/")
+        let inside = real == root || real.hasPrefix(root + "/")
+        if inside { insideFolders.insert(path) }
+        return inside
     }
 
     /// Writes `data` to the site-relative `path`.
@@ -119,4 +130,12 @@ struct SiteWriter: Sendable {
             throw .write(path: url.path, reason: (error as NSError).localizedDescription)
         }
     }
+}
+
+/// A set of paths shared by the tasks of one build.
+final class FolderSet: Sendable {
+    private let paths = Mutex(Set<String>())
+
+    func contains(_ path: String) -> Bool { paths.withLock { $0.contains(path) } }
+    func insert(_ path: String) { _ = paths.withLock { $0.insert(path) } }
 }

@@ -6,11 +6,13 @@ import Mustache
 /// The default theme is the repository's `templates/` folder, embedded into the binary at build
 /// time. A user's theme folder overrides it file by file: a file with the same relative path
 /// replaces the default one, and any other file is added.
-struct Theme {
+struct Theme: Sendable {
     /// Templates by name (relative path without `.mustache`, e.g. `album`, `partials/head`).
     let library: MustacheLibrary
     /// Static files by path relative to `assets/`.
     let assets: [String: Data]
+    /// A fingerprint of every file of the theme: pages made with another theme are made again.
+    let fingerprint: String
 
     /// Loads the default theme, overridden by the files of `directory` when given.
     init(overrides directory: String?) throws(SiteError) {
@@ -23,6 +25,11 @@ struct Theme {
                 files[path] = data
             }
         }
+        var everything: [UInt8] = []
+        for (path, data) in files.sorted(by: { $0.key < $1.key }) {
+            everything += Array(path.utf8) + [0] + Array(data) + [0]
+        }
+        fingerprint = contentHash(everything)
         var library = MustacheLibrary()
         var assets: [String: Data] = [:]
         for (path, data) in files.sorted(by: { $0.key < $1.key }) {

@@ -168,6 +168,31 @@ struct IncrementalBuildTests {
         #expect(FileManager.default.fileExists(atPath: outside.path + "/keep.txt"))
     }
 
+    @Test("a page is rendered again exactly when what it shows changed: a caption, a neighbour, the theme")
+    func pagesFollowTheirInputs() async throws {
+        let source = try makeSource()
+        let output = try TemporaryFolder()
+        _ = try await build(source, output)
+        // A caption for one photo: its page changes, and nothing else of album A.
+        try source.write("A/photo 2.jpg.txt", Array("Fresh caption".utf8))
+        let captioned = try await build(source, output)
+        #expect(captioned.pagesWritten == 2, "the photo's page, and album A's (the caption is its tile's alt text)")
+        #expect(try output.read("a/photo-2.html").contains("Fresh caption"))
+        // A photo removed from B: B's page and the remaining photo's page (its neighbours changed).
+        try FileManager.default.removeItem(atPath: source.path + "/B/photo 3.jpg")
+        let removed = try await build(source, output)
+        #expect(removed.pagesWritten == 3, "the root (counts), album B and photo-1 (no next photo any more)")
+        #expect(!(try output.read("b/photo-1.html")).contains("rel=\"next\""))
+        // Another theme: every page is made again.
+        let theme = try TemporaryFolder()
+        try theme.write("partials/footer.mustache", Array("<footer>Mine</footer>".utf8))
+        var options = SiteOptions(sourceDirectory: source.path, outputDirectory: output.path, title: "T", jobs: 2)
+        options.templatesDirectory = theme.path
+        let themed = try await SiteBuilder(options: options).build()
+        #expect(themed.pagesWritten == themed.pages)
+        #expect(try output.read("a/photo-0.html").contains("<footer>Mine</footer>"))
+    }
+
     @Test("content hashes are FNV-1a 64", arguments: [("", "cbf29ce484222325"), ("a", "af63dc4c8601ec8c"), ("foobar", "85944171f73967e8")])
     func hash(text: String, expected: String) {
         #expect(contentHash(Array(text.utf8)) == expected)
