@@ -72,7 +72,12 @@ public struct GalleryScanner: Sendable {
     static let maxTextFileSize = 1 << 20
 
     /// Scans `sourceDirectory`; `title` names the root album.
-    public func scan(sourceDirectory: String, title: String) throws(GalleryError) -> ScanResult {
+    /// `known` may give what an earlier scan found in a file, by its relative path, size and
+    /// modification time: then its header is not read again (the pixel limit still applies).
+    public func scan(
+        sourceDirectory: String, title: String,
+        known: @Sendable (_ relativePath: String, _ size: Int, _ modificationTime: Double) -> ImageInfo? = { _, _, _ in nil }
+    ) throws(GalleryError) -> ScanResult {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: sourceDirectory, isDirectory: &isDirectory) else {
@@ -88,7 +93,7 @@ public struct GalleryScanner: Sendable {
 
         var walk = Walk(rootPath: root.path)
         let tree = walk.folder(at: root, relativePath: "")
-        let probed = probeAll(walk.candidates)
+        let probed = probeAll(walk.candidates, known: known)
         var problems = walk.problems
         var photosByFolder: [String: [GalleryPhoto]] = [:]
         for (candidate, outcome) in zip(walk.candidates, probed) {
@@ -109,7 +114,9 @@ public struct GalleryScanner: Sendable {
         return ScanResult(root: album, problems: problems)
     }
 
-    private func probeAll(_ candidates: [Candidate]) -> [Result<ImageInfo, ImagingError>] {
+    private func probeAll(
+        _ candidates: [Candidate], known: @Sendable (String, Int, Double) -> ImageInfo?
+    ) -> [Result<ImageInfo, ImagingError>] {
         let results = Mutex([Result<ImageInfo, ImagingError>?](repeating: nil, count: candidates.count))
         let next = Atomic<Int>(0)
         let limits = options.limits
@@ -118,8 +125,14 @@ public struct GalleryScanner: Sendable {
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < candidates.count else { return }
+                let candidate = candidates[index]
                 let outcome = Result<ImageInfo, ImagingError> { () throws(ImagingError) -> ImageInfo in
-                    let info = try ImageProbe.probe(fileAtPath: candidates[index].path)
+                    let info: ImageInfo
+                    if let earlier = known(candidate.relativePath, candidate.size, candidate.modificationTime) {
+                        info = earlier
+                    } else {
+                        info = try ImageProbe.probe(fileAtPath: candidate.path)
+                    }
                     try limits.check(info)
                     return info
                 }

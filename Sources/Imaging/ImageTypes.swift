@@ -1,5 +1,5 @@
 /// The image formats Cascade reads, recognised by their content (never by the file name).
-public enum ImageFormat: String, Sendable, CaseIterable {
+public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case jpeg, png, gif, webp, heif, avif, tiff, bmp
 
     /// The format of data that starts with `bytes` (the first 64 bytes are enough for every
@@ -69,7 +69,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
 }
 
 /// The EXIF orientation: how the stored pixels must be turned to show the picture upright.
-public enum Orientation: Int, Sendable, CaseIterable {
+public enum Orientation: Int, Sendable, CaseIterable, Codable {
     case up = 1, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
 
     /// Whether showing the picture upright swaps its width and height (orientations 5 to 8).
@@ -129,7 +129,7 @@ public enum Orientation: Int, Sendable, CaseIterable {
 }
 
 /// Metadata of a photo that a gallery shows or protects.
-public struct PhotoMetadata: Sendable, Hashable {
+public struct PhotoMetadata: Sendable, Hashable, Codable {
     /// Capture date in EXIF form, `YYYY:MM:DD HH:MM:SS` (DateTimeOriginal, else DateTime).
     public var dateTaken: String?
     /// The EXIF ImageDescription.
@@ -149,7 +149,7 @@ public struct PhotoMetadata: Sendable, Hashable {
 }
 
 /// What a file's header says about the image, read without decoding it.
-public struct ImageInfo: Sendable, Hashable {
+public struct ImageInfo: Sendable, Hashable, Codable {
     /// The format, from the content.
     public var format: ImageFormat
     /// Width of the stored pixels (what the decoder produces).

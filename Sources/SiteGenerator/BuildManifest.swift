@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// What a build made, and from what: kept in the output folder as `.cascade-manifest.json`.
 ///
@@ -23,6 +24,9 @@ struct BuildManifest: Codable, Sendable, Equatable {
         var height: Int
         var color: String
         var renditions: [RenditionRecord]
+        /// What the photo's header said: a rebuild does not read it again while the file's size
+        /// and time are the same.
+        var info: ImageInfo?
     }
 
     struct RenditionRecord: Codable, Sendable, Equatable {

@@ -75,10 +75,16 @@ public struct SiteBuilder: Sendable {
         let theme = try Theme(overrides: options.templatesDirectory)
         let jobs = options.jobs > 0 ? options.jobs : ProcessInfo.processInfo.activeProcessorCount
 
+        let previous = BuildManifest.load(outputDirectory: output) { progress(.warning($0)) }
+        stage("manifest read")
         let scan: ScanResult
         do {
+            let earlier = previous.photos
             scan = try GalleryScanner(options: ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs))
-                .scan(sourceDirectory: source, title: options.title)
+                .scan(sourceDirectory: source, title: options.title) { path, size, time in
+                    guard let record = earlier[path], record.size == size, record.modificationTime == time else { return nil }
+                    return record.info
+                }
         } catch {
             throw .source(error.description)
         }
@@ -89,7 +95,6 @@ public struct SiteBuilder: Sendable {
         for problem in scan.problems { progress(.skipped(problem)) }
 
         let writer = SiteWriter(root: output)
-        let previous = BuildManifest.load(outputDirectory: output) { progress(.warning($0)) }
         // Before anything is written, the manifest also lists what this build may make, so
         // that files of a build that is interrupted are still known to be the tool's.
         var pending = previous
@@ -97,7 +102,7 @@ public struct SiteBuilder: Sendable {
         pending.files = Array(previousFiles.union(plannedFiles(plan).filter { previousFiles.contains($0) || !writer.exists($0) })).sorted()
         if pending != previous { try writer.write(pending.encoded(), to: BuildManifest.fileName) }
 
-        stage("manifest read")
+        stage("pending files")
         let processed = try await processPhotos(plan: plan, previous: previous, writer: writer, jobs: jobs, progress: progress)
         stage("images")
         var imagesWritten = 0
@@ -373,7 +378,8 @@ struct PhotoWork: Sendable {
             record.settings == settings && record.renditions.map(\.path) == wanted && wanted.allSatisfy(writer.exists)
         }
         // Unchanged by size and time: nothing is read.
-        if let previous, previous.size == photo.fileSize, previous.modificationTime == photo.modificationTime, reusable(previous) {
+        if var previous, previous.size == photo.fileSize, previous.modificationTime == photo.modificationTime, reusable(previous) {
+            previous.info = photo.info
             return .success(PhotoResult(images: PhotoImages(previous), record: previous, reused: true, imagesWritten: 0))
         }
         guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
@@ -385,6 +391,7 @@ struct PhotoWork: Sendable {
         if var previous, previous.contentHash == hash, reusable(previous) {
             previous.size = photo.fileSize
             previous.modificationTime = photo.modificationTime
+            previous.info = photo.info
             return .success(PhotoResult(images: PhotoImages(previous), record: previous, reused: true, imagesWritten: 0))
         }
         // Renamed or moved: the same content made with the same settings elsewhere in the site.
@@ -395,6 +402,7 @@ struct PhotoWork: Sendable {
             var record = earlier
             record.size = photo.fileSize
             record.modificationTime = photo.modificationTime
+            record.info = photo.info
             var copied = true
             for (index, rendition) in earlier.renditions.enumerated() {
                 let target = paths[rendition.width]!
@@ -429,7 +437,7 @@ struct PhotoWork: Sendable {
         let record = BuildManifest.PhotoRecord(
             size: photo.fileSize, modificationTime: photo.modificationTime, contentHash: hash, settings: settings,
             width: set.info.displayWidth, height: set.info.displayHeight, color: set.averageColor.hex,
-            renditions: renditions)
+            renditions: renditions, info: photo.info)
         return .success(PhotoResult(images: PhotoImages(record), record: record, reused: false, imagesWritten: renditions.count))
     }
 }

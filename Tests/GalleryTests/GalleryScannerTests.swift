@@ -54,6 +54,30 @@ final class PhotoFolder {
 
 @Suite("Scanning a photo folder")
 struct GalleryScannerTests {
+    @Test("what an earlier scan found is used for a file of the same size and time, and the pixel limit still applies")
+    func knownHeaders() throws {
+        let folder = try PhotoFolder()
+        try folder.photo("a.jpg", width: 40, height: 30)
+        try folder.photo("b.jpg", width: 40, height: 30)
+        let first = try folder.scan()
+        let a = try #require(first.root.photos.first { $0.fileName == "a.jpg" })
+        var remembered = a.info
+        remembered.displayWidth = 400  // a value the file itself does not hold: shows it was used
+        let known = remembered
+        let scanner = GalleryScanner(options: ScanOptions(limits: DecodeLimits(maxPixels: 1_000_000), concurrency: 2))
+        let second = try scanner.scan(sourceDirectory: folder.root.path, title: "Test") { path, size, time in
+            path == "a.jpg" && size == a.fileSize && time == a.modificationTime ? known : nil
+        }
+        #expect(second.root.photos.first { $0.fileName == "a.jpg" }?.info.displayWidth == 400)
+        #expect(second.root.photos.first { $0.fileName == "b.jpg" }?.info.displayWidth == 40)
+        var huge = a.info
+        huge.pixelWidth = 100_000
+        huge.pixelHeight = 100_000
+        let hugeInfo = huge
+        let limited = try scanner.scan(sourceDirectory: folder.root.path, title: "Test") { path, _, _ in path == "a.jpg" ? hugeInfo : nil }
+        #expect(limited.problems.map(\.path) == ["a.jpg"])
+    }
+
     @Test("folders become nested albums, photos sorted by name with numbers by value")
     func nestedAlbums() throws {
         let folder = try PhotoFolder()
