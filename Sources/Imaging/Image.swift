@@ -107,13 +107,20 @@ extension Image {
         try decode(bytes, info: ImageProbe.probe(bytes), limits: limits)
     }
 
-    static func decode(_ bytes: [UInt8], info: ImageInfo, limits: DecodeLimits) throws(ImagingError) -> Image {
-        let format = info.format
+    /// What every decoder checks before it allocates anything: the pixel limit, the data's
+    /// structure, and a size the C libraries can take. Returns what the structure check found.
+    static func checkBeforeDecoding(_ bytes: [UInt8], info: ImageInfo, limits: DecodeLimits) throws(ImagingError) -> Integrity.Findings {
         try limits.check(info)
         let reader = ByteReader(bytes)
-        reader.format = format
+        reader.format = info.format
         let findings = try Integrity.check(reader, info: info)
-        guard bytes.count <= Int(Int32.max) else { throw .decodeFailed(format, detail: "the file is larger than 2 GB") }
+        guard bytes.count <= Int(Int32.max) else { throw .decodeFailed(info.format, detail: "the file is larger than 2 GB") }
+        return findings
+    }
+
+    static func decode(_ bytes: [UInt8], info: ImageInfo, limits: DecodeLimits) throws(ImagingError) -> Image {
+        let format = info.format
+        let findings = try checkBeforeDecoding(bytes, info: info, limits: limits)
 
         let (decoded, messages) = GDDiagnostics.capture { () -> gdImagePtr? in
             bytes.withUnsafeBytes { buffer -> gdImagePtr? in

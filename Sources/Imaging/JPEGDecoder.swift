@@ -34,11 +34,7 @@ enum JPEGDecoder {
     static func decode(
         _ bytes: [UInt8], info: ImageInfo, limits: DecodeLimits, minimumWidth: Int, minimumHeight: Int
     ) throws(ImagingError) -> Image? {
-        try limits.check(info)
-        let reader = ByteReader(bytes)
-        reader.format = .jpeg
-        _ = try Integrity.check(reader, info: info)
-        guard bytes.count <= Int(Int32.max) else { throw .decodeFailed(.jpeg, detail: "the file is larger than 2 GB") }
+        _ = try Image.checkBeforeDecoding(bytes, info: info, limits: limits)
         guard let handle = tjInitDecompress() else { throw .decodeFailed(.jpeg, detail: "the JPEG decoder cannot start") }
         defer { tjDestroy(handle) }
 
