@@ -94,12 +94,7 @@ public struct SiteOptions: Sendable {
 
     /// Options from a configuration file (`cascade.yml`); `title` is used when the file has none.
     public init(configuration: SiteConfiguration, sourceDirectory: String, outputDirectory: String, title: String, jobs: Int = 0) {
-        let quality = configuration.quality
-        let format: EncodeFormat = switch configuration.formats.first ?? .jpeg {
-        case .jpeg: .jpeg(quality: quality)
-        case .webp: .webp(quality: quality)
-        case .avif: .avif(quality: quality)
-        }
+        let format = Self.encodeFormat(configuration.formats.first ?? .jpeg, quality: configuration.quality)
         self.init(
             sourceDirectory: sourceDirectory, outputDirectory: outputDirectory, title: configuration.title ?? title,
             breakpoints: configuration.breakpoints,
@@ -111,6 +106,15 @@ public struct SiteOptions: Sendable {
         baseURL = configuration.baseURL
         keepGPS = !configuration.stripGPS
         downloadOriginals = configuration.downloadOriginals
+    }
+
+    /// The image format a configuration names, at a quality.
+    public static func encodeFormat(_ format: SiteConfiguration.ImageFormat, quality: Int) -> EncodeFormat {
+        switch format {
+        case .jpeg: .jpeg(quality: quality)
+        case .webp: .webp(quality: quality)
+        case .avif: .avif(quality: quality)
+        }
     }
 
     /// 2 columns on phones, up to 6 on very wide screens.

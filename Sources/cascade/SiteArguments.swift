@@ -63,19 +63,10 @@ struct SiteArguments: ParsableArguments {
             title: name.isEmpty ? "Photos" : name, jobs: jobs)
         if let title { options.title = title }
         options.templatesDirectory = templates
-        let quality = quality ?? configuration.quality
-        switch format?.lowercased() {
-        case "jpeg", "jpg": options.imageFormat = .jpeg(quality: quality)
-        case "webp": options.imageFormat = .webp(quality: quality)
-        case "avif": options.imageFormat = .avif(quality: quality)
-        default:
-            switch options.imageFormat {
-            case .jpeg: options.imageFormat = .jpeg(quality: quality)
-            case .webp: options.imageFormat = .webp(quality: quality)
-            case .avif: options.imageFormat = .avif(quality: quality)
-            case .png: break
-            }
-        }
+        // --format and --quality each override cascade.yml's; "jpg" is "jpeg".
+        let formatName = format.map { $0.lowercased() == "jpg" ? "jpeg" : $0.lowercased() }
+        let chosen = formatName.flatMap(SiteConfiguration.ImageFormat.init(rawValue:)) ?? configuration.formats.first ?? .jpeg
+        options.imageFormat = SiteOptions.encodeFormat(chosen, quality: quality ?? configuration.quality)
         if let maxMegapixels { options.limits = DecodeLimits(maxPixels: maxMegapixels * 1_000_000) }
         if let sort, let order = AlbumSortOrder(rawValue: sort.lowercased()) { options.sort = order }
         if keepGPS { options.keepGPS = true }
