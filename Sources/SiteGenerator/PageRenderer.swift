@@ -21,12 +21,12 @@ struct PageRenderer: Sendable {
         let album = plan.albums[index]
         let photos = album.photos
         let wall = try makeWall(photos)
-        let pageCount = self.pageCount(photos.count)
+        let pageCount = SitePlan.pageCount(photos: photos.count, perPage: options.tilesPerPage)
         var files: [(path: String, key: String?, contents: String?)] = []
         for page in 1...pageCount {
-            let path = pagePath(album: index, page: page)
+            let path = plan.albumPagePath(album: index, page: page)
             let context = try albumContext(index, page: page, pageCount: pageCount, wall: wall)
-            let key = theme.fingerprint + "-" + contentHash(Array(Self.serialized(context).utf8))
+            let key = fingerprint(context)
             files.append((path, key, unchanged(path, key) ? nil : try theme.render("album", context)))
         }
         files += framesFiles(album: index, wall: wall).map { ($0.0, nil, $0.1) }
@@ -45,16 +45,6 @@ struct PageRenderer: Sendable {
         }
     }
 
-    /// Number of static pages of an album with `photoCount` photos.
-    func pageCount(_ photoCount: Int) -> Int {
-        max(1, (photoCount + options.tilesPerPage - 1) / options.tilesPerPage)
-    }
-
-    /// Site-relative path of an album's static page `page` (1 is the album's `index.html`).
-    func pagePath(album index: Int, page: Int) -> String {
-        page == 1 ? plan.albums[index].directory + "index.html" : plan.albums[index].directory + "pages/\(page).html"
-    }
-
     /// One static page of an album. Page 1 holds the sub-albums and the first tiles of the
     /// whole album's wall (the viewer adds the rest); page n > 1 holds its own slice of the
     /// photos as a wall of its own, for browsers without scripts.
@@ -66,7 +56,7 @@ struct PageRenderer: Sendable {
         let pageWall = page == 1 ? wall : try makeWall(Array(photos[range]))
         let title = page == 1 ? album.title : "\(album.title) (page \(page) of \(pageCount))"
         var context = common(directory: directory, title: title, ancestors: album.ancestors,
-                             page: pagePath(album: index, page: page), image: coverImage(of: index))
+                             page: plan.albumPagePath(album: index, page: page), image: coverImage(of: index))
         context["album"] = [
             "name": album.title,
             "descriptionHTML": page == 1 ? album.descriptionHTML ?? "" : "",
@@ -97,7 +87,7 @@ struct PageRenderer: Sendable {
     /// Links to the other static pages: previous, next, the first, the last and the two on
     /// either side of the current one.
     private func pagination(album index: Int, page: Int, pageCount: Int, from directory: String) -> [String: Any] {
-        func url(_ number: Int) -> String { relativeURL(from: directory, to: pagePath(album: index, page: number)) }
+        func url(_ number: Int) -> String { relativeURL(from: directory, to: plan.albumPagePath(album: index, page: number)) }
         var shown = Set([1, pageCount])
         for number in (page - 2)...(page + 2) where number >= 1 && number <= pageCount { shown.insert(number) }
         var links: [[String: Any]] = []
@@ -209,9 +199,14 @@ struct PageRenderer: Sendable {
         let photo = plan.albums[index].photos[position]
         let path = plan.pagePath(photo: photo)
         let context = photoContext(photo, position: position, in: index)
-        let key = theme.fingerprint + "-" + contentHash(Array(Self.serialized(context).utf8))
+        let key = fingerprint(context)
         if unchanged(path, key) { return (path, key, nil) }
         return (path, key, try theme.render("photo", context))
+    }
+
+    /// What a page is made from: the theme and the page's variables.
+    private func fingerprint(_ context: [String: Any]) -> String {
+        theme.fingerprint + "-" + contentHash(Array(Self.serialized(context).utf8))
     }
 
     /// A deterministic text of a page's variables (dictionary keys sorted), for fingerprints.
@@ -268,7 +263,7 @@ struct PageRenderer: Sendable {
             "position": position + 1,
             "count": album.photos.count,
         ] as [String: Any]
-        let albumPage = pagePath(album: albumIndex, page: position / options.tilesPerPage + 1)
+        let albumPage = plan.albumPagePath(album: albumIndex, page: position / options.tilesPerPage + 1)
         context["album"] = ["name": album.title, "url": relativeURL(from: album.directory, to: albumPage)] as [String: Any]
         if let original = originals[photo] {
             context["original"] = [
@@ -304,7 +299,7 @@ struct PageRenderer: Sendable {
         json += ",\"ratioScale\":\(AlbumWall.ratioScale),\"staticCount\":\(min(photos.count, options.tilesPerPage))"
         json += ",\"pageURL\":\"{id}.html\",\"imageURL\":\(jsonString("thumbs/{id}-{width}." + options.imageFormat.fileExtension))"
         json += ",\"tileMaxWidth\":\(tileLimit),\"chunkSize\":\(chunkSize),\"chunks\":["
-        json += (0..<chunkCount).map { "\"frames/\($0).json\"" }.joined(separator: ",")
+        json += (0..<chunkCount).map { jsonString(SitePlan.framesChunkPath($0)) }.joined(separator: ",")
         json += "],\"breakpoints\":["
         for (position, entry) in wall.layouts.enumerated() {
             if position > 0 { json += "," }
@@ -332,14 +327,14 @@ struct PageRenderer: Sendable {
                     + photoImages.renditions.map { String($0.width) }.joined(separator: ",") + "]}"
             }.joined(separator: ",")
             text += "]}\n"
-            files.append((album.directory + "frames/\(chunk).json", text))
+            files.append((album.directory + SitePlan.framesChunkPath(chunk), text))
         }
         return files
     }
 
     // MARK: - Helpers
 
-    private func srcset(_ renditions: [PhotoImages.Image], from directory: String) -> String {
+    private func srcset(_ renditions: [BuildManifest.RenditionRecord], from directory: String) -> String {
         renditions.map { "\(relativeURL(from: directory, to: $0.path)) \($0.width)w" }.joined(separator: ", ")
     }
 

@@ -125,10 +125,10 @@ public struct SiteBuilder: Sendable {
             if case .success = processed[index] { return true }
             return false
         }
-        let images = processed.map { try? $0.get().images }
+        let images = processed.map { try? $0.get().record }
 
         var made = Set<String>()
-        for case .success(let result) in processed { made.formUnion(result.images.renditions.map(\.path)) }
+        for case .success(let result) in processed { made.formUnion(result.record.renditions.map(\.path)) }
         var pages = PageRenderer(plan: plan, images: images, options: options, theme: theme)
         if options.downloadOriginals {
             pages.originals = try publishOriginals(plan: plan, kept: images, writer: writer, made: &made, progress: progress)
@@ -136,10 +136,13 @@ public struct SiteBuilder: Sendable {
         var pagesWritten = 0
         var pageCount = 0
         let albums = plan.reachableAlbums
+        // A page made from the same variables and theme as before is not rendered again.
+        let previousPages = previous.pages
+        let unchanged: @Sendable (String, String) -> Bool = { path, key in
+            previousPages[path] == key && writer.exists(path)
+        }
         for album in albums {
-            let albumFiles = try pages.albumFiles(album: album) { path, key in
-                previous.pages[path] == key && writer.exists(path)
-            }
+            let albumFiles = try pages.albumFiles(album: album, unchanged: unchanged)
             for file in albumFiles {
                 var wrote = false
                 if let contents = file.contents { wrote = try writer.writeIfChanged(Data(contents.utf8), to: file.path) }
@@ -152,19 +155,15 @@ public struct SiteBuilder: Sendable {
             }
             // The photos' pages are independent of each other: render and write them on every core.
             let count = plan.albums[album].photos.count
-            // A page made from the same variables and theme as before is not rendered again.
             let outcome = Mutex((pages: [String: String](), written: 0, failure: SiteError?.none))
             let renderer = pages
-            let previousPages = previous.pages
             DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, count))) { worker in
                 var done: [String: String] = [:]
                 var written = 0
                 var position = worker
                 do throws(SiteError) {
                     while position < count {
-                        let page = try renderer.photoPageFile(album: album, position: position) { path, key in
-                            previousPages[path] == key && writer.exists(path)
-                        }
+                        let page = try renderer.photoPageFile(album: album, position: position, unchanged: unchanged)
                         if let contents = page.contents, try writer.writeIfChanged(Data(contents.utf8), to: page.path) {
                             written += 1
                         }
@@ -247,9 +246,7 @@ public struct SiteBuilder: Sendable {
                     withheld += 1
                     continue
                 }
-                let ext = (photo.fileName as NSString).pathExtension.lowercased()
-                let safeExtension = !ext.isEmpty && ext.count <= 5 && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } ? ext : "bin"
-                let path = plan.photos[index].directory + "originals/" + plan.photos[index].slug + "." + safeExtension
+                let path = plan.originalPath(photo: index)
                 let full = writer.root + "/" + path
                 let current = (try? FileManager.default.attributesOfItem(atPath: full))?[.size] as? NSNumber
                 if !(writer.exists(path) && current?.intValue == photo.fileSize) {
@@ -270,26 +267,18 @@ public struct SiteBuilder: Sendable {
     /// and every page and frame file of every album.
     private func plannedFiles(_ plan: SitePlan) -> [String] {
         var files: [String] = []
-        let widths = options.allImageWidths
         for index in plan.photos.indices {
-            let photo = plan.photos[index].photo
-            for width in Renditions.targetWidths(requested: widths, fullWidth: photo.info.displayWidth) {
-                files.append(plan.imagePath(photo: index, width: width, format: options.imageFormat))
-            }
+            files += plan.imagePaths(photo: index, widths: options.allImageWidths, format: options.imageFormat).values
             files.append(plan.pagePath(photo: index))
-            if options.downloadOriginals {
-                let ext = (photo.fileName as NSString).pathExtension.lowercased()
-                files.append(plan.photos[index].directory + "originals/" + plan.photos[index].slug + "." + (ext.isEmpty ? "bin" : ext))
-            }
+            if options.downloadOriginals { files.append(plan.originalPath(photo: index)) }
         }
         if options.baseURL != nil { files.append("sitemap.xml") }
-        for album in plan.albums {
-            let pageCount = max(1, (album.photos.count + options.tilesPerPage - 1) / options.tilesPerPage)
-            files.append(album.directory + "index.html")
+        for (index, album) in plan.albums.enumerated() {
+            let pageCount = SitePlan.pageCount(photos: album.photos.count, perPage: options.tilesPerPage)
+            files += (1...pageCount).map { plan.albumPagePath(album: index, page: $0) }
             files.append(album.directory + "frames.json")
-            for page in 1..<max(2, pageCount + 1) where page > 1 { files.append(album.directory + "pages/\(page).html") }
             let chunks = (album.photos.count + options.framesChunkSize - 1) / options.framesChunkSize
-            for chunk in 0..<chunks { files.append(album.directory + "frames/\(chunk).json") }
+            files += (0..<chunks).map { album.directory + SitePlan.framesChunkPath($0) }
         }
         return files
     }
@@ -313,9 +302,7 @@ public struct SiteBuilder: Sendable {
                 let index = next
                 next += 1
                 let photo = plan.photos[index].photo
-                let paths = Dictionary(uniqueKeysWithValues: Renditions.targetWidths(
-                    requested: work.widths, fullWidth: photo.info.displayWidth
-                ).map { ($0, plan.imagePath(photo: index, width: $0, format: work.format)) })
+                let paths = plan.imagePaths(photo: index, widths: work.widths, format: work.format)
                 let record = previous.photos[photo.relativePath]
                 group.addTask { (index, work.process(photo, paths: paths, previous: record)) }
             }
@@ -344,7 +331,7 @@ public struct SiteBuilder: Sendable {
 
 /// The images of one photo, and how they came to be.
 struct PhotoResult: Sendable {
-    var images: PhotoImages
+    /// The photo's images, as the manifest records them.
     var record: BuildManifest.PhotoRecord
     var reused: Bool
     var imagesWritten: Int
@@ -380,7 +367,7 @@ struct PhotoWork: Sendable {
         // Unchanged by size and time: nothing is read.
         if var previous, previous.size == photo.fileSize, previous.modificationTime == photo.modificationTime, reusable(previous) {
             previous.info = photo.info
-            return .success(PhotoResult(images: PhotoImages(previous), record: previous, reused: true, imagesWritten: 0))
+            return .success(PhotoResult(record: previous, reused: true, imagesWritten: 0))
         }
         guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
             return .failure(.image(.io(path: photo.relativePath, reason: "cannot be read")))
@@ -392,7 +379,7 @@ struct PhotoWork: Sendable {
             previous.size = photo.fileSize
             previous.modificationTime = photo.modificationTime
             previous.info = photo.info
-            return .success(PhotoResult(images: PhotoImages(previous), record: previous, reused: true, imagesWritten: 0))
+            return .success(PhotoResult(record: previous, reused: true, imagesWritten: 0))
         }
         // Renamed or moved: the same content made with the same settings elsewhere in the site.
         if let earlier = previousByHash[hash], earlier.settings == settings,
@@ -412,7 +399,7 @@ struct PhotoWork: Sendable {
                 do throws(SiteError) { try writer.write(data, to: target) } catch { return .failure(.write(error)) }
             }
             if copied {
-                return .success(PhotoResult(images: PhotoImages(record), record: record, reused: true, imagesWritten: record.renditions.count))
+                return .success(PhotoResult(record: record, reused: true, imagesWritten: record.renditions.count))
             }
         }
 
@@ -438,30 +425,9 @@ struct PhotoWork: Sendable {
             size: photo.fileSize, modificationTime: photo.modificationTime, contentHash: hash, settings: settings,
             width: set.info.displayWidth, height: set.info.displayHeight, color: set.averageColor.hex,
             renditions: renditions, info: photo.info)
-        return .success(PhotoResult(images: PhotoImages(record), record: record, reused: false, imagesWritten: renditions.count))
+        return .success(PhotoResult(record: record, reused: false, imagesWritten: renditions.count))
     }
 }
 
-/// The images written for one photo.
-struct PhotoImages: Sendable {
-    struct Image: Sendable {
-        var width: Int
-        var height: Int
-        /// Site-relative path.
-        var path: String
-    }
-    /// Display size of the photo (after orientation).
-    var width: Int
-    var height: Int
-    /// Average colour, `#rrggbb`, shown while the image loads.
-    var color: String
-    /// Ascending widths.
-    var renditions: [Image]
-
-    init(_ record: BuildManifest.PhotoRecord) {
-        width = record.width
-        height = record.height
-        color = record.color
-        renditions = record.renditions.map { Image(width: $0.width, height: $0.height, path: $0.path) }
-    }
-}
+/// The images written for one photo: its manifest record (display size, colour, renditions).
+typealias PhotoImages = BuildManifest.PhotoRecord

@@ -1,3 +1,4 @@
+import Foundation
 import Gallery
 import Imaging
 
@@ -89,9 +90,39 @@ struct SitePlan: Sendable {
         return "\(photo.directory)thumbs/\(photo.slug)-\(width).\(format.fileExtension)"
     }
 
+    /// Site-relative paths of the images a photo gets, by width: one per requested width that
+    /// its upright size allows (see `Renditions.targetWidths`).
+    func imagePaths(photo index: Int, widths: [Int], format: EncodeFormat) -> [Int: String] {
+        let targets = Renditions.targetWidths(requested: widths, fullWidth: photos[index].photo.info.displayWidth)
+        return Dictionary(uniqueKeysWithValues: targets.map { ($0, imagePath(photo: index, width: $0, format: format)) })
+    }
+
     /// Site-relative path of a photo's page.
     func pagePath(photo index: Int) -> String {
         "\(photos[index].directory)\(photos[index].slug).html"
+    }
+
+    /// Site-relative path of a photo's original, published for download: `originals/` beside
+    /// the album's page, the slug, and the file's extension when it is short and plain.
+    func originalPath(photo index: Int) -> String {
+        let ext = (photos[index].photo.fileName as NSString).pathExtension.lowercased()
+        let plain = !ext.isEmpty && ext.count <= 5 && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        return photos[index].directory + "originals/" + photos[index].slug + "." + (plain ? ext : "bin")
+    }
+
+    /// Number of static pages of an album of `photoCount` photos, `perPage` tiles a page.
+    static func pageCount(photos photoCount: Int, perPage: Int) -> Int {
+        max(1, (photoCount + perPage - 1) / perPage)
+    }
+
+    /// Site-relative path of an album's static page `page` (1 is the album's `index.html`).
+    func albumPagePath(album index: Int, page: Int) -> String {
+        albums[index].directory + (page == 1 ? "index.html" : "pages/\(page).html")
+    }
+
+    /// Path of chunk `chunk` of an album's frame data, relative to the album's folder.
+    static func framesChunkPath(_ chunk: Int) -> String {
+        "frames/\(chunk).json"
     }
 
     /// Removes photos that could not be processed, and albums left with no photo anywhere below
