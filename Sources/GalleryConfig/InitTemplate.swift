@@ -39,8 +39,9 @@ extension SiteConfiguration {
         # Widths in pixels of the large image on a photo's page and in the lightbox.
         photo_widths: [800, 1600, 2400]
 
-        # Formats of the generated images: jpeg, webp, avif. The first one is the fallback
-        # every browser gets; the others are offered to browsers that support them.
+        # Formats of the generated images: jpeg, webp, avif. Every image is made in each;
+        # browsers get the best they support (AVIF, then WebP), and the rest JPEG.
+        # Example: [jpeg, avif]. AVIF is slow to make.
         formats: [jpeg]
 
         # Quality of the generated images, 1 to 100.

@@ -55,8 +55,9 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var thumbnailWidths: [Int]
     /// Widths of the large image on a photo's page and in the lightbox, ascending.
     public var photoWidths: [Int]
-    /// Formats of the generated images, each at most once; the first is the fallback every
-    /// browser gets (`<img src>`), the others are offered first through `<picture>`.
+    /// Formats of the generated images, each at most once, in any order: the most widely
+    /// supported one is the `<img>` every browser gets, the others are offered first through
+    /// `<picture>` (see `SiteOptions.encodeFormats`).
     public var formats: [ImageFormat]
     /// Quality of the lossy formats (JPEG, WebP, AVIF), 1 to 100.
     public var quality: Int

@@ -1,17 +1,20 @@
-/// One generated image.
+/// One generated image, encoded in one or more formats.
 public struct Rendition: Sendable, Hashable {
     /// Width in pixels.
     public var width: Int
     /// Height in pixels.
     public var height: Int
-    /// The encoded file.
-    public var bytes: [UInt8]
+    /// The encoded files, one per requested format, in the order the formats were requested.
+    public var encodings: [[UInt8]]
+
+    /// The file in the first requested format.
+    public var bytes: [UInt8] { encodings[0] }
 
     /// Creates a rendition.
-    public init(width: Int, height: Int, bytes: [UInt8]) {
+    public init(width: Int, height: Int, encodings: [[UInt8]]) {
         self.width = width
         self.height = height
-        self.bytes = bytes
+        self.encodings = encodings
     }
 }
 
@@ -58,6 +61,15 @@ public enum Renditions {
     public static func make(
         from bytes: [UInt8], widths: [Int], format: EncodeFormat, limits: DecodeLimits = .default
     ) throws(ImagingError) -> RenditionSet {
+        try make(from: bytes, widths: widths, formats: [format], limits: limits)
+    }
+
+    /// Like ``make(from:widths:format:limits:)``, with each image encoded in every one of
+    /// `formats` (at least one) from the same pixels: still one decode per photo.
+    public static func make(
+        from bytes: [UInt8], widths: [Int], formats: [EncodeFormat], limits: DecodeLimits = .default
+    ) throws(ImagingError) -> RenditionSet {
+        guard !formats.isEmpty else { throw .processingFailed("no image format was requested") }
         let info = try ImageProbe.probe(bytes)
         let swapsAxes = info.orientation.swapsDimensions
         let fullWidth = info.displayWidth
@@ -87,12 +99,12 @@ public enum Renditions {
         var current = upright
         for width in targets.sorted(by: >) {
             if width == current.width {  // the decoded picture itself: no copy needed
-                renditions.append(Rendition(width: current.width, height: current.height, bytes: try current.encoded(as: format)))
+                renditions.append(Rendition(width: current.width, height: current.height, encodings: try current.encoded(as: formats)))
                 continue
             }
             let height = max(1, min(current.height, Int((Double(fullHeight) * Double(width) / Double(fullWidth)).rounded())))
             let image = try current.resized(width: width, height: height)
-            renditions.append(Rendition(width: image.width, height: image.height, bytes: try image.encoded(as: format)))
+            renditions.append(Rendition(width: image.width, height: image.height, encodings: try image.encoded(as: formats)))
             current = image
         }
         let color = current.averageColor()  // of the smallest image: the cheapest, and the same
@@ -100,5 +112,14 @@ public enum Renditions {
         uprightInfo.displayWidth = fullWidth
         uprightInfo.displayHeight = fullHeight
         return RenditionSet(info: uprightInfo, renditions: renditions.reversed(), averageColor: color)
+    }
+}
+
+extension Image {
+    /// The picture encoded in each of `formats`, in order.
+    fileprivate func encoded(as formats: [EncodeFormat]) throws(ImagingError) -> [[UInt8]] {
+        var files: [[UInt8]] = []
+        for format in formats { files.append(try encoded(as: format)) }
+        return files
     }
 }

@@ -23,10 +23,22 @@ struct BuildManifest: Codable, Sendable, Equatable {
         var width: Int
         var height: Int
         var color: String
+        /// The images in the site's main format (`<img>`), by ascending width.
         var renditions: [RenditionRecord]
+        /// The same images in the further formats offered through `<picture>`, best first;
+        /// nil (as in manifests of single-format builds) when there are none.
+        var sources: [SourceRecord]?
         /// What the photo's header said: a rebuild does not read it again while the file's size
         /// and time are the same.
         var info: ImageInfo?
+
+        /// Every image file of the photo, by ascending width: each width's file in the main
+        /// format, then in each further format.
+        var allPaths: [String] {
+            renditions.indices.flatMap { index in
+                [renditions[index].path] + (sources ?? []).compactMap { $0.paths.indices.contains(index) ? $0.paths[index] : nil }
+            }
+        }
     }
 
     struct RenditionRecord: Codable, Sendable, Equatable {
@@ -34,6 +46,14 @@ struct BuildManifest: Codable, Sendable, Equatable {
         var height: Int
         /// Site-relative path.
         var path: String
+    }
+
+    /// A photo's images in one further format.
+    struct SourceRecord: Codable, Sendable, Equatable {
+        /// The format's MIME type, for `<source type=…>`.
+        var type: String
+        /// Site-relative paths, one per rendition (same widths, same order).
+        var paths: [String]
     }
 
     var version = Self.currentVersion

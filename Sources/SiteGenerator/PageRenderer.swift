@@ -160,6 +160,7 @@ struct PageRenderer: Sendable {
                 "src": relativeURL(from: directory, to: chosen.path),
                 "srcset": srcset(tileImages, from: directory),
                 "sizes": "(min-width: 700px) 320px, 50vw",
+                "sources": pictureSources(coverImages, widths: tileImages.map(\.width), sizes: "(min-width: 700px) 320px, 50vw", from: directory),
                 "width": chosen.width, "height": chosen.height,
                 "alt": altText(cover),
                 "color": coverImages.color,
@@ -181,6 +182,7 @@ struct PageRenderer: Sendable {
             "src": relativeURL(from: directory, to: src.path),
             "srcset": srcset(usable, from: directory),
             "sizes": sizes,
+            "sources": pictureSources(photoImages, widths: usable.map(\.width), sizes: sizes, from: directory),
             "width": photoImages.width,
             "height": photoImages.height,
             "alt": altText(photo),
@@ -239,6 +241,8 @@ struct PageRenderer: Sendable {
         let photoImages = images[photo]!
         let title = entry.photo.caption ?? entry.photo.stem
         let large = photoImages.renditions.last { $0.width <= 1600 } ?? photoImages.renditions[0]
+        let ratio = String(format: "%.4f", Double(photoImages.width) / Double(max(photoImages.height, 1)))
+        let largeSizes = "(min-aspect-ratio: \(photoImages.width)/\(photoImages.height)) calc(\(ratio) * (100vh - 140px)), 100vw"
         var context = common(directory: album.directory, title: title,
                              ancestors: album.ancestors + [(album.title, album.directory)],
                              page: plan.pagePath(photo: photo), image: large.path)
@@ -256,7 +260,8 @@ struct PageRenderer: Sendable {
             "fileName": entry.photo.fileName,
             "src": relativeURL(from: album.directory, to: large.path),
             "srcset": srcset(photoImages.renditions, from: album.directory),
-            "sizes": "(min-aspect-ratio: \(photoImages.width)/\(photoImages.height)) calc(\(String(format: "%.4f", Double(photoImages.width) / Double(max(photoImages.height, 1)))) * (100vh - 140px)), 100vw",
+            "sizes": largeSizes,
+            "sources": pictureSources(photoImages, widths: photoImages.renditions.map(\.width), sizes: largeSizes, from: album.directory),
             "width": photoImages.width,
             "height": photoImages.height,
             "color": photoImages.color,
@@ -298,6 +303,9 @@ struct PageRenderer: Sendable {
         var json = "{\"version\":2,\"count\":\(photos.count),\"gap\":\(options.gap)"
         json += ",\"ratioScale\":\(AlbumWall.ratioScale),\"staticCount\":\(min(photos.count, options.tilesPerPage))"
         json += ",\"pageURL\":\"{id}.html\",\"imageURL\":\(jsonString("thumbs/{id}-{width}." + options.imageFormat.fileExtension))"
+        json += ",\"sources\":[" + options.sourceFormats.map { format in
+            "{\"type\":\(jsonString(format.mimeType)),\"imageURL\":\(jsonString("thumbs/{id}-{width}." + format.fileExtension))}"
+        }.joined(separator: ",") + "]"
         json += ",\"tileMaxWidth\":\(tileLimit),\"chunkSize\":\(chunkSize),\"chunks\":["
         json += (0..<chunkCount).map { jsonString(SitePlan.framesChunkPath($0)) }.joined(separator: ",")
         json += "],\"breakpoints\":["
@@ -336,6 +344,20 @@ struct PageRenderer: Sendable {
 
     private func srcset(_ renditions: [BuildManifest.RenditionRecord], from directory: String) -> String {
         renditions.map { "\(relativeURL(from: directory, to: $0.path)) \($0.width)w" }.joined(separator: ", ")
+    }
+
+    /// The `<source>` elements of a photo's `<picture>`: per further format (best first), its
+    /// MIME type and the srcset of its images at `widths`; empty when the site has one format.
+    private func pictureSources(_ photoImages: PhotoImages, widths: [Int], sizes: String, from directory: String) -> [[String: Any]] {
+        let chosen = Set(widths)
+        return (photoImages.sources ?? []).map { source in
+            let entries = zip(photoImages.renditions, source.paths).filter { chosen.contains($0.0.width) }
+            return [
+                "type": source.type,
+                "srcset": entries.map { "\(relativeURL(from: directory, to: $0.1)) \($0.0.width)w" }.joined(separator: ", "),
+                "sizes": sizes,
+            ]
+        }
     }
 
     private func altText(_ photo: Int) -> String {

@@ -128,7 +128,7 @@ public struct SiteBuilder: Sendable {
         let images = processed.map { try? $0.get().record }
 
         var made = Set<String>()
-        for case .success(let result) in processed { made.formUnion(result.record.renditions.map(\.path)) }
+        for case .success(let result) in processed { made.formUnion(result.record.allPaths) }
         var pages = PageRenderer(plan: plan, images: images, options: options, theme: theme)
         if options.downloadOriginals {
             pages.originals = try publishOriginals(plan: plan, kept: images, writer: writer, made: &made, progress: progress)
@@ -268,7 +268,7 @@ public struct SiteBuilder: Sendable {
     private func plannedFiles(_ plan: SitePlan) -> [String] {
         var files: [String] = []
         for index in plan.photos.indices {
-            files += plan.imagePaths(photo: index, widths: options.allImageWidths, format: options.imageFormat).values
+            files += plan.imagePaths(photo: index, widths: options.allImageWidths, formats: options.allImageFormats).values.joined()
             files.append(plan.pagePath(photo: index))
             if options.downloadOriginals { files.append(plan.originalPath(photo: index)) }
         }
@@ -289,7 +289,7 @@ public struct SiteBuilder: Sendable {
     ) async throws(SiteError) -> [Result<PhotoResult, ImagingError>] {
         let count = plan.photos.count
         let work = PhotoWork(
-            widths: options.allImageWidths, format: options.imageFormat, limits: options.limits,
+            widths: options.allImageWidths, formats: options.allImageFormats, limits: options.limits,
             settings: options.imageSettingsKey, keepGPS: options.keepGPS, writer: writer,
             previousByHash: Dictionary(previous.photos.values.map { ($0.contentHash, $0) }, uniquingKeysWith: { first, _ in first }))
         var results = [Result<PhotoResult, ImagingError>?](repeating: nil, count: count)
@@ -302,7 +302,7 @@ public struct SiteBuilder: Sendable {
                 let index = next
                 next += 1
                 let photo = plan.photos[index].photo
-                let paths = plan.imagePaths(photo: index, widths: work.widths, format: work.format)
+                let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
                 let record = previous.photos[photo.relativePath]
                 group.addTask { (index, work.process(photo, paths: paths, previous: record)) }
             }
@@ -347,7 +347,8 @@ enum PhotoFailure: Error {
 /// What every photo's work shares.
 struct PhotoWork: Sendable {
     var widths: [Int]
-    var format: EncodeFormat
+    /// The formats every image is made in: the main one (`<img>`) first.
+    var formats: [EncodeFormat]
     var limits: DecodeLimits
     var settings: String
     /// Whether JPEG images keep the photo's GPS position.
@@ -357,12 +358,13 @@ struct PhotoWork: Sendable {
     /// copied, not made again.
     var previousByHash: [String: BuildManifest.PhotoRecord]
 
-    /// Makes one photo's images at `paths` (width → site-relative path), or reuses those an
-    /// earlier build made (`previous`) when the photo and the settings are unchanged.
-    func process(_ photo: GalleryPhoto, paths: [Int: String], previous: BuildManifest.PhotoRecord?) -> Result<PhotoResult, PhotoFailure> {
-        let wanted = paths.sorted { $0.key < $1.key }.map(\.value)
+    /// Makes one photo's images at `paths` (width → site-relative path per format, in the
+    /// order of `formats`), or reuses those an earlier build made (`previous`) when the photo
+    /// and the settings are unchanged.
+    func process(_ photo: GalleryPhoto, paths: [Int: [String]], previous: BuildManifest.PhotoRecord?) -> Result<PhotoResult, PhotoFailure> {
+        let wanted = paths.sorted { $0.key < $1.key }.flatMap(\.value)
         func reusable(_ record: BuildManifest.PhotoRecord) -> Bool {
-            record.settings == settings && record.renditions.map(\.path) == wanted && wanted.allSatisfy(writer.exists)
+            record.settings == settings && record.allPaths == wanted && wanted.allSatisfy(writer.exists)
         }
         // Unchanged by size and time: nothing is read.
         if var previous, previous.size == photo.fileSize, previous.modificationTime == photo.modificationTime, reusable(previous) {
@@ -383,49 +385,62 @@ struct PhotoWork: Sendable {
         }
         // Renamed or moved: the same content made with the same settings elsewhere in the site.
         if let earlier = previousByHash[hash], earlier.settings == settings,
-            earlier.renditions.map(\.width) == paths.keys.sorted(),
-            earlier.renditions.allSatisfy({ writer.exists($0.path) })
+            earlier.renditions.map(\.width) == paths.keys.sorted(), earlier.allPaths.count == wanted.count,
+            earlier.allPaths.allSatisfy(writer.exists)
         {
-            var record = earlier
-            record.size = photo.fileSize
-            record.modificationTime = photo.modificationTime
-            record.info = photo.info
+            // Should an earlier image not be readable after all, the images are made anew.
             var copied = true
-            for (index, rendition) in earlier.renditions.enumerated() {
-                let target = paths[rendition.width]!
-                record.renditions[index].path = target
-                if target == rendition.path { continue }
-                guard let data = FileManager.default.contents(atPath: writer.root + "/" + rendition.path) else { copied = false; break }
+            for (source, target) in zip(earlier.allPaths, wanted) where source != target {
+                guard let data = FileManager.default.contents(atPath: writer.root + "/" + source) else { copied = false; break }
                 do throws(SiteError) { try writer.write(data, to: target) } catch { return .failure(.write(error)) }
             }
             if copied {
-                return .success(PhotoResult(record: record, reused: true, imagesWritten: record.renditions.count))
+                let record = self.record(
+                    of: photo, hash: hash, width: earlier.width, height: earlier.height, color: earlier.color,
+                    sizes: earlier.renditions.map { ($0.width, $0.height) }, paths: paths)
+                return .success(PhotoResult(record: record, reused: true, imagesWritten: wanted.count))
             }
         }
 
         let set: RenditionSet
         do throws(ImagingError) {
-            set = try Renditions.make(from: bytes, widths: widths, format: format, limits: limits)
+            set = try Renditions.make(from: bytes, widths: widths, formats: formats, limits: limits)
         } catch {
             return .failure(.image(error))
         }
         // The GPS position goes back into JPEG images only when the site keeps it.
         let gps = keepGPS && photo.info.format == .jpeg ? GPSMetadata.block(fromJPEG: bytes) : nil
-        var renditions: [BuildManifest.RenditionRecord] = []
+        var written = 0
         for rendition in set.renditions {
-            guard let path = paths[rendition.width] else {
+            guard let targets = paths[rendition.width], targets.count == rendition.encodings.count else {
                 return .failure(.image(.processingFailed("made a \(rendition.width) px image that was not planned")))
             }
-            var encoded = rendition.bytes
-            if let gps, case .jpeg = format { encoded = GPSMetadata.inserting(gps, into: encoded) }
-            do throws(SiteError) { try writer.write(Data(encoded), to: path) } catch { return .failure(.write(error)) }
-            renditions.append(.init(width: rendition.width, height: rendition.height, path: path))
+            for (index, target) in targets.enumerated() {
+                var encoded = rendition.encodings[index]
+                if let gps, case .jpeg = formats[index] { encoded = GPSMetadata.inserting(gps, into: encoded) }
+                do throws(SiteError) { try writer.write(Data(encoded), to: target) } catch { return .failure(.write(error)) }
+                written += 1
+            }
         }
-        let record = BuildManifest.PhotoRecord(
+        let record = self.record(
+            of: photo, hash: hash, width: set.info.displayWidth, height: set.info.displayHeight, color: set.averageColor.hex,
+            sizes: set.renditions.map { ($0.width, $0.height) }, paths: paths)
+        return .success(PhotoResult(record: record, reused: false, imagesWritten: written))
+    }
+
+    /// The manifest record of a photo whose images of `sizes` (ascending widths) are at `paths`.
+    private func record(
+        of photo: GalleryPhoto, hash: String, width: Int, height: Int, color: String,
+        sizes: [(width: Int, height: Int)], paths: [Int: [String]]
+    ) -> BuildManifest.PhotoRecord {
+        let renditions = sizes.map { BuildManifest.RenditionRecord(width: $0.width, height: $0.height, path: paths[$0.width]![0]) }
+        let sources = formats.indices.dropFirst().map { index in
+            BuildManifest.SourceRecord(type: formats[index].mimeType, paths: sizes.map { paths[$0.width]![index] })
+        }
+        return BuildManifest.PhotoRecord(
             size: photo.fileSize, modificationTime: photo.modificationTime, contentHash: hash, settings: settings,
-            width: set.info.displayWidth, height: set.info.displayHeight, color: set.averageColor.hex,
-            renditions: renditions, info: photo.info)
-        return .success(PhotoResult(record: record, reused: false, imagesWritten: renditions.count))
+            width: width, height: height, color: color, renditions: renditions,
+            sources: sources.isEmpty ? nil : sources, info: photo.info)
     }
 }
 

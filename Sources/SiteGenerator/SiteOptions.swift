@@ -25,8 +25,11 @@ public struct SiteOptions: Sendable {
     public var tileWidths: [Int]
     /// Widths of the large image on a photo's own page.
     public var photoWidths: [Int]
-    /// The format of every generated image.
+    /// The format every image is made in: the `<img>` every browser gets.
     public var imageFormat: EncodeFormat
+    /// Further formats every image is also made in, offered before ``imageFormat`` through
+    /// `<picture>` (`<source type=…>`), best first: a browser takes the first it supports.
+    public var sourceFormats: [EncodeFormat] = []
     /// Photos whose header claims more pixels than this are refused before decoding.
     public var limits: DecodeLimits
     /// How many photos are processed at once.
@@ -86,15 +89,19 @@ public struct SiteOptions: Sendable {
     /// Every image width a photo may get: tile and photo widths, ascending.
     var allImageWidths: [Int] { Array(Set(tileWidths + photoWidths)).sorted() }
 
+    /// Every format images are made in: ``imageFormat`` first, then ``sourceFormats``.
+    var allImageFormats: [EncodeFormat] { [imageFormat] + sourceFormats }
+
     /// What a photo's images depend on besides the photo: a rebuild reuses images only when
     /// this is the same.
     var imageSettingsKey: String {
-        "imaging=2;widths=\(allImageWidths.map(String.init).joined(separator: ","));format=\(imageFormat.settingsKey);gps=\(keepGPS ? "keep" : "strip")"
+        let formats = allImageFormats.map(\.settingsKey).joined(separator: "+")
+        return "imaging=2;widths=\(allImageWidths.map(String.init).joined(separator: ","));format=\(formats);gps=\(keepGPS ? "keep" : "strip")"
     }
 
     /// Options from a configuration file (`cascade.yml`); `title` is used when the file has none.
     public init(configuration: SiteConfiguration, sourceDirectory: String, outputDirectory: String, title: String, jobs: Int = 0) {
-        let format = Self.encodeFormat(configuration.formats.first ?? .jpeg, quality: configuration.quality)
+        let (format, sources) = Self.encodeFormats(configuration.formats, quality: configuration.quality)
         self.init(
             sourceDirectory: sourceDirectory, outputDirectory: outputDirectory, title: configuration.title ?? title,
             breakpoints: configuration.breakpoints,
@@ -106,6 +113,20 @@ public struct SiteOptions: Sendable {
         baseURL = configuration.baseURL
         keepGPS = !configuration.stripGPS
         downloadOriginals = configuration.downloadOriginals
+        sourceFormats = sources
+    }
+
+    /// The formats a configuration lists, whatever their order: the most widely supported one
+    /// (JPEG, else WebP, else AVIF) for `<img>`, and the others, best compression first (AVIF,
+    /// then WebP), for `<picture>`'s `<source>` elements. An empty list means JPEG.
+    public static func encodeFormats(
+        _ formats: [SiteConfiguration.ImageFormat], quality: Int
+    ) -> (image: EncodeFormat, sources: [EncodeFormat]) {
+        let byCompatibility: [SiteConfiguration.ImageFormat] = [.jpeg, .webp, .avif]
+        let listed = byCompatibility.filter(formats.contains)
+        guard let fallback = listed.first else { return (encodeFormat(.jpeg, quality: quality), []) }
+        let sources = listed.dropFirst().reversed().map { encodeFormat($0, quality: quality) }
+        return (encodeFormat(fallback, quality: quality), sources)
     }
 
     /// The image format a configuration names, at a quality.

@@ -90,11 +90,14 @@ struct SitePlan: Sendable {
         return "\(photo.directory)thumbs/\(photo.slug)-\(width).\(format.fileExtension)"
     }
 
-    /// Site-relative paths of the images a photo gets, by width: one per requested width that
-    /// its upright size allows (see `Renditions.targetWidths`).
-    func imagePaths(photo index: Int, widths: [Int], format: EncodeFormat) -> [Int: String] {
+    /// Site-relative paths of the images a photo gets, by width, one per format (in the order
+    /// of `formats`): one width per requested width that its upright size allows (see
+    /// `Renditions.targetWidths`).
+    func imagePaths(photo index: Int, widths: [Int], formats: [EncodeFormat]) -> [Int: [String]] {
         let targets = Renditions.targetWidths(requested: widths, fullWidth: photos[index].photo.info.displayWidth)
-        return Dictionary(uniqueKeysWithValues: targets.map { ($0, imagePath(photo: index, width: $0, format: format)) })
+        return Dictionary(uniqueKeysWithValues: targets.map { width in
+            (width, formats.map { imagePath(photo: index, width: width, format: $0) })
+        })
     }
 
     /// Site-relative path of a photo's page.

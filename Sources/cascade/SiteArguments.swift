@@ -18,7 +18,7 @@ struct SiteArguments: ParsableArguments {
     @Option(help: "A theme folder whose files override the default theme (templates/ layout).", completion: .directory)
     var templates: String?
 
-    @Option(help: "Image format of the generated images: jpeg, webp or avif (default: cascade.yml's, else jpeg).")
+    @Option(help: "Image formats of the generated images: jpeg, webp or avif, or several separated by commas (jpeg,avif): then the page offers each browser the best it supports (default: cascade.yml's, else jpeg).")
     var format: String?
 
     @Option(help: "Image quality, 1-100 (default: cascade.yml's, else 82).")
@@ -40,10 +40,22 @@ struct SiteArguments: ParsableArguments {
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
         if let maxMegapixels, maxMegapixels <= 0 { throw ValidationError("--max-megapixels must be positive") }
         guard jobs >= 0 else { throw ValidationError("--jobs cannot be negative") }
-        if let format, !["jpeg", "jpg", "webp", "avif"].contains(format.lowercased()) {
-            throw ValidationError("--format must be jpeg, webp or avif")
+        if format != nil, formatList == nil {
+            throw ValidationError("--format must be jpeg, webp or avif, or several of them separated by commas")
         }
         if let sort, AlbumSortOrder(rawValue: sort.lowercased()) == nil { throw ValidationError("--sort must be date or name") }
+    }
+
+    /// The formats `--format` names ("jpg" is "jpeg"), or nil when it names something else.
+    private var formatList: [SiteConfiguration.ImageFormat]? {
+        guard let format else { return nil }
+        var list: [SiteConfiguration.ImageFormat] = []
+        for name in format.lowercased().split(separator: ",") {
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            guard let chosen = SiteConfiguration.ImageFormat(rawValue: trimmed == "jpg" ? "jpeg" : trimmed) else { return nil }
+            if !list.contains(chosen) { list.append(chosen) }
+        }
+        return list.isEmpty ? nil : list
     }
 
     /// The build's options: `cascade.yml` in the photo folder (when there is one), with the
@@ -63,16 +75,13 @@ struct SiteArguments: ParsableArguments {
             title: name.isEmpty ? "Photos" : name, jobs: jobs)
         if let title { options.title = title }
         options.templatesDirectory = templates
-        // --format and --quality each override cascade.yml's; "jpg" is "jpeg".
-        let formatName = format.map { $0.lowercased() == "jpg" ? "jpeg" : $0.lowercased() }
-        let chosen = formatName.flatMap(SiteConfiguration.ImageFormat.init(rawValue:)) ?? configuration.formats.first ?? .jpeg
-        options.imageFormat = SiteOptions.encodeFormat(chosen, quality: quality ?? configuration.quality)
+        // --format and --quality each override cascade.yml's.
+        let formats = SiteOptions.encodeFormats(formatList ?? configuration.formats, quality: quality ?? configuration.quality)
+        options.imageFormat = formats.image
+        options.sourceFormats = formats.sources
         if let maxMegapixels { options.limits = DecodeLimits(maxPixels: maxMegapixels * 1_000_000) }
         if let sort, let order = AlbumSortOrder(rawValue: sort.lowercased()) { options.sort = order }
         if keepGPS { options.keepGPS = true }
-        if configuration.formats.count > 1 {
-            FileHandle.standardError.write(Data("cascade: note: cascade.yml lists \(configuration.formats.count) formats; only the first (\(configuration.formats[0].rawValue)) is made for now\n".utf8))
-        }
         return options
     }
 }

@@ -152,6 +152,24 @@ struct ResizeEncodeTests {
         #expect(none.renditions.map(\.width) == [1000])
     }
 
+    @Test("several formats: every width is encoded in each, in the order asked, from the same pixels")
+    func severalFormats() throws {
+        let png = try quadrantImage(width: 600, height: 300).encoded(as: .png)
+        let formats: [EncodeFormat] = [.jpeg(quality: 85), .avif(quality: 70), .webp(quality: 85)]
+        let set = try Renditions.make(from: png, widths: [200, 400], formats: formats)
+        #expect(set.renditions.map(\.width) == [200, 400])
+        for rendition in set.renditions {
+            #expect(rendition.encodings.map(ImageFormat.sniff) == [.jpeg, .avif, .webp])
+            #expect(rendition.bytes == rendition.encodings[0])
+            for encoding in rendition.encodings {
+                let decoded = try Image.decode(encoding)
+                #expect(decoded.width == rendition.width && decoded.height == rendition.height)
+                #expect(quadrantError(decoded) <= 24)
+            }
+        }
+        #expect(throws: ImagingError.self) { try Renditions.make(from: png, widths: [200], formats: []) }
+    }
+
     @Test("a rendition at the photo's own size is re-encoded, never the original bytes")
     func neverOriginal() throws {
         let jpeg = ExifBuilder(gps: true).inserted(into: try quadrantImage(width: 100, height: 50).encoded(as: .jpeg(quality: 90)))

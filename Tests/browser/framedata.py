@@ -7,7 +7,8 @@ import pathlib
 
 def load(frames_json):
     """`frames_json`: the path of an album's frames.json. Returns a dict with gap, count,
-    staticCount, items (page, alt, width, height, ratio, color, thumbnails, images) and
+    staticCount, items (page, alt, width, height, ratio, color, thumbnails, images, sources:
+    per further format its type, thumbnails and images) and
     breakpoints (minWidth, columns, referenceWidth, columnWidth, contentHeight, frames)."""
     path = pathlib.Path(frames_json)
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -25,8 +26,15 @@ def load(frames_json):
             images = [{"width": w, "url": data["imageURL"].replace("{id}", item_id).replace("{width}", str(w))}
                       for w in detail["widths"]]
             thumbnails = [i for i in images if i["width"] <= data["tileMaxWidth"]] or images[:1]
+            # The same images in each further format offered through <picture>, best first.
+            sources = []
+            for source in data.get("sources", []):
+                urls = [{"width": w, "url": source["imageURL"].replace("{id}", item_id).replace("{width}", str(w))}
+                        for w in detail["widths"]]
+                tile_urls = [i for i in urls if i["width"] <= data["tileMaxWidth"]] or urls[:1]
+                sources.append({"type": source["type"], "thumbnails": tile_urls, "images": urls})
             items.append(dict(detail, id=item_id, page=data["pageURL"].replace("{id}", item_id),
-                              ratio=ratios[index], thumbnails=thumbnails, images=images))
+                              ratio=ratios[index], thumbnails=thumbnails, images=images, sources=sources))
     assert len(items) == count, f"{path}: {len(items)} items in the chunks, count {count}"
     breakpoints = []
     for bp in data["breakpoints"]:

@@ -147,6 +147,35 @@ test("items resolve to their own page and images from the id and the chunk's det
   assert.equal(viewer.indexForHash(model, ""), -1);
 });
 
+test("items carry their images in each further format, and <source> elements are pointed at them", function () {
+  const data = album(3, 6);
+  data.sources = [{ type: "image/avif", imageURL: "thumbs/{id}-{width}.avif" }, { type: "image/webp", imageURL: "thumbs/{id}-{width}.webp" }];
+  const item = viewer.resolveItem(viewer.buildModel(data), 1, data.chunkData[0].items[1]);
+  assert.deepEqual(item.sources.map((s) => s.type), ["image/avif", "image/webp"]);
+  assert.deepEqual(item.sources[0].thumbnails.map((t) => t.url), ["thumbs/caf%C3%A9-400.avif", "thumbs/caf%C3%A9-800.avif"]);
+  assert.deepEqual(item.sources[1].images.map((t) => t.url), ["thumbs/caf%C3%A9-400.webp", "thumbs/caf%C3%A9-800.webp", "thumbs/caf%C3%A9-1000.webp"]);
+  // Stand-ins for <source> nodes: one of each type, and one of a type the item lacks.
+  function node(type) {
+    const attributes = new Map([["type", type], ["srcset", "stale.jpg 100w"]]);
+    return {
+      getAttribute: (name) => (attributes.has(name) ? attributes.get(name) : null),
+      setAttribute: (name, value) => attributes.set(name, String(value)),
+      removeAttribute: (name) => attributes.delete(name),
+    };
+  }
+  const nodes = [node("image/avif"), node("image/webp"), node("image/jxl")];
+  viewer.bindSources(nodes, item, "thumbnails", "50vw");
+  assert.equal(nodes[0].getAttribute("srcset"), "thumbs/caf%C3%A9-400.avif 400w, thumbs/caf%C3%A9-800.avif 800w");
+  assert.equal(nodes[0].getAttribute("sizes"), "50vw");
+  assert.equal(nodes[1].getAttribute("srcset"), "thumbs/caf%C3%A9-400.webp 400w, thumbs/caf%C3%A9-800.webp 800w");
+  assert.equal(nodes[2].getAttribute("srcset"), null, "a source of a type the item lacks must offer nothing");
+  viewer.bindSources(nodes, item, "images", "100vw");
+  assert.match(nodes[0].getAttribute("srcset"), /-1000\.avif 1000w$/);
+  // Frame data of a single-format site (or an older one) has no further formats.
+  delete data.sources;
+  assert.deepEqual(viewer.resolveItem(viewer.buildModel(data), 1, data.chunkData[0].items[1]).sources, []);
+});
+
 test("chunks hold consecutive items", function () {
   const data = album(2500, 8, 1000);
   const model = viewer.buildModel(data);

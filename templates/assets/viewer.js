@@ -54,7 +54,7 @@
     return {
       count: count, gap: gap, ratios: ratios, breakpoints: breakpoints, ids: data.ids,
       chunkSize: data.chunkSize, chunks: data.chunks, pageURL: data.pageURL, imageURL: data.imageURL,
-      tileMaxWidth: data.tileMaxWidth,
+      sources: data.sources || [], tileMaxWidth: data.tileMaxWidth,
     };
   }
 
@@ -64,17 +64,28 @@
   }
 
   /** Item i with its URLs, from the model and its details (one entry of a chunk's items):
-   *  page, alt, width, height, color, thumbnails (tile images) and images (every width). */
+   *  page, alt, width, height, color, thumbnails (tile images) and images (every width), and
+   *  sources: the same in each further format offered through <picture> ({type, thumbnails,
+   *  images}, best first). */
   function resolveItem(model, i, detail) {
     const id = model.ids[i];
-    const images = detail.widths.map(function (width) {
-      return { width: width, url: model.imageURL.replace("{id}", id).replace("{width}", String(width)) };
+    function imagesAt(template) {
+      return detail.widths.map(function (width) {
+        return { width: width, url: template.replace("{id}", id).replace("{width}", String(width)) };
+      });
+    }
+    function tileImages(images) {
+      const thumbnails = images.filter(function (image) { return image.width <= model.tileMaxWidth; });
+      return thumbnails.length === 0 ? images.slice(0, 1) : thumbnails;
+    }
+    const images = imagesAt(model.imageURL);
+    const sources = model.sources.map(function (source) {
+      const list = imagesAt(source.imageURL);
+      return { type: source.type, thumbnails: tileImages(list), images: list };
     });
-    let thumbnails = images.filter(function (image) { return image.width <= model.tileMaxWidth; });
-    if (thumbnails.length === 0) thumbnails = images.slice(0, 1);
     return {
       page: model.pageURL.replace("{id}", id), alt: detail.alt, width: detail.width, height: detail.height,
-      color: detail.color, thumbnails: thumbnails, images: images,
+      color: detail.color, thumbnails: tileImages(images), images: images, sources: sources,
     };
   }
 
@@ -184,9 +195,42 @@
     return Math.round(value * 100000) / 100000;
   }
 
+  /** srcset of a list of images ({url, width}). */
+  function srcsetOfImages(images) {
+    return images.map(function (t) { return t.url + " " + t.width + "w"; }).join(", ");
+  }
+
   /** srcset of an item's tile images. */
   function srcsetOf(item) {
-    return item.thumbnails.map(function (t) { return t.url + " " + t.width + "w"; }).join(", ");
+    return srcsetOfImages(item.thumbnails);
+  }
+
+  /** Points a <picture>'s <source> elements at an item's images in their formats (`key`:
+   *  "thumbnails" or "images"); a <source> of a type the item lacks offers nothing. They are
+   *  set before the <img>, which the browser then resolves against them. */
+  function bindSources(sourceNodes, item, key, sizes) {
+    for (let s = 0; s < sourceNodes.length; s++) {
+      const node = sourceNodes[s];
+      const source = item.sources.find(function (candidate) { return candidate.type === node.getAttribute("type"); });
+      if (source) {
+        node.setAttribute("sizes", sizes);
+        node.setAttribute("srcset", srcsetOfImages(source[key]));
+      } else {
+        node.removeAttribute("srcset");
+      }
+    }
+  }
+
+  /** A <picture> holding one <source> per further format of the model, then `img`. */
+  function pictureWith(model, img) {
+    const picture = document.createElement("picture");
+    for (let s = 0; s < model.sources.length; s++) {
+      const source = document.createElement("source");
+      source.setAttribute("type", model.sources[s].type);
+      picture.appendChild(source);
+    }
+    picture.appendChild(img);
+    return picture;
   }
 
   /** The image a tile shows by default: the first thumbnail at least 400 px wide. */
@@ -268,7 +312,8 @@
     this.details = new Map();  // chunk number -> its items
     this.loading = new Map();  // chunk number -> true while it is being fetched
     this.base = new URL(wall.getAttribute("data-frames"), document.baseURI);
-    this.sizes = (wall.querySelector(".tile img") || {}).sizes || "";
+    const firstImage = wall.querySelector(".tile img");
+    this.sizes = firstImage ? firstImage.getAttribute("sizes") || "" : "";
     this.width = 0;
     this.wallTop = 0;
     this.mapping = scrollMapping(0, MAX_WALL_HEIGHT, 1);
@@ -411,13 +456,13 @@
     img.addEventListener("load", function () {
       if (img.getAttribute("data-for") === a.getAttribute("data-index")) img.classList.add("is-loaded");
     });
-    a.appendChild(img);
+    a.appendChild(pictureWith(this.model, img));
     return a;
   };
 
   Viewer.prototype.bindTile = function (node, index) {
     const model = this.model;
-    const img = node.firstChild;
+    const img = node.querySelector("img");
     const detail = this.detailOf(index);
     node.setAttribute("href", model.pageURL.replace("{id}", model.ids[index]));
     node.setAttribute("data-index", String(index));
@@ -437,6 +482,7 @@
     img.setAttribute("alt", item.alt);
     img.setAttribute("sizes", this.sizes);
     img.removeAttribute("loading");  // tiles in the buffer ahead are prefetched
+    bindSources(node.querySelectorAll("source"), item, "thumbnails", this.sizes);
     img.setAttribute("srcset", srcsetOf(item));
     img.setAttribute("src", srcOf(item));
   };
@@ -444,7 +490,9 @@
   /** prepareForReuse: the old photo is gone (and its download abandoned) before the node is
    *  shown again, so a recycled tile shows its placeholder colour, never the previous photo. */
   Viewer.prototype.unbindTile = function (node) {
-    const img = node.firstChild;
+    const img = node.querySelector("img");
+    const sources = node.querySelectorAll("source");
+    for (let s = 0; s < sources.length; s++) sources[s].removeAttribute("srcset");
     img.classList.remove("is-loaded");
     img.removeAttribute("data-for");
     img.removeAttribute("srcset");
@@ -479,11 +527,16 @@
     box.setAttribute("aria-label", "Photo");
     box.hidden = true;
     box.innerHTML =
-      '<figure class="lightbox-figure"><img class="lightbox-image" alt=""><figcaption class="lightbox-caption"></figcaption></figure>' +
+      '<figure class="lightbox-figure"><figcaption class="lightbox-caption"></figcaption></figure>' +
       '<button type="button" class="lightbox-close" aria-label="Close">×</button>' +
       '<button type="button" class="lightbox-prev" aria-label="Previous photo">‹</button>' +
       '<button type="button" class="lightbox-next" aria-label="Next photo">›</button>' +
       '<a class="lightbox-page">Open the photo’s page</a>';
+    const figure = box.querySelector(".lightbox-figure");
+    const image = document.createElement("img");
+    image.className = "lightbox-image";
+    image.setAttribute("alt", "");
+    figure.insertBefore(pictureWith(this.model, image), figure.firstChild);
     document.body.appendChild(box);
     const self = this;
     box.querySelector(".lightbox-close").addEventListener("click", function () { self.close(true); });
@@ -519,7 +572,9 @@
     const box = this.lightbox || this.buildLightbox();
     const item = resolveItem(this.model, index, detail);
     const img = box.querySelector(".lightbox-image");
+    const sources = box.querySelectorAll(".lightbox-figure source");
     // Clear the previous photo first so the wrong one never shows while the next one loads.
+    for (let s = 0; s < sources.length; s++) sources[s].removeAttribute("srcset");
     img.removeAttribute("srcset");
     img.removeAttribute("src");
     img.style.background = item.color || "";
@@ -527,7 +582,8 @@
     img.setAttribute("height", String(item.height));
     img.setAttribute("alt", item.alt);
     img.setAttribute("sizes", "100vw");
-    img.setAttribute("srcset", item.images.map(function (t) { return t.url + " " + t.width + "w"; }).join(", "));
+    bindSources(sources, item, "images", "100vw");
+    img.setAttribute("srcset", srcsetOfImages(item.images));
     img.setAttribute("src", item.images[item.images.length - 1].url);
     box.querySelector(".lightbox-caption").textContent = item.alt;
     box.querySelector(".lightbox-page").setAttribute("href", item.page);
@@ -561,6 +617,8 @@
     this.current = -1;
     this.lightbox.hidden = true;
     const img = this.lightbox.querySelector(".lightbox-image");
+    const sources = this.lightbox.querySelectorAll(".lightbox-figure source");
+    for (let s = 0; s < sources.length; s++) sources[s].removeAttribute("srcset");
     img.removeAttribute("srcset");
     img.removeAttribute("src");
     document.documentElement.classList.remove("has-lightbox");
@@ -603,7 +661,7 @@
   const api = {
     buildModel: buildModel, breakpointIndex: breakpointIndex, columnWidth: columnWidth, frameOf: frameOf,
     contentHeight: contentHeight, visibleItems: visibleItems, tileStyle: tileStyle, srcsetOf: srcsetOf,
-    srcOf: srcOf, photoId: photoId, indexForHash: indexForHash, Recycler: Recycler, chunkOf: chunkOf,
+    srcOf: srcOf, bindSources: bindSources, photoId: photoId, indexForHash: indexForHash, Recycler: Recycler, chunkOf: chunkOf,
     resolveItem: resolveItem, scrollMapping: scrollMapping, contentOffset: contentOffset, wallOffset: wallOffset,
     MAX_WALL_HEIGHT: MAX_WALL_HEIGHT,
   };
