@@ -6,6 +6,7 @@ Environment:
   CASCADE_SITE         an already built site to test instead (skips the build)
   CASCADE_SCREENSHOTS  a folder to save screenshots of album pages into
 """
+import contextlib
 import os
 import pathlib
 import shutil
@@ -60,12 +61,12 @@ def free_port():
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server(site):
-    """`python3 -m http.server` serving the site on 127.0.0.1; yields its base URL (ends in /)."""
+@contextlib.contextmanager
+def serve(folder):
+    """`python3 -m http.server` serving `folder` on 127.0.0.1; yields its base URL (ends in /)."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "-d", str(site)],
+        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "-d", str(folder)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}/"
     try:
@@ -74,7 +75,7 @@ def server(site):
             if process.poll() is not None:
                 pytest.fail(f"the HTTP server exited with status {process.returncode}")
             try:
-                urllib.request.urlopen(base + "index.html", timeout=1).close()
+                urllib.request.urlopen(base, timeout=1).close()
                 break
             except OSError:
                 if time.monotonic() > deadline:
@@ -84,6 +85,13 @@ def server(site):
     finally:
         process.kill()
         process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def server(site):
+    """The site under test served on loopback; yields its base URL (ends in /)."""
+    with serve(site) as base:
+        yield base
 
 
 def make_driver(javascript=True):

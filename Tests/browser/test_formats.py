@@ -4,15 +4,12 @@ server-rendered tiles, tiles the viewer binds while scrolling, the lightbox, the
 the static page with scripts off. JPEG stays the <img> every browser can show."""
 import os
 import subprocess
-import sys
-import time
 import urllib.parse
-import urllib.request
 
 import pytest
 
 import framedata
-from conftest import REPO, free_port, make_driver
+from conftest import REPO, make_driver, serve
 from photo_factory import album
 from test_viewer import SETTLE, LIGHTBOX_OPEN, wait_for_viewer, wait_until
 
@@ -46,20 +43,9 @@ def formats_site(tmp_path_factory):
     result = subprocess.run([binary, "build", str(root / "photos"), "--output", str(out), "--quiet",
                              "--format", "avif,jpeg"], capture_output=True, text=True, timeout=1800)
     assert result.returncode == 0, result.stderr
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "-d", str(out)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}/many/"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(base + "index.html", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.05)
     frames = framedata.load(out / "many" / "frames.json")
-    yield base, frames
-    server.terminate()
-    server.wait(timeout=5)
+    with serve(out) as base:
+        yield base + "many/", frames
 
 
 def check_tiles(tiles, items, base, where):

@@ -10,14 +10,12 @@ import html
 import os
 import re
 import subprocess
-import sys
 import time
-import urllib.request
 
 import pytest
 
 import framedata
-from conftest import REPO, free_port, make_driver
+from conftest import REPO, make_driver, serve
 from photo_factory import album
 
 SIZES = [1000, 100_000]
@@ -40,21 +38,10 @@ def big_album(request, tmp_path_factory):
     result = subprocess.run([binary, "build", str(root / "photos"), "--output", str(out), "--quiet"],
                             capture_output=True, text=True, timeout=3600)
     assert result.returncode == 0, result.stderr
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "-d", str(out)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}/many/"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(base + "index.html", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.05)
     frames = framedata.load(out / "many" / "frames.json")
     assert frames["count"] == count
-    yield base, frames, out / "many"
-    server.terminate()
-    server.wait(timeout=5)
+    with serve(out) as base:
+        yield base + "many/", frames, out / "many"
 
 
 class Wall:
