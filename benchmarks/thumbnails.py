@@ -14,6 +14,9 @@ Usage: python3 benchmarks/thumbnails.py [--photos N] [--jobs N] [--quick] [--cas
    first build into an empty folder, then a no-op rebuild (the same command, nothing changed):
    - cascade build SRC -o OUT --jobs J --quiet   (tiles 400/800/1600, photos 800/1600/2400 wide:
      four distinct files per photo, JPEG q82, plus pages and frames.json)
+   - "cascade, 2 sizes": the same with a cascade.yml asking for sigal's two sizes, 400 and 2400
+     px wide (thumbnail_widths: [400], photo_widths: [2400]): the same work as sigal's, except
+     that portrait photos get 2400 px wide images where sigal's are 1800 px tall
    - sigal build, -n J: a 400x300 thumbnail (fit) and a 2400x1800 image (fit, so 2400 wide for
      landscape photos, 2400 tall for portrait ones), JPEG q82, no original copied, no EXIF kept,
      plus its pages. It skips images whose output already exists on a rebuild.
@@ -217,8 +220,31 @@ def count_files(root, suffix=".jpg"):
 
 # ---------------------------------------------------------------- the tools
 
-def cascade_runner(binary, source, jobs):
-    output = BENCH / "out-cascade"
+TWO_SIZES_CONFIG = """\
+# Written by benchmarks/thumbnails.py: sigal's two sizes.
+thumbnail_widths: [400]
+photo_widths: [2400]
+"""
+
+
+def two_sizes_tree(source):
+    """The gallery `source` again (hard links) with a cascade.yml asking for sigal's two sizes."""
+    root = source.with_name(source.name + "-two-sizes")
+    stamp = root / ".complete"
+    if not stamp.exists():
+        if root.exists():
+            shutil.rmtree(root)
+        for path in photo_files(source):
+            target = root / path.relative_to(source)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.link(path, target)
+        (root / "cascade.yml").write_text(TWO_SIZES_CONFIG)
+        stamp.touch()
+    return root
+
+
+def cascade_runner(binary, source, jobs, widths=WIDTHS, name="cascade"):
+    output = BENCH / f"out-{name}"
 
     def run(first):
         if first and output.exists():
@@ -228,7 +254,7 @@ def cascade_runner(binary, source, jobs):
 
     def check(count):
         images = sum(1 for p in output.rglob("*.jpg") if p.parent.name == "thumbs")
-        return images >= count * len(WIDTHS), f"{images} images for {count} photos"
+        return images >= count * len(widths), f"{images} images for {count} photos"
     return run, check
 
 
@@ -313,7 +339,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="smoke run: 12 photos")
     parser.add_argument("--cascade", default=os.environ.get("CASCADE_BIN", str(REPO / ".build/release/cascade")),
                         help="the cascade binary (default .build/release/cascade)")
-    parser.add_argument("--only", choices=["cascade", "sigal", "vips"], action="append",
+    parser.add_argument("--only", choices=["cascade", "cascade-2", "sigal", "vips"], action="append",
                         help="run only these tools (repeatable)")
     args = parser.parse_args()
     count = 12 if args.quick else args.photos
@@ -345,6 +371,7 @@ def main():
 
     tools = {
         "cascade": cascade_runner(str(binary), source, args.jobs),
+        "cascade-2": cascade_runner(str(binary), two_sizes_tree(source), args.jobs, widths=[400, 2400], name="cascade-2"),
         "sigal": sigal_runner(source, args.jobs),
         "vips": vips_runner(source, args.jobs),
     }
@@ -372,15 +399,18 @@ def main():
             seconds, peak, largest, cpu = results[(name, first)]
             rate = count / seconds
             ratio = cpu_ratio = ""
-            if name != "cascade" and ("cascade", first) in results:
-                ratio = f"{(count / results[('cascade', first)][0]) / rate:.2f}x"
-                cpu_ratio = f"{cpu / max(results[('cascade', first)][3], 1e-9):.2f}x"
-            label = "vipsthumbnail" if name == "vips" else name
+            # sigal is compared with cascade making its two sizes, vipsthumbnail with cascade's four.
+            peer = "cascade-2" if name == "sigal" and ("cascade-2", first) in results else "cascade"
+            if not name.startswith("cascade") and (peer, first) in results:
+                ratio = f"{(count / results[(peer, first)][0]) / rate:.2f}x ({peer})"
+                cpu_ratio = f"{cpu / max(results[(peer, first)][3], 1e-9):.2f}x"
+            label = {"vips": "vipsthumbnail", "cascade-2": "cascade, 2 sizes"}.get(name, name)
             print(f"| {label} | {'first' if first else 'no-op'} | {seconds:.1f} | {rate:.2f} | {ratio} | "
                   f"{cpu / count:.3f} | {cpu_ratio} | "
                   f"{peak / 1024:.0f} MiB ({largest / 1024:.0f} MiB) |")
     print()
-    print("cascade ratio = cascade photos/s / the tool's photos/s (above 1: cascade is faster)")
+    print("cascade ratio = cascade photos/s / the tool's photos/s (above 1: cascade is faster); sigal is compared "
+          "with cascade making sigal's two sizes when that run is selected, vipsthumbnail with cascade's four")
     print("cascade CPU ratio = the tool's CPU seconds / cascade's (above 1: cascade uses less CPU)")
     return 0
 
