@@ -206,27 +206,9 @@ struct PageRenderer: Sendable {
 
     /// What a page is made from: the theme and the page's variables.
     private func fingerprint(_ context: [String: Any]) -> String {
-        theme.fingerprint + "-" + contentHash(Array(Self.serialized(context).utf8))
-    }
-
-    /// A deterministic text of a page's variables (dictionary keys sorted), for fingerprints.
-    static func serialized(_ value: Any) -> String {
-        switch value {
-        case let dictionary as [String: Any]:
-            return "{" + dictionary.keys.sorted().map { jsonString($0) + ":" + serialized(dictionary[$0]!) }.joined(separator: ",") + "}"
-        case let array as [Any]:
-            return "[" + array.map(serialized).joined(separator: ",") + "]"
-        case let text as String:
-            return jsonString(text)
-        case let flag as Bool:
-            return flag ? "true" : "false"
-        case let number as Int:
-            return String(number)
-        case let number as Double:
-            return String(number)
-        default:
-            return jsonString(String(describing: value))
-        }
+        var hasher = FingerprintHasher()
+        hasher.combine(context: context)
+        return theme.fingerprint + "-" + hasher.hex
     }
 
     private func photoPage(_ photo: Int, position: Int, in albumIndex: Int) throws(SiteError) -> String {
