@@ -157,6 +157,16 @@ struct SitePlan: Sendable {
 /// A relative URL from the folder `from` (site-relative, ending in `/` or empty) to the
 /// site-relative `path`, percent-encoded.
 func relativeURL(from directory: String, to path: String) -> String {
+    // The common case, a path inside the folder (`a/b/` and `a/b/c.html`): what follows the
+    // folder's bytes. Every page asks this for each of its links and images.
+    let folder = directory.utf8
+    if folder.isEmpty || (folder.last == UInt8(ascii: "/") && folder.first != UInt8(ascii: "/")
+        && !zip(folder, folder.dropFirst()).contains { $0 == UInt8(ascii: "/") && $1 == UInt8(ascii: "/") }
+        && path.utf8.starts(with: folder))
+    {
+        let rest = URLPath.encode(path: String(path.utf8.dropFirst(folder.count))!)
+        return rest.isEmpty ? "./" : rest
+    }
     let fromParts = directory.split(separator: "/")
     var toParts = path.split(separator: "/", omittingEmptySubsequences: false)
     var common = 0
