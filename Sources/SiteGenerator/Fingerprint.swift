@@ -17,22 +17,23 @@ struct FingerprintHasher {
     /// Feeds a page's variables: dictionaries, arrays, strings, booleans and numbers as a
     /// Mustache context holds them; anything else by its description.
     mutating func combine(context value: Any) {
+        // The most common kinds first: each failed cast costs.
         switch value {
-        case let dictionary as [String: Any]:
-            combine(tag: "d", count: dictionary.count)
-            for key in dictionary.keys.sorted() {
-                combine(key)
-                combine(context: dictionary[key]!)
-            }
-        case let array as [Any]:
-            combine(tag: "a", count: array.count)
-            for element in array { combine(context: element) }
         case let text as String:
             combine(text)
         case let flag as Bool:
             combine(byte: flag ? UInt8(ascii: "T") : UInt8(ascii: "F"))
         case let number as Int:
             combine(tag: "i", count: number)
+        case let dictionary as [String: Any]:
+            combine(tag: "d", count: dictionary.count)
+            for (key, value) in dictionary.sorted(by: { $0.key < $1.key }) {
+                combine(key)
+                combine(context: value)
+            }
+        case let array as [Any]:
+            combine(tag: "a", count: array.count)
+            for element in array { combine(context: element) }
         case let number as Double:
             combine(tag: "f", count: Int(bitPattern: UInt(number.bitPattern)))
         default:
