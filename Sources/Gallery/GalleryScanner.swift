@@ -347,40 +347,42 @@ struct Walk {
                                         reason: "cannot read the folder: \(GalleryScanner.reason(error))"))
             return result
         }
+        // Paths are joined as strings: a URL per entry is slow across thousands of photos.
+        let folderPath = url.path
         for entry in names.sorted(by: naturalOrder) {
             let lower = entry.lowercased()
             if entry.hasPrefix(".") || Self.ignoredNames.contains(lower) { continue }
-            let child = url.appendingPathComponent(entry)
+            let childPath = folderPath.hasSuffix("/") ? folderPath + entry : folderPath + "/" + entry
             let childRelative = relativePath.isEmpty ? entry : relativePath + "/" + entry
-            guard let status = FileStatus(path: child.path) else {
+            guard let status = FileStatus(path: childPath) else {
                 problems.append(ScanProblem(path: childRelative, reason: "cannot read the file's attributes"))
                 continue
             }
             // What the entry is, or for a link what it leads to.
-            var target = child
+            var targetPath = childPath
             var targetStatus = status
             if status.kind == .symbolicLink {
-                target = child.resolvingSymlinksInPath()
-                guard target.path == rootPath || target.path.hasPrefix(rootPath + "/") else {
+                targetPath = URL(fileURLWithPath: childPath).resolvingSymlinksInPath().path
+                guard targetPath == rootPath || targetPath.hasPrefix(rootPath + "/") else {
                     problems.append(ScanProblem(path: childRelative,
                                                 reason: "a link to a place outside the photo folder; not published"))
                     continue
                 }
-                guard let resolved = FileStatus(path: target.path), resolved.kind != .symbolicLink else {
+                guard let resolved = FileStatus(path: targetPath), resolved.kind != .symbolicLink else {
                     problems.append(ScanProblem(path: childRelative, reason: "a broken link (it points to nothing)"))
                     continue
                 }
                 targetStatus = resolved
             }
             if targetStatus.kind == .directory {
-                if visited.contains(target.path) { continue }  // a link cycle, or a folder linked twice
-                result.subfolders.append(folder(at: target, relativePath: childRelative))
+                if visited.contains(targetPath) { continue }  // a link cycle, or a folder linked twice
+                result.subfolders.append(folder(at: URL(fileURLWithPath: targetPath, isDirectory: true), relativePath: childRelative))
                 continue
             }
             guard targetStatus.kind == .regular else { continue }
             let ext = (entry as NSString).pathExtension.lowercased()
             if ext == "txt" || ext == "md", result.textFiles[lower] == nil {
-                result.textFiles[lower] = TextFile(path: target.path, relativePath: childRelative, size: targetStatus.size)
+                result.textFiles[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size)
             }
             if Self.sidecarExtensions.contains(ext) { continue }
             if Self.videoExtensions.contains(ext) {
@@ -393,7 +395,7 @@ struct Walk {
                 continue
             }
             candidates.append(Candidate(
-                path: target.path, relativePath: childRelative, folder: relativePath, name: entry,
+                path: targetPath, relativePath: childRelative, folder: relativePath, name: entry,
                 size: targetStatus.size, modificationTime: targetStatus.modificationTime))
         }
         return result
