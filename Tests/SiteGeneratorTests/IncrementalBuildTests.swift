@@ -278,6 +278,7 @@ struct IncrementalBuildTests {
             ["a": ["bc"]] as [String: Any], ["a": "1"] as [String: Any], ["a": 1] as [String: Any], ["a": 1.0] as [String: Any],
             ["a": true] as [String: Any], ["a": "true"] as [String: Any], ["a": [String: Any]()] as [String: Any],
             ["a": [Any]()] as [String: Any], ["a": ""] as [String: Any], [String: Any](),
+            ["a": "x"] as [String: Any], ["a": "y"] as [String: Any], ["b": "x"] as [String: Any],
         ]
         #expect(Set(distinct.map(hex)).count == distinct.count)
         // Key order does not matter; 16 hex digits.
@@ -304,6 +305,12 @@ struct IncrementalBuildTests {
         #expect(rewritten == ["b/index.html", "b/photo-3.html"])
         #expect(report.pagesWritten == 2)
         #expect(try output.read("b/photo-3.html").contains("A new caption"))
+        // Another caption of the same length: the same two pages again.
+        try source.write("B/photo 3.jpg.txt", Array("A NEW caption".utf8))
+        let again = try await build(source, output)
+        let pagesAgain = BuildManifest.load(outputDirectory: output.path) { Issue.record("\($0)") }.pages
+        #expect(pagesAgain.keys.filter { pagesAgain[$0] != pagesAfter[$0] }.sorted() == ["b/index.html", "b/photo-3.html"])
+        #expect(again.pagesWritten == 2)
     }
 
     @Test("content hashes are FNV-1a 64", arguments: [("", "cbf29ce484222325"), ("a", "af63dc4c8601ec8c"), ("foobar", "85944171f73967e8")])
