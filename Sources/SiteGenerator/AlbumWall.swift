@@ -10,7 +10,7 @@ import Waterfall
 /// column, `A` the sum of the aspect ratios (height/width) above it in that column and `k`
 /// their count. Aspect ratios are rounded to 1/100000 once, and `A` is summed from the rounded
 /// values, so the CSS of neighbouring tiles agrees exactly and tiles never overlap.
-struct AlbumWall {
+struct AlbumWall: Sendable {
     /// Fixed-point scale of the aspect ratios written to CSS.
     static let ratioScale = 100_000
 

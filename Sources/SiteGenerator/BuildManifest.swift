@@ -70,28 +70,27 @@ struct BuildManifest: Codable, Sendable, Equatable {
     static func load(outputDirectory: String, warning: (String) -> Void) -> BuildManifest {
         let path = (outputDirectory as NSString).appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: path) else { return BuildManifest() }
-        struct Version: Decodable { var version: Int }
-        do {
-            // The version first: another version's manifest is not an error, just not usable.
-            if let version = try? JSONDecoder().decode(Version.self, from: data).version, version != currentVersion {
-                warning("\(path) was written by another version of Cascade; every image and page is made anew")
-                return BuildManifest(files: (try? JSONDecoder().decode(FilesOnly.self, from: data).files) ?? [])
+        return data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            do throws(ManifestSyntaxError) {
+                let parts = try Self.parts(of: bytes)
+                // The version first: another version's manifest is not an error, just not usable.
+                if let version = parts.version, version != currentVersion {
+                    warning("\(path) was written by another version of Cascade; every image and page is made anew")
+                    // The files an earlier build made are still the tool's.
+                    return BuildManifest(files: parts.files.flatMap { try? Self.files(bytes, $0) } ?? [])
+                }
+                return try BuildManifest(bytes: bytes, parts: parts)
+            } catch {
+                warning("\(path) cannot be read (\(error)); every image is made anew, nothing is deleted")
+                return BuildManifest()
             }
-            return try JSONDecoder().decode(BuildManifest.self, from: data)
-        } catch {
-            warning("\(path) cannot be read (\(error.localizedDescription)); every image is made anew, nothing is deleted")
-            return BuildManifest()
         }
     }
 
-    /// The list of files of any version's manifest: what an earlier build made is still the tool's.
-    private struct FilesOnly: Decodable { var files: [String] }
-
-    /// The manifest as written to disk.
+    /// The manifest as written to disk: JSON, keys sorted (see ``jsonBytes()``).
     func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(self)) ?? Data()
+        Data(jsonBytes())
     }
 }
 

@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 import Waterfall
 
 /// Renders the pages and `frames.json` of each album through the theme.
@@ -16,19 +18,30 @@ struct PageRenderer: Sendable {
     /// (pages only), and its contents, nil for a page `unchanged(path, key)` says need not be
     /// rendered again. The photos' pages come from ``photoPageFile``.
     func albumFiles(
-        album index: Int, unchanged: (String, String) -> Bool = { _, _ in false }
+        album index: Int, unchanged: @Sendable (String, String) -> Bool = { _, _ in false }
     ) throws(SiteError) -> [(path: String, key: String?, contents: String?)] {
         let album = plan.albums[index]
         let photos = album.photos
         let wall = try makeWall(photos)
         let pageCount = SitePlan.pageCount(photos: photos.count, perPage: options.tilesPerPage)
-        var files: [(path: String, key: String?, contents: String?)] = []
-        for page in 1...pageCount {
-            let path = plan.albumPagePath(album: index, page: page)
-            let context = try albumContext(index, page: page, pageCount: pageCount, wall: wall)
-            let key = fingerprint(context)
-            files.append((path, key, unchanged(path, key) ? nil : try theme.render("album", context)))
+        // A large album's static pages are independent of each other: made on every core.
+        let made = Mutex((files: [(path: String, key: String?, contents: String?)?](repeating: nil, count: pageCount),
+                          failure: SiteError?.none))
+        DispatchQueue.concurrentPerform(iterations: pageCount) { offset in
+            do throws(SiteError) {
+                let page = offset + 1
+                let path = plan.albumPagePath(album: index, page: page)
+                let context = try albumContext(index, page: page, pageCount: pageCount, wall: wall)
+                let key = fingerprint(context)
+                let file = (path, key, unchanged(path, key) ? nil : try theme.render("album", context))
+                made.withLock { $0.files[offset] = file }
+            } catch {
+                made.withLock { $0.failure = $0.failure ?? error }
+            }
         }
+        let result = made.withLock { $0 }
+        if let failure = result.failure { throw failure }
+        var files = result.files.map { $0! }
         files += framesFiles(album: index, wall: wall).map { ($0.0, nil, $0.1) }
         return files
     }
@@ -208,27 +221,9 @@ struct PageRenderer: Sendable {
 
     /// What a page is made from: the theme and the page's variables.
     private func fingerprint(_ context: [String: Any]) -> String {
-        theme.fingerprint + "-" + contentHash(Array(Self.serialized(context).utf8))
-    }
-
-    /// A deterministic text of a page's variables (dictionary keys sorted), for fingerprints.
-    static func serialized(_ value: Any) -> String {
-        switch value {
-        case let dictionary as [String: Any]:
-            return "{" + dictionary.keys.sorted().map { jsonString($0) + ":" + serialized(dictionary[$0]!) }.joined(separator: ",") + "}"
-        case let array as [Any]:
-            return "[" + array.map(serialized).joined(separator: ",") + "]"
-        case let text as String:
-            return jsonString(text)
-        case let flag as Bool:
-            return flag ? "true" : "false"
-        case let number as Int:
-            return String(number)
-        case let number as Double:
-            return String(number)
-        default:
-            return jsonString(String(describing: value))
-        }
+        var hasher = FingerprintHasher()
+        hasher.combine(context: context)
+        return theme.fingerprint + "-" + hasher.hex
     }
 
     private func photoPage(_ photo: Int, position: Int, in albumIndex: Int) throws(SiteError) -> String {

@@ -160,6 +160,33 @@ struct SitePlan: Sendable {
 /// A relative URL from the folder `from` (site-relative, ending in `/` or empty) to the
 /// site-relative `path`, percent-encoded.
 func relativeURL(from directory: String, to path: String) -> String {
+    // Every page asks this for each of its links and images: for ASCII paths and a plain folder
+    // (`a/b/` or empty), it is worked out on the bytes, without splitting either.
+    let folder = directory.utf8
+    if folder.last ?? UInt8(ascii: "/") == UInt8(ascii: "/"), folder.first != UInt8(ascii: "/"),
+        folder.allSatisfy({ $0 < 0x80 }), path.utf8.allSatisfy({ $0 < 0x80 }),
+        !zip(folder, folder.dropFirst()).contains(where: { $0 == UInt8(ascii: "/") && $1 == UInt8(ascii: "/") })
+    {
+        // The folder's leading segments that the path shares (each with its slash), and the rest.
+        var matched = 0
+        for (a, b) in zip(folder, path.utf8) {
+            if a != b { break }
+            matched += 1
+        }
+        var shared = 0
+        var sharedSegments = 0
+        var segments = 0
+        for (offset, byte) in folder.enumerated() where byte == UInt8(ascii: "/") {
+            segments += 1
+            if offset < matched {
+                shared = offset + 1
+                sharedSegments += 1
+            }
+        }
+        let url = String(repeating: "../", count: segments - sharedSegments)
+            + URLPath.encode(path: String(path.utf8.dropFirst(shared))!)
+        return url.isEmpty ? "./" : url
+    }
     let fromParts = directory.split(separator: "/")
     var toParts = path.split(separator: "/", omittingEmptySubsequences: false)
     var common = 0

@@ -1,6 +1,12 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Resolves the source and output folders and refuses any overlap between them, so the photo
 /// folder is never written to.
 enum OutputSafety {
@@ -72,11 +78,16 @@ struct SiteWriter: Sendable {
         return true
     }
 
-    /// Whether the site-relative `path` is a regular file.
+    /// Whether the site-relative `path` is a regular file (not a link to one). A no-op
+    /// rebuild asks this of every image and page, so it is one `lstat` (and, for each folder
+    /// once, a check that it is inside the output folder).
     func exists(_ path: String) -> Bool {
-        let url = URL(fileURLWithPath: root).appendingPathComponent(path)
-        return isInside(folder: url.deletingLastPathComponent())
-            && (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType == .typeRegular
+        let full = root + "/" + path
+        let folder = full[..<full.utf8.lastIndex(of: UInt8(ascii: "/"))!]
+        guard insideFolders.contains(String(folder)) || isInside(folder: URL(fileURLWithPath: String(folder), isDirectory: true))
+        else { return false }
+        var status = stat()
+        return lstat(full, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     /// Deletes the site-relative file `path` (a file this tool made: callers take it from the

@@ -58,13 +58,24 @@ struct SlugAllocator {
 /// Percent-encoding of URL paths: every byte outside the unreserved set (RFC 3986) is encoded,
 /// path segment by path segment, so names with spaces, `#`, `?`, `%` or any script work.
 enum URLPath {
-    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+    /// Whether `byte` stands for itself in a URL path segment (RFC 3986 "unreserved").
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
 
     /// Encodes one path segment.
     static func encode(segment: String) -> String {
+        // Most segments (slugs) need no escape at all.
+        if segment.utf8.allSatisfy(isUnreserved) { return segment }
         var output = ""
         for byte in segment.utf8 {
-            if unreserved.contains(byte) {
+            if isUnreserved(byte) {
                 output.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 output += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
@@ -75,7 +86,9 @@ enum URLPath {
 
     /// Encodes a relative path made of `/`-separated segments (`..` and empty segments kept).
     static func encode(path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false)
+        // A path of unreserved bytes and slashes is its own encoding.
+        if path.utf8.allSatisfy({ $0 == UInt8(ascii: "/") || isUnreserved($0) }) { return path }
+        return path.split(separator: "/", omittingEmptySubsequences: false)
             .map { $0 == ".." || $0 == "." ? String($0) : encode(segment: String($0)) }
             .joined(separator: "/")
     }

@@ -193,6 +193,126 @@ struct IncrementalBuildTests {
         #expect(try output.read("a/photo-0.html").contains("<footer>Mine</footer>"))
     }
 
+    /// A manifest with every field used, and text that needs escapes.
+    static func fullManifest() -> BuildManifest {
+        var manifest = BuildManifest()
+        manifest.files = ["a/index.html", "caf\u{E9}/\u{6771} \"q\" \\ \n\t\u{1}/x.jpg", "a/thumbs/photo-0-400.jpg"]
+        manifest.pages = ["a/index.html": "71873addf7f5b5f1-a04100f35fdcdce2", "caf\u{E9}/p\u{1F600}.html": "x"]
+        let metadata = PhotoMetadata(dateTaken: "2024:05:06 07:08:09", description: "A \"quoted\" <caption>\n", artist: "\u{C9}mile", hasGPS: true)
+        let info = ImageInfo(format: .heif, pixelWidth: 4032, pixelHeight: 3024, orientation: .right,
+                             displayWidth: 3024, displayHeight: 4032, metadata: metadata)
+        manifest.photos["A/photo 0.jpg"] = .init(
+            size: 123_456, modificationTime: 1_795_444_435.296_730_8, contentHash: "4253810b0367cf0e", settings: "imaging=2;format=jpeg82",
+            width: 3024, height: 4032, color: "#50318d",
+            renditions: [.init(width: 400, height: 533, path: "a/thumbs/photo-0-400.jpg"), .init(width: 800, height: 1067, path: "a/thumbs/photo-0-800.jpg")],
+            info: info)
+        manifest.photos["B/no info.png"] = .init(
+            size: 1, modificationTime: 0, contentHash: "0", settings: "", width: 1, height: 1, color: "#000000",
+            renditions: [], info: nil)
+        manifest.photos["C/bare.gif"] = .init(
+            size: 2, modificationTime: -1.5e-7, contentHash: "1", settings: "s", width: 2, height: 3, color: "#ffffff",
+            renditions: [.init(width: 2, height: 3, path: "c/thumbs/bare-2.jpg")],
+            info: ImageInfo(format: .gif, pixelWidth: 2, pixelHeight: 3, orientation: .up, displayWidth: 2, displayHeight: 3,
+                            metadata: PhotoMetadata()))
+        return manifest
+    }
+
+    @Test("the manifest's JSON is what JSONEncoder writes, and each of them reads what the other wrote")
+    func manifestJSON() throws {
+        let manifest = Self.fullManifest()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let standard = try encoder.encode(manifest)
+        let ours = manifest.encoded()
+        // The same JSON: a field added to a record but not to the hand-written JSON fails here.
+        let standardTree = try JSONSerialization.jsonObject(with: standard) as? NSDictionary
+        let oursTree = try JSONSerialization.jsonObject(with: ours) as? NSDictionary
+        #expect(standardTree != nil && standardTree == oursTree)
+        #expect(try JSONDecoder().decode(BuildManifest.self, from: ours) == manifest)
+        // Read back, from either text.
+        for data in [ours, standard] {
+            let output = try TemporaryFolder()
+            try output.write(BuildManifest.fileName, Array(data))
+            var warnings: [String] = []
+            #expect(BuildManifest.load(outputDirectory: output.path) { warnings.append($0) } == manifest)
+            #expect(warnings.isEmpty)
+        }
+    }
+
+    @Test("a manifest of another version keeps only its files; a damaged one is reported and empty",
+          arguments: [
+            ("{\"files\":[\"a.html\",\"b\\/c.jpg\"],\"version\":1,\"photos\":{\"x\":{\"old\":true}}}", ["a.html", "b/c.jpg"], "another version"),
+            ("{\"version\":2,\"files\":[\"a.html\"],\"pages\":{},\"photos\":{\"x\":{\"size\":1}}}", [], "cannot be read"),
+            ("{\"version\":2,\"files\":[\"a.html\"],\"pages\":{}}", [], "cannot be read"),
+            ("{\"version\":2,\"files\":[\"a.html\"],\"pages\":{},\"photos\":{}} x", [], "cannot be read"),
+            ("{\"version\":\"2\",\"files\":[],\"pages\":{},\"photos\":{}}", [], "cannot be read"),
+            ("{\"files\":[\"a.html\"],\"pages\":{},\"photos\":{}}", [], "cannot be read"),
+            ("[1, 2]", [], "cannot be read"),
+            ("{\"files\":[\"a\\u00e9\\ud83d\\ude00.html\"], \"pages\" : {\"a\":\"k\"},\"photos\":{},\"extra\":[null,1.5e3,{\"t\":false}],\"version\":2}",
+             ["a\u{E9}\u{1F600}.html"], ""),
+          ])
+    func manifestVersions(text: String, files: [String], warning: String) throws {
+        let output = try TemporaryFolder()
+        try output.write(BuildManifest.fileName, Array(text.utf8))
+        var warnings: [String] = []
+        let manifest = BuildManifest.load(outputDirectory: output.path) { warnings.append($0) }
+        #expect(manifest.files == files)
+        #expect(manifest.photos.isEmpty)
+        if warning.isEmpty {
+            #expect(warnings.isEmpty)
+            #expect(manifest.pages == ["a": "k"])
+        } else {
+            #expect(warnings.count == 1 && warnings[0].contains(warning), "\(warnings)")
+        }
+    }
+
+    @Test("a page's fingerprint tells apart values that a joined text would not")
+    func fingerprints() {
+        func hex(_ value: Any) -> String {
+            var hasher = FingerprintHasher()
+            hasher.combine(context: value)
+            return hasher.hex
+        }
+        let distinct: [Any] = [
+            ["a": "bc"] as [String: Any], ["ab": "c"] as [String: Any], ["a": ["b", "c"]] as [String: Any],
+            ["a": ["bc"]] as [String: Any], ["a": "1"] as [String: Any], ["a": 1] as [String: Any], ["a": 1.0] as [String: Any],
+            ["a": true] as [String: Any], ["a": "true"] as [String: Any], ["a": [String: Any]()] as [String: Any],
+            ["a": [Any]()] as [String: Any], ["a": ""] as [String: Any], [String: Any](),
+            ["a": "x"] as [String: Any], ["a": "y"] as [String: Any], ["b": "x"] as [String: Any],
+        ]
+        #expect(Set(distinct.map(hex)).count == distinct.count)
+        // Key order does not matter; 16 hex digits.
+        #expect(hex(["x": 1, "y": "z"] as [String: Any]) == hex(["y": "z", "x": 1] as [String: Any]))
+        #expect(hex([String: Any]()).count == 16)
+    }
+
+    @Test("a caption changed on one photo renders that photo's page and its album's page, and no other page")
+    func captionRendersOnePage() async throws {
+        let source = try makeSource(6)
+        let output = try TemporaryFolder()
+        _ = try await build(source, output)
+        let pagesBefore = BuildManifest.load(outputDirectory: output.path) { Issue.record("\($0)") }.pages
+        let timesBefore = try times(output)
+        try await Task.sleep(for: .milliseconds(20))
+        try source.write("B/photo 3.jpg.txt", Array("A new caption".utf8))
+        let report = try await build(source, output)
+        let pagesAfter = BuildManifest.load(outputDirectory: output.path) { Issue.record("\($0)") }.pages
+        #expect(Set(pagesAfter.keys) == Set(pagesBefore.keys))
+        let changedKeys = pagesAfter.keys.filter { pagesAfter[$0] != pagesBefore[$0] }.sorted()
+        #expect(changedKeys == ["b/index.html", "b/photo-3.html"])
+        let timesAfter = try times(output)
+        let rewritten = timesAfter.keys.filter { $0.hasSuffix(".html") && timesAfter[$0] != timesBefore[$0] }.sorted()
+        #expect(rewritten == ["b/index.html", "b/photo-3.html"])
+        #expect(report.pagesWritten == 2)
+        #expect(try output.read("b/photo-3.html").contains("A new caption"))
+        // Another caption of the same length: the same two pages again.
+        try source.write("B/photo 3.jpg.txt", Array("A NEW caption".utf8))
+        let again = try await build(source, output)
+        let pagesAgain = BuildManifest.load(outputDirectory: output.path) { Issue.record("\($0)") }.pages
+        #expect(pagesAgain.keys.filter { pagesAgain[$0] != pagesAfter[$0] }.sorted() == ["b/index.html", "b/photo-3.html"])
+        #expect(again.pagesWritten == 2)
+    }
+
     @Test("content hashes are FNV-1a 64", arguments: [("", "cbf29ce484222325"), ("a", "af63dc4c8601ec8c"), ("foobar", "85944171f73967e8")])
     func hash(text: String, expected: String) {
         #expect(contentHash(Array(text.utf8)) == expected)

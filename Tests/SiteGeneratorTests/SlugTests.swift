@@ -57,6 +57,14 @@ struct SlugTests {
         #expect(relativeURL(from: "nature/pages/", to: "nature/a.html") == "../a.html")
         #expect(relativeURL(from: "nature/flowers/", to: "nature/thumbs/b-400.jpg") == "../thumbs/b-400.jpg")
         #expect(relativeURL(from: "naturel/", to: "nature/a.html") == "../nature/a.html")
+        // ASCII paths (worked out on bytes) and others (by segments) agree.
+        #expect(relativeURL(from: "nature/pages/", to: "nature/pages/x y.html") == "x%20y.html")
+        #expect(relativeURL(from: "a/b/", to: "a/b") == "../b")
+        #expect(relativeURL(from: "a/b/c/", to: "a/x/c/d.jpg") == "../../x/c/d.jpg")
+        #expect(relativeURL(from: "café/été/", to: "café/été/x y.html") == "x%20y.html")
+        #expect(relativeURL(from: "café/été/", to: "café/thumbs/x.jpg") == "../thumbs/x.jpg")
+        #expect(relativeURL(from: "nature/", to: "nature") == "../nature")
+        #expect(relativeURL(from: "", to: "") == "./")
     }
 
     @Test("JSON strings escape quotes, control characters and HTML-sensitive characters")

@@ -1,0 +1,66 @@
+/// FNV-1a, 64 bits, fed value by value: the fingerprint of a page's variables without first
+/// writing them out as text.
+///
+/// Every value is fed with a tag for its kind, and strings, arrays and dictionaries with their
+/// length, so two different contexts never feed the same bytes (`["ab"]` and `["a", "b"]`,
+/// a string `"1"` and a number `1`, differ). Dictionary entries are fed in key order, so the
+/// fingerprint does not depend on a dictionary's iteration order.
+struct FingerprintHasher {
+    private var state: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// The fingerprint so far, as 16 hex digits.
+    var hex: String {
+        let digits = String(state, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// Feeds a page's variables: dictionaries, arrays, strings, booleans and numbers as a
+    /// Mustache context holds them; anything else by its description.
+    mutating func combine(context value: Any) {
+        // The most common kinds first: each failed cast costs.
+        switch value {
+        case let text as String:
+            combine(text)
+        case let flag as Bool:
+            combine(byte: flag ? UInt8(ascii: "T") : UInt8(ascii: "F"))
+        case let number as Int:
+            combine(tag: "i", count: number)
+        case let dictionary as [String: Any]:
+            combine(tag: "d", count: dictionary.count)
+            for (key, value) in dictionary.sorted(by: { $0.key < $1.key }) {
+                combine(key)
+                combine(context: value)
+            }
+        case let array as [Any]:
+            combine(tag: "a", count: array.count)
+            for element in array { combine(context: element) }
+        case let number as Double:
+            combine(tag: "f", count: Int(bitPattern: UInt(number.bitPattern)))
+        default:
+            combine(byte: UInt8(ascii: "?"))
+            combine(String(describing: value))
+        }
+    }
+
+    /// Feeds a string: its tag, its length in UTF-8 bytes, its bytes.
+    mutating func combine(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            combine(tag: "s", count: bytes.count)
+            for byte in bytes { combine(byte: byte) }
+        }
+    }
+
+    private mutating func combine(tag: Unicode.Scalar, count: Int) {
+        combine(byte: UInt8(ascii: tag))
+        var value = UInt64(bitPattern: Int64(count))
+        for _ in 0..<8 {
+            combine(byte: UInt8(truncatingIfNeeded: value))
+            value >>= 8
+        }
+    }
+
+    private mutating func combine(byte: UInt8) {
+        state = (state ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+    }
+}
