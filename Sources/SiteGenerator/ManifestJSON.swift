@@ -119,6 +119,15 @@ extension JSONTextWriter {
             }
             $0.key("settings"); $0.string(record.settings)
             $0.key("size"); $0.int(record.size)
+            if let sources = record.sources {
+                $0.key("sources")
+                $0.array(sources) { writer, source in
+                    writer.object {
+                        $0.key("paths"); $0.array(source.paths) { $0.string($1) }
+                        $0.key("type"); $0.string(source.type)
+                    }
+                }
+            }
             $0.key("width"); $0.int(record.width)
         }
     }
@@ -148,6 +157,7 @@ extension JSONTextReader {
         var size: Int?, modificationTime: Double?, contentHash: String?, settings: String?
         var width: Int?, height: Int?, color: String?, renditions: [BuildManifest.RenditionRecord]?
         var info: ImageInfo?
+        var sources: [BuildManifest.SourceRecord]?
         try object { (reader, key) throws(ManifestSyntaxError) in
             switch key {
             case "size": size = try reader.int()
@@ -162,6 +172,11 @@ extension JSONTextReader {
                 try reader.array { (reader) throws(ManifestSyntaxError) in list.append(try reader.renditionRecord()) }
                 renditions = list
             case "info": info = try reader.isNull() ? nil : reader.imageInfo()
+            case "sources":
+                if try reader.isNull() { break }
+                var list: [BuildManifest.SourceRecord] = []
+                try reader.array { (reader) throws(ManifestSyntaxError) in list.append(try reader.sourceRecord()) }
+                sources = list
             default: try reader.skipValue()
             }
         }
@@ -170,7 +185,23 @@ extension JSONTextReader {
         else { throw failure("a photo record lacks a field") }
         return BuildManifest.PhotoRecord(
             size: size, modificationTime: modificationTime, contentHash: contentHash, settings: settings,
-            width: width, height: height, color: color, renditions: renditions, info: info)
+            width: width, height: height, color: color, renditions: renditions, sources: sources, info: info)
+    }
+
+    mutating func sourceRecord() throws(ManifestSyntaxError) -> BuildManifest.SourceRecord {
+        var type: String?, paths: [String]?
+        try object { (reader, key) throws(ManifestSyntaxError) in
+            switch key {
+            case "type": type = try reader.string()
+            case "paths":
+                var list: [String] = []
+                try reader.array { (reader) throws(ManifestSyntaxError) in list.append(try reader.string()) }
+                paths = list
+            default: try reader.skipValue()
+            }
+        }
+        guard let type, let paths else { throw failure("a further format's record lacks a field") }
+        return BuildManifest.SourceRecord(type: type, paths: paths)
     }
 
     mutating func renditionRecord() throws(ManifestSyntaxError) -> BuildManifest.RenditionRecord {
