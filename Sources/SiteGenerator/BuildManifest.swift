@@ -17,7 +17,8 @@ struct BuildManifest: Codable, Sendable, Equatable {
         var modificationTime: Double
         /// FNV-1a 64 of the file's bytes, in hex.
         var contentHash: String
-        /// The image settings the images were made with (see `SiteOptions.imageSettingsKey`).
+        /// The image settings the images in the main format were made with (see
+        /// `SiteOptions.imageSettingsKey(for:)`).
         var settings: String
         /// Display size of the photo (after orientation) and its average colour.
         var width: Int
@@ -31,6 +32,13 @@ struct BuildManifest: Codable, Sendable, Equatable {
         /// What the photo's header said: a rebuild does not read it again while the file's size
         /// and time are the same.
         var info: ImageInfo?
+
+        /// Per image settings (one per format), the files made with them, by ascending width.
+        var filesBySettings: [String: [String]] {
+            var files = [settings: renditions.map(\.path)]
+            for source in sources ?? [] where source.paths.count == renditions.count { files[source.settings] = source.paths }
+            return files
+        }
 
         /// Every image file of the photo, by ascending width: each width's file in the main
         /// format, then in each further format.
@@ -52,6 +60,8 @@ struct BuildManifest: Codable, Sendable, Equatable {
     struct SourceRecord: Codable, Sendable, Equatable {
         /// The format's MIME type, for `<source type=…>`.
         var type: String
+        /// The image settings these images were made with, as ``PhotoRecord/settings``.
+        var settings: String
         /// Site-relative paths, one per rendition (same widths, same order).
         var paths: [String]
     }

@@ -124,6 +124,7 @@ extension JSONTextWriter {
                 $0.array(sources) { writer, source in
                     writer.object {
                         $0.key("paths"); $0.array(source.paths) { $0.string($1) }
+                        $0.key("settings"); $0.string(source.settings)
                         $0.key("type"); $0.string(source.type)
                     }
                 }
@@ -189,10 +190,11 @@ extension JSONTextReader {
     }
 
     mutating func sourceRecord() throws(ManifestSyntaxError) -> BuildManifest.SourceRecord {
-        var type: String?, paths: [String]?
+        var type: String?, settings: String?, paths: [String]?
         try object { (reader, key) throws(ManifestSyntaxError) in
             switch key {
             case "type": type = try reader.string()
+            case "settings": settings = try reader.string()
             case "paths":
                 var list: [String] = []
                 try reader.array { (reader) throws(ManifestSyntaxError) in list.append(try reader.string()) }
@@ -200,8 +202,8 @@ extension JSONTextReader {
             default: try reader.skipValue()
             }
         }
-        guard let type, let paths else { throw failure("a further format's record lacks a field") }
-        return BuildManifest.SourceRecord(type: type, paths: paths)
+        guard let type, let settings, let paths else { throw failure("a further format's record lacks a field") }
+        return BuildManifest.SourceRecord(type: type, settings: settings, paths: paths)
     }
 
     mutating func renditionRecord() throws(ManifestSyntaxError) -> BuildManifest.RenditionRecord {

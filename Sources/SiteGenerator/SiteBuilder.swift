@@ -290,7 +290,7 @@ public struct SiteBuilder: Sendable {
         let count = plan.photos.count
         let work = PhotoWork(
             widths: options.allImageWidths, formats: options.allImageFormats, limits: options.limits,
-            settings: options.imageSettingsKey, keepGPS: options.keepGPS, writer: writer,
+            settings: options.allImageFormats.map(options.imageSettingsKey(for:)), keepGPS: options.keepGPS, writer: writer,
             previousByHash: Dictionary(previous.photos.values.map { ($0.contentHash, $0) }, uniquingKeysWith: { first, _ in first }))
         var results = [Result<PhotoResult, ImagingError>?](repeating: nil, count: count)
         var firstFailure: SiteError?
@@ -350,7 +350,8 @@ struct PhotoWork: Sendable {
     /// The formats every image is made in: the main one (`<img>`) first.
     var formats: [EncodeFormat]
     var limits: DecodeLimits
-    var settings: String
+    /// Per format (in the order of `formats`), what its images depend on besides the photo.
+    var settings: [String]
     /// Whether JPEG images keep the photo's GPS position.
     var keepGPS: Bool
     var writer: SiteWriter
@@ -360,16 +361,27 @@ struct PhotoWork: Sendable {
 
     /// Makes one photo's images at `paths` (width → site-relative path per format, in the
     /// order of `formats`), or reuses those an earlier build made (`previous`) when the photo
-    /// and the settings are unchanged.
+    /// is unchanged: all of them when every format's settings are the same, else those of the
+    /// formats whose settings are (the others are made from one decode).
     func process(_ photo: GalleryPhoto, paths: [Int: [String]], previous: BuildManifest.PhotoRecord?) -> Result<PhotoResult, PhotoFailure> {
-        let wanted = paths.sorted { $0.key < $1.key }.flatMap(\.value)
-        func reusable(_ record: BuildManifest.PhotoRecord) -> Bool {
-            record.settings == settings && record.allPaths == wanted && wanted.allSatisfy(writer.exists)
+        let widthsMade = paths.keys.sorted()
+        // Per format, its planned files by ascending width.
+        let wanted = formats.indices.map { format in widthsMade.map { paths[$0]![format] } }
+        /// The formats whose planned files `record` lists, made with the same settings, and
+        /// which are still there.
+        func reusable(_ record: BuildManifest.PhotoRecord) -> Set<Int> {
+            guard record.renditions.map(\.width) == widthsMade else { return [] }
+            let files = record.filesBySettings
+            return Set(formats.indices.filter { files[settings[$0]] == wanted[$0] && wanted[$0].allSatisfy(writer.exists) })
+        }
+        func reused(_ record: BuildManifest.PhotoRecord, hash: String) -> PhotoResult {
+            PhotoResult(record: self.record(of: photo, hash: hash, made: record, paths: paths), reused: true, imagesWritten: 0)
         }
         // Unchanged by size and time: nothing is read.
-        if var previous, previous.size == photo.fileSize, previous.modificationTime == photo.modificationTime, reusable(previous) {
-            previous.info = photo.info
-            return .success(PhotoResult(record: previous, reused: true, imagesWritten: 0))
+        var kept: Set<Int> = []
+        if let previous, previous.size == photo.fileSize, previous.modificationTime == photo.modificationTime {
+            kept = reusable(previous)
+            if kept.count == formats.count { return .success(reused(previous, hash: previous.contentHash)) }
         }
         guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
             return .failure(.image(.io(path: photo.relativePath, reason: "cannot be read")))
@@ -377,55 +389,63 @@ struct PhotoWork: Sendable {
         let bytes = [UInt8](data)
         let hash = contentHash(bytes)
         // Touched but not changed: the same content.
-        if var previous, previous.contentHash == hash, reusable(previous) {
-            previous.size = photo.fileSize
-            previous.modificationTime = photo.modificationTime
-            previous.info = photo.info
-            return .success(PhotoResult(record: previous, reused: true, imagesWritten: 0))
+        if let previous, previous.contentHash == hash {
+            kept = reusable(previous)
+            if kept.count == formats.count { return .success(reused(previous, hash: hash)) }
+        } else {
+            kept = []
         }
         // Renamed or moved: the same content made with the same settings elsewhere in the site.
-        if let earlier = previousByHash[hash], earlier.settings == settings,
-            earlier.renditions.map(\.width) == paths.keys.sorted(), earlier.allPaths.count == wanted.count,
-            earlier.allPaths.allSatisfy(writer.exists)
-        {
-            // Should an earlier image not be readable after all, the images are made anew.
-            var copied = true
-            for (source, target) in zip(earlier.allPaths, wanted) where source != target {
-                guard let data = FileManager.default.contents(atPath: writer.root + "/" + source) else { copied = false; break }
-                do throws(SiteError) { try writer.write(data, to: target) } catch { return .failure(.write(error)) }
-            }
-            if copied {
-                let record = self.record(
-                    of: photo, hash: hash, width: earlier.width, height: earlier.height, color: earlier.color,
-                    sizes: earlier.renditions.map { ($0.width, $0.height) }, paths: paths)
-                return .success(PhotoResult(record: record, reused: true, imagesWritten: wanted.count))
+        if kept.isEmpty, let earlier = previousByHash[hash], earlier.renditions.map(\.width) == widthsMade {
+            let files = earlier.filesBySettings
+            let sources = settings.map { files[$0] }
+            if sources.allSatisfy({ $0 != nil && $0!.allSatisfy(writer.exists) }) {
+                // Should an earlier image not be readable after all, the images are made anew.
+                var copied = true
+                for (from, to) in zip(sources.flatMap { $0! }, wanted.flatMap { $0 }) where from != to {
+                    guard let data = FileManager.default.contents(atPath: writer.root + "/" + from) else { copied = false; break }
+                    do throws(SiteError) { try writer.write(data, to: to) } catch { return .failure(.write(error)) }
+                }
+                if copied {
+                    let record = self.record(of: photo, hash: hash, made: earlier, paths: paths)
+                    return .success(PhotoResult(record: record, reused: true, imagesWritten: wanted.joined().count))
+                }
             }
         }
 
+        // The formats whose images are not kept are made, from one decode.
+        let missing = formats.indices.filter { !kept.contains($0) }
         let set: RenditionSet
         do throws(ImagingError) {
-            set = try Renditions.make(from: bytes, widths: widths, formats: formats, limits: limits)
+            set = try Renditions.make(from: bytes, widths: widths, formats: missing.map { formats[$0] }, limits: limits)
         } catch {
             return .failure(.image(error))
+        }
+        guard set.renditions.map(\.width) == widthsMade else {
+            return .failure(.image(.processingFailed("made images \(set.renditions.map(\.width)) px wide, not the planned \(widthsMade)")))
         }
         // The GPS position goes back into JPEG images only when the site keeps it.
         let gps = keepGPS && photo.info.format == .jpeg ? GPSMetadata.block(fromJPEG: bytes) : nil
         var written = 0
-        for rendition in set.renditions {
-            guard let targets = paths[rendition.width], targets.count == rendition.encodings.count else {
-                return .failure(.image(.processingFailed("made a \(rendition.width) px image that was not planned")))
-            }
-            for (index, target) in targets.enumerated() {
-                var encoded = rendition.encodings[index]
-                if let gps, case .jpeg = formats[index] { encoded = GPSMetadata.inserting(gps, into: encoded) }
-                do throws(SiteError) { try writer.write(Data(encoded), to: target) } catch { return .failure(.write(error)) }
+        for (position, rendition) in set.renditions.enumerated() {
+            for (encoding, format) in missing.enumerated() {
+                var encoded = rendition.encodings[encoding]
+                if let gps, case .jpeg = formats[format] { encoded = GPSMetadata.inserting(gps, into: encoded) }
+                do throws(SiteError) { try writer.write(Data(encoded), to: wanted[format][position]) } catch { return .failure(.write(error)) }
                 written += 1
             }
         }
         let record = self.record(
             of: photo, hash: hash, width: set.info.displayWidth, height: set.info.displayHeight, color: set.averageColor.hex,
             sizes: set.renditions.map { ($0.width, $0.height) }, paths: paths)
-        return .success(PhotoResult(record: record, reused: false, imagesWritten: written))
+        return .success(PhotoResult(record: record, reused: missing.isEmpty, imagesWritten: written))
+    }
+
+    /// The record of a photo whose images an earlier build made (`made`: its size, colour and
+    /// image sizes), now at `paths`.
+    private func record(of photo: GalleryPhoto, hash: String, made: BuildManifest.PhotoRecord, paths: [Int: [String]]) -> BuildManifest.PhotoRecord {
+        record(of: photo, hash: hash, width: made.width, height: made.height, color: made.color,
+               sizes: made.renditions.map { ($0.width, $0.height) }, paths: paths)
     }
 
     /// The manifest record of a photo whose images of `sizes` (ascending widths) are at `paths`.
@@ -435,10 +455,10 @@ struct PhotoWork: Sendable {
     ) -> BuildManifest.PhotoRecord {
         let renditions = sizes.map { BuildManifest.RenditionRecord(width: $0.width, height: $0.height, path: paths[$0.width]![0]) }
         let sources = formats.indices.dropFirst().map { index in
-            BuildManifest.SourceRecord(type: formats[index].mimeType, paths: sizes.map { paths[$0.width]![index] })
+            BuildManifest.SourceRecord(type: formats[index].mimeType, settings: settings[index], paths: sizes.map { paths[$0.width]![index] })
         }
         return BuildManifest.PhotoRecord(
-            size: photo.fileSize, modificationTime: photo.modificationTime, contentHash: hash, settings: settings,
+            size: photo.fileSize, modificationTime: photo.modificationTime, contentHash: hash, settings: settings[0],
             width: width, height: height, color: color, renditions: renditions,
             sources: sources.isEmpty ? nil : sources, info: photo.info)
     }

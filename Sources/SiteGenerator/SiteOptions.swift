@@ -92,11 +92,10 @@ public struct SiteOptions: Sendable {
     /// Every format images are made in: ``imageFormat`` first, then ``sourceFormats``.
     var allImageFormats: [EncodeFormat] { [imageFormat] + sourceFormats }
 
-    /// What a photo's images depend on besides the photo: a rebuild reuses images only when
-    /// this is the same.
-    var imageSettingsKey: String {
-        let formats = allImageFormats.map(\.settingsKey).joined(separator: "+")
-        return "imaging=2;widths=\(allImageWidths.map(String.init).joined(separator: ","));format=\(formats);gps=\(keepGPS ? "keep" : "strip")"
+    /// What a photo's images in `format` depend on besides the photo: a rebuild reuses the
+    /// images of a format only when this is the same, so adding a format makes only its images.
+    func imageSettingsKey(for format: EncodeFormat) -> String {
+        "imaging=2;widths=\(allImageWidths.map(String.init).joined(separator: ","));format=\(format.settingsKey);gps=\(keepGPS ? "keep" : "strip")"
     }
 
     /// Options from a configuration file (`cascade.yml`); `title` is used when the file has none.
@@ -200,7 +199,7 @@ public enum SiteError: Error, CustomStringConvertible, Equatable, Sendable {
 }
 
 extension EncodeFormat {
-    /// The format and its quality, for ``SiteOptions/imageSettingsKey``.
+    /// The format and its quality, for ``SiteOptions/imageSettingsKey(for:)``.
     var settingsKey: String {
         switch self {
         case .jpeg(let quality): "jpeg\(quality)"

@@ -205,8 +205,8 @@ struct IncrementalBuildTests {
             size: 123_456, modificationTime: 1_795_444_435.296_730_8, contentHash: "4253810b0367cf0e", settings: "imaging=2;format=jpeg82",
             width: 3024, height: 4032, color: "#50318d",
             renditions: [.init(width: 400, height: 533, path: "a/thumbs/photo-0-400.jpg"), .init(width: 800, height: 1067, path: "a/thumbs/photo-0-800.jpg")],
-            sources: [.init(type: "image/avif", paths: ["a/thumbs/photo-0-400.avif", "a/thumbs/photo-0-800.avif"]),
-                      .init(type: "image/webp", paths: ["a/thumbs/photo-0-400.webp", "a/thumbs/photo-0-800.webp"])],
+            sources: [.init(type: "image/avif", settings: "imaging=2;format=avif82", paths: ["a/thumbs/photo-0-400.avif", "a/thumbs/photo-0-800.avif"]),
+                      .init(type: "image/webp", settings: "imaging=2;format=webp82", paths: ["a/thumbs/photo-0-400.webp", "a/thumbs/photo-0-800.webp"])],
             info: info)
         manifest.photos["B/no info.png"] = .init(
             size: 1, modificationTime: 0, contentHash: "0", settings: "", width: 1, height: 1, color: "#000000",

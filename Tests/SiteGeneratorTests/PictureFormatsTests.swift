@@ -32,7 +32,9 @@ struct PictureFormatsTests {
         let options = SiteOptions(configuration: configuration, sourceDirectory: "/s", outputDirectory: "/o", title: "T")
         #expect(options.imageFormat == .jpeg(quality: 64))
         #expect(options.sourceFormats == [.avif(quality: 64), .webp(quality: 64)])
-        #expect(options.imageSettingsKey.contains("format=jpeg64+avif64+webp64"))
+        let keys = options.allImageFormats.map(options.imageSettingsKey(for:))
+        #expect(zip(keys, ["jpeg64", "avif64", "webp64"]).allSatisfy { $0.contains(";format=\($1);") })
+        #expect(options.imageSettingsKey(for: .avif(quality: 64)).contains(";format=avif64;"))
     }
 
     /// `<picture>` elements of an HTML text: each `<source>`'s type and srcset, and the `<img>`'s srcset.
@@ -119,10 +121,40 @@ struct PictureFormatsTests {
         }
 
         // Back to one format: the WebP files are the build's own and go; pages lose their <source>s.
+        // The JPEG images were made with the same settings: they are kept as they are.
+        let jpegs = try snapshot(output.path).filter { $0.key.hasSuffix(".jpg") }
         let single = try await build(source, output, sources: [])
         #expect(files(in: output.path, withExtension: "webp").isEmpty)
         #expect(single.filesRemoved == 6)
+        #expect(single.imagesWritten == 0 && single.photosReused == 2)
+        #expect(try snapshot(output.path).filter { $0.key.hasSuffix(".jpg") } == jpegs)
         #expect(!(try output.read("a/index.html")).contains("<source"))
         #expect(pictures(in: try output.read("a/uno.html")).allSatisfy { $0.sources.isEmpty })
+    }
+
+    @Test("adding a format makes only its images; changing its quality remakes only them")
+    func addingAFormat() async throws {
+        let source = try TemporaryFolder()
+        try source.photo("A/one.jpg", width: 400, height: 250)
+        try source.photo("A/two.jpg", width: 300, height: 300)
+        let output = try TemporaryFolder()
+        _ = try await build(source, output, sources: [])
+        let jpegs = try snapshot(output.path).filter { $0.key.hasSuffix(".jpg") }
+        #expect(jpegs.count == 6)
+        try await Task.sleep(for: .milliseconds(20))
+
+        let added = try await build(source, output, sources: [.avif(quality: 50)])
+        #expect(added.photosMade == 2 && added.imagesWritten == 6, "only the 6 AVIF images are made")
+        #expect(files(in: output.path, withExtension: "avif").count == 6)
+        #expect(try snapshot(output.path).filter { $0.key.hasSuffix(".jpg") } == jpegs, "the JPEG images were made again")
+        let avifs = try snapshot(output.path).filter { $0.key.hasSuffix(".avif") }
+
+        let requality = try await build(source, output, sources: [.avif(quality: 20)])
+        #expect(requality.imagesWritten == 6)
+        #expect(try snapshot(output.path).filter { $0.key.hasSuffix(".jpg") } == jpegs)
+        #expect(try snapshot(output.path).filter { $0.key.hasSuffix(".avif") } != avifs, "the AVIF images were not made again")
+
+        let again = try await build(source, output, sources: [.avif(quality: 20)])
+        #expect(again.photosReused == 2 && again.imagesWritten == 0)
     }
 }
