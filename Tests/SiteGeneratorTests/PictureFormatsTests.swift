@@ -97,12 +97,18 @@ struct PictureFormatsTests {
         #expect(files(in: output.path, withExtension: "webp").count == files(in: output.path, withExtension: "jpg").count)
     }
 
-    @Test("rebuilds reuse, move and remove the files of every format")
-    func rebuilds() async throws {
+    /// A photo folder with two photos, 400 and 300 px wide (images of 100, 200 and 300 px each),
+    /// and an empty output folder.
+    func twoPhotos() throws -> (source: TemporaryFolder, output: TemporaryFolder) {
         let source = try TemporaryFolder()
         try source.photo("A/one.jpg", width: 400, height: 250)
         try source.photo("A/two.jpg", width: 300, height: 300)
-        let output = try TemporaryFolder()
+        return (source, try TemporaryFolder())
+    }
+
+    @Test("rebuilds reuse, move and remove the files of every format")
+    func rebuilds() async throws {
+        let (source, output) = try twoPhotos()
         let first = try await build(source, output, sources: [.webp(quality: 70)])
         #expect(first.imagesWritten == 2 * 3 + 2 * 3)  // widths 100, 200, 300 (two's own) in two formats
         let contents = try snapshot(output.path)
@@ -134,10 +140,7 @@ struct PictureFormatsTests {
 
     @Test("adding a format makes only its images; changing its quality remakes only them")
     func addingAFormat() async throws {
-        let source = try TemporaryFolder()
-        try source.photo("A/one.jpg", width: 400, height: 250)
-        try source.photo("A/two.jpg", width: 300, height: 300)
-        let output = try TemporaryFolder()
+        let (source, output) = try twoPhotos()
         _ = try await build(source, output, sources: [])
         let jpegs = try snapshot(output.path).filter { $0.key.hasSuffix(".jpg") }
         #expect(jpegs.count == 6)
