@@ -15,8 +15,9 @@ struct Serve: AsyncParsableCommand {
         discussion: """
             For previewing only: the server listens on 127.0.0.1 (this computer) and serves \
             nothing but the output folder. Open pages reload after every rebuild (the reload \
-            script is added by the server, never written into the site). A rebuild that fails \
-            prints the error and the last good site stays served. Stop with Ctrl-C.
+            script is added by the server, never written into the site). Each rebuild reads \
+            cascade.yml again. A rebuild that fails prints the error and the last good site \
+            stays served. Stop with Ctrl-C.
             """
     )
 
@@ -33,6 +34,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let site = self.site
         let options = try site.siteOptions()
         let quiet = self.quiet
 
@@ -75,7 +77,15 @@ struct Serve: AsyncParsableCommand {
                     await watcher.run(reload: server.liveReload) { change in
                         print("\(change.summary): rebuilding")
                         flushOutput()
-                        switch await Self.build(options, quiet: quiet) {
+                        // cascade.yml is read again: a change to it applies to this build.
+                        let current: SiteOptions
+                        do {
+                            current = try site.siteOptions()
+                        } catch {
+                            Self.printError("cascade.yml has the error above; still serving the last good site")
+                            return false
+                        }
+                        switch await Self.build(current, quiet: quiet) {
                         case .success: return true
                         case .failure(let error):
                             Self.printError("\(error.description) (still serving the last good site)")

@@ -13,6 +13,11 @@ from selenium.webdriver.support.ui import WebDriverWait
 from conftest import REPO, free_port
 
 
+def serving_log(photos):
+    """Where the `serving` fixture writes what `cascade serve` prints."""
+    return photos.parent / "serve.log"
+
+
 @pytest.fixture
 def serving(tmp_path):
     """`cascade serve` of a copy of the example photos; yields (photo folder, site folder, base URL)."""
@@ -23,7 +28,7 @@ def serving(tmp_path):
     shutil.copytree(REPO / "examples" / "photos", photos)  # never write into examples/photos
     out = tmp_path / "site"
     port = free_port()
-    log = open(tmp_path / "serve.log", "w+")
+    log = open(serving_log(photos), "w+")
     process = subprocess.Popen([binary, "serve", str(photos), "--output", str(out), "--port", str(port)],
                                stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}/"
@@ -67,3 +72,32 @@ def test_the_page_reloads_after_a_photo_is_added(serving, driver):
         "the page did not reload after the rebuild")
     assert "lady-bird-again.html" in driver.page_source
     assert (out / "lady-bird-again.html").is_file()
+
+
+def test_a_changed_cascade_yml_applies_to_the_rebuild_and_a_broken_one_keeps_the_site(serving, driver):
+    photos, out, base = serving
+    config = photos / "cascade.yml"
+    original = config.read_text(encoding="utf-8")
+    assert "title: Cascade examples" in original
+    driver.get(base)
+    assert driver.title == "Cascade examples"
+
+    # A mistake: reported, and the last good site stays served.
+    driver.execute_script("window.__beforeRebuild = true")
+    config.write_text(original + "colums: 3\n", encoding="utf-8")
+    log = serving_log(photos)
+    deadline = time.monotonic() + 120
+    while "still serving the last good site" not in log.read_text(encoding="utf-8"):
+        assert time.monotonic() < deadline, "the broken cascade.yml was not reported:\n" + log.read_text(encoding="utf-8")
+        time.sleep(0.2)
+    assert "colums" in log.read_text(encoding="utf-8")
+    assert urllib.request.urlopen(base, timeout=5).status == 200
+    assert driver.execute_script("return window.__beforeRebuild") is True, "the page reloaded without a rebuild"
+
+    # Mended, with a new title: the rebuild uses it and the page reloads with it.
+    config.write_text(original.replace("title: Cascade examples", "title: Renamed gallery"), encoding="utf-8")
+    WebDriverWait(driver, 120, poll_frequency=0.2).until(
+        lambda d: d.execute_script("return window.__beforeRebuild === undefined && document.readyState === 'complete'")
+        and d.title == "Renamed gallery",
+        "the page did not reload with the new title")
+    assert "<title>Renamed gallery</title>" in (out / "index.html").read_text(encoding="utf-8")
