@@ -29,6 +29,11 @@ public struct SourceSnapshot: Sendable, Equatable {
     /// An empty snapshot (a folder that is gone).
     public init() { entries = [:] }
 
+    /// Adds the entries of `other` with their paths under `prefix` (a folder's name, no slash).
+    mutating func add(_ other: SourceSnapshot, under prefix: String) {
+        for (path, entry) in other.entries { entries[prefix + "/" + path] = entry }
+    }
+
     /// Records the tree below `directory`.
     /// - Throws: ``SourceWatcherError/unreadable(path:reason:)`` when the folder itself cannot
     ///   be listed; unreadable sub-folders are recorded without their contents.
@@ -129,7 +134,10 @@ public struct SourceChange: Sendable, Equatable {
 /// files (editors' swap files, `.DS_Store`) never trigger a rebuild.
 public struct SourceWatcher: Sendable {
     /// The watched folder.
-    public let directory: String
+    public var directory: String { directories[0] }
+    /// The watched folders: ``directory`` and any others (a theme folder); changes in the
+    /// others are named by their path.
+    public let directories: [String]
     /// Time between two snapshots.
     public let interval: Duration
     /// How long the folder must stay unchanged before the rebuild starts.
@@ -138,16 +146,27 @@ public struct SourceWatcher: Sendable {
     public let baseline: SourceSnapshot
 
     /// Takes the first snapshot now, so that a change made right after this returns is seen.
-    /// - Throws: ``SourceWatcherError`` when the folder cannot be listed or a time is not positive.
+    /// `alsoWatching` are further folders whose changes also lead to a rebuild.
+    /// - Throws: ``SourceWatcherError`` when a folder cannot be listed or a time is not positive.
     public init(
-        directory: String, interval: Duration = .milliseconds(500), quietPeriod: Duration = .milliseconds(300)
+        directory: String, alsoWatching others: [String] = [],
+        interval: Duration = .milliseconds(500), quietPeriod: Duration = .milliseconds(300)
     ) throws(SourceWatcherError) {
         guard interval > .zero else { throw .invalidInterval("the polling interval must be positive") }
         guard quietPeriod >= .zero else { throw .invalidInterval("the quiet period cannot be negative") }
-        self.directory = directory
+        self.directories = [directory] + others
         self.interval = interval
         self.quietPeriod = quietPeriod
-        self.baseline = try SourceSnapshot.take(of: directory)
+        self.baseline = try Self.snapshot(of: directories)
+    }
+
+    /// The snapshot of the first folder, with those of the others under their paths.
+    private static func snapshot(of directories: [String]) throws(SourceWatcherError) -> SourceSnapshot {
+        var snapshot = try SourceSnapshot.take(of: directories[0])
+        for other in directories.dropFirst() {
+            snapshot.add(try SourceSnapshot.take(of: other), under: other)
+        }
+        return snapshot
     }
 
     /// Polls until the task is cancelled.
@@ -173,8 +192,13 @@ public struct SourceWatcher: Sendable {
         }
     }
 
-    /// The folder's snapshot now; empty when it is gone or unreadable (every file removed).
+    /// The folders' snapshot now; a folder that is gone or unreadable has no entries (every
+    /// file removed).
     private func currentSnapshot() -> SourceSnapshot {
-        (try? SourceSnapshot.take(of: directory)) ?? SourceSnapshot()
+        var snapshot = (try? SourceSnapshot.take(of: directories[0])) ?? SourceSnapshot()
+        for other in directories.dropFirst() {
+            snapshot.add((try? SourceSnapshot.take(of: other)) ?? SourceSnapshot(), under: other)
+        }
+        return snapshot
     }
 }

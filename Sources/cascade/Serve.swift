@@ -41,7 +41,8 @@ struct Serve: AsyncParsableCommand {
         // The first snapshot comes before the first build, so edits made during it are seen.
         let watcher: SourceWatcher
         do {
-            watcher = try SourceWatcher(directory: options.sourceDirectory)
+            // A theme folder is watched too: an edited template shows at the next reload.
+            watcher = try SourceWatcher(directory: options.sourceDirectory, alsoWatching: options.templatesDirectory.map { [$0] } ?? [])
         } catch {
             Self.fail(error.description)
         }

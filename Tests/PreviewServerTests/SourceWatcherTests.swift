@@ -6,10 +6,10 @@ import Testing
 /// Runs a fast watcher on `folder`, does `action`, and returns the first change it reports
 /// (`nil` if none within `timeout`), and whether the reload channel was signalled.
 func firstChange(
-    in folder: TemporaryFolder, rebuildSucceeds: Bool = true, timeout: Duration = .seconds(20),
-    after action: () throws -> Void
+    in folder: TemporaryFolder, alsoWatching others: [String] = [], rebuildSucceeds: Bool = true,
+    timeout: Duration = .seconds(20), after action: () throws -> Void
 ) async throws -> (change: SourceChange?, reloaded: Bool) {
-    let watcher = try SourceWatcher(directory: folder.path, interval: .milliseconds(40), quietPeriod: .milliseconds(40))
+    let watcher = try SourceWatcher(directory: folder.path, alsoWatching: others, interval: .milliseconds(40), quietPeriod: .milliseconds(40))
     let reload = LiveReload()
     let before = reload.version
     let (changes, continuation) = AsyncStream.makeStream(of: SourceChange.self)
@@ -40,6 +40,21 @@ func firstChange(
         #expect(change?.modified == [])
         #expect(change?.removed == [])
         #expect(reloaded)
+    }
+
+    @Test func aChangeInAFurtherFolderIsSeenUnderItsPath() async throws {
+        let folder = try TemporaryFolder()
+        let theme = try TemporaryFolder()
+        try folder.write("a.jpg", "a")
+        try theme.write("album.mustache", "<html>")
+        let (change, reloaded) = try await firstChange(in: folder, alsoWatching: [theme.path]) {
+            try theme.write("photo.mustache", "<html>")
+        }
+        #expect(change?.added == [theme.path + "/photo.mustache"])
+        #expect(reloaded)
+        #expect(throws: SourceWatcherError.self) {
+            try SourceWatcher(directory: folder.path, alsoWatching: ["/nonexistent/theme"])
+        }
     }
 
     @Test func aModifiedFileIsSeen() async throws {
