@@ -47,7 +47,7 @@ public struct ScanOptions: Sendable, Hashable {
 /// Each album may hold an `index.md` (front matter: `title`, `date`, `cover`, `sort`, `hidden`;
 /// a Markdown body: the description) and each photo a caption file: `NAME.EXT.txt` or
 /// `NAME.EXT.md` (`IMG_1.jpg.txt`) first, then `STEM.txt` or `STEM.md` (`IMG_1.txt`), else the
-/// EXIF image description. Problems in these files are ``ScanProblem``s with a line; the scan goes on.
+/// EXIF image description or IPTC caption. Problems in these files are ``ScanProblem``s with a line; the scan goes on.
 /// The photo folder is only read.
 public struct GalleryScanner: Sendable {
     /// How the folder is read.
@@ -201,7 +201,7 @@ public struct GalleryScanner: Sendable {
     }
 
     /// The caption files of a photo, most specific first: `IMG_1.jpg.txt`, `IMG_1.jpg.md`,
-    /// `IMG_1.txt`, `IMG_1.md` (never the album's `index.md`); else the EXIF description.
+    /// `IMG_1.txt`, `IMG_1.md` (never the album's `index.md`); else the EXIF description or IPTC caption.
     private func attachCaption(to photo: inout GalleryPhoto, in folder: Folder, problems: inout [ScanProblem]) {
         let name = photo.fileName.lowercased()
         let stem = photo.stem.lowercased()

@@ -1,5 +1,9 @@
 /// Reads an image's format, size, orientation and metadata from its header, without decoding.
 public enum ImageProbe {
+    /// The version of what a probe reads: raised whenever a probe learns to read more (the
+    /// IPTC caption: 2), so that header information kept from an earlier build is read again.
+    public static let version = 2
+
     /// Probes an image held in memory.
     public static func probe(_ bytes: [UInt8]) throws(ImagingError) -> ImageInfo {
         try probe(ByteReader(bytes))
@@ -72,8 +76,15 @@ public enum ImageProbe {
 
     private static func jpeg(_ reader: ByteReader) throws(ImagingError) -> ImageInfo {
         var exif: ExifFields?
+        var photoshopResources: [UInt8] = []
         var size: (width: Int, height: Int)?
         try walkJPEG(reader) { segment throws(ImagingError) in
+            let headerSize = IPTCReader.header.count
+            if segment.marker == 0xED, segment.end - segment.dataStart > headerSize,
+                try reader.bytes(segment.dataStart..<(segment.dataStart + headerSize)) == IPTCReader.header
+            {
+                photoshopResources += try reader.bytes((segment.dataStart + headerSize)..<segment.end)
+            }
             if segment.marker == 0xE1, exif == nil, segment.end - segment.dataStart > 14,
                 try reader.bytes(segment.dataStart..<(segment.dataStart + 6)) == Array("Exif".utf8) + [0, 0]
             {
@@ -88,7 +99,11 @@ public enum ImageProbe {
             return true
         }
         guard let size else { throw .headerUnreadable(.jpeg) }
-        let fields = exif ?? ExifFields()
+        var fields = exif ?? ExifFields()
+        // No EXIF description: the IPTC caption, where most photo tools write it.
+        if fields.metadata.description == nil {
+            fields.metadata.description = IPTCReader.caption(inResources: photoshopResources)
+        }
         return ImageInfo(format: .jpeg, width: size.width, height: size.height, orientation: fields.orientation, metadata: fields.metadata)
     }
 

@@ -132,7 +132,7 @@ public enum Orientation: Int, Sendable, CaseIterable, Codable {
 public struct PhotoMetadata: Sendable, Hashable, Codable {
     /// Capture date in EXIF form, `YYYY:MM:DD HH:MM:SS` (DateTimeOriginal, else DateTime).
     public var dateTaken: String?
-    /// The EXIF ImageDescription.
+    /// The EXIF ImageDescription, else (in a JPEG) the IPTC caption (Caption-Abstract).
     public var description: String?
     /// The EXIF Artist.
     public var artist: String?

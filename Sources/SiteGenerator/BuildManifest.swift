@@ -30,8 +30,10 @@ struct BuildManifest: Codable, Sendable, Equatable {
         /// nil (as in manifests of single-format builds) when there are none.
         var sources: [SourceRecord]?
         /// What the photo's header said: a rebuild does not read it again while the file's size
-        /// and time are the same.
+        /// and time are the same, and `probeVersion` is the current `ImageProbe.version`.
         var info: ImageInfo?
+        /// The `ImageProbe.version` that read `info`.
+        var probeVersion: Int?
 
         /// Per image settings (one per format), the files made with them, by ascending width.
         var filesBySettings: [String: [String]] {

@@ -109,6 +109,9 @@ extension JSONTextWriter {
                 $0.key("info"); $0.imageInfo(info)
             }
             $0.key("modificationTime"); $0.double(record.modificationTime)
+            if let probeVersion = record.probeVersion {
+                $0.key("probeVersion"); $0.int(probeVersion)
+            }
             $0.key("renditions")
             $0.array(record.renditions) { writer, rendition in
                 writer.object {
@@ -159,6 +162,7 @@ extension JSONTextReader {
         var width: Int?, height: Int?, color: String?, renditions: [BuildManifest.RenditionRecord]?
         var info: ImageInfo?
         var sources: [BuildManifest.SourceRecord]?
+        var probeVersion: Int?
         try object { (reader, key) throws(ManifestSyntaxError) in
             switch key {
             case "size": size = try reader.int()
@@ -173,6 +177,7 @@ extension JSONTextReader {
                 try reader.array { (reader) throws(ManifestSyntaxError) in list.append(try reader.renditionRecord()) }
                 renditions = list
             case "info": info = try reader.isNull() ? nil : reader.imageInfo()
+            case "probeVersion": probeVersion = try reader.isNull() ? nil : reader.int()
             case "sources":
                 if try reader.isNull() { break }
                 var list: [BuildManifest.SourceRecord] = []
@@ -186,7 +191,8 @@ extension JSONTextReader {
         else { throw failure("a photo record lacks a field") }
         return BuildManifest.PhotoRecord(
             size: size, modificationTime: modificationTime, contentHash: contentHash, settings: settings,
-            width: width, height: height, color: color, renditions: renditions, sources: sources, info: info)
+            width: width, height: height, color: color, renditions: renditions, sources: sources, info: info,
+            probeVersion: probeVersion)
     }
 
     mutating func sourceRecord() throws(ManifestSyntaxError) -> BuildManifest.SourceRecord {

@@ -83,7 +83,7 @@ public struct SiteBuilder: Sendable {
             scan = try GalleryScanner(options: ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs))
                 .scan(sourceDirectory: source, title: options.title) { path, size, time in
                     guard let record = earlier[path], record.size == size, record.modificationTime == time else { return nil }
-                    return record.info
+                    return record.probeVersion == ImageProbe.version ? record.info : nil
                 }
         } catch {
             throw .source(error.description)
@@ -460,7 +460,7 @@ struct PhotoWork: Sendable {
         return BuildManifest.PhotoRecord(
             size: photo.fileSize, modificationTime: photo.modificationTime, contentHash: hash, settings: settings[0],
             width: width, height: height, color: color, renditions: renditions,
-            sources: sources.isEmpty ? nil : sources, info: photo.info)
+            sources: sources.isEmpty ? nil : sources, info: photo.info, probeVersion: ImageProbe.version)
     }
 }
 

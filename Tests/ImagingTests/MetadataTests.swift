@@ -54,6 +54,51 @@ struct MetadataTests {
         #expect(info.metadata.artist == "Jo")
     }
 
+    /// An APP13 payload: the Photoshop header, a resource before the IPTC one (with an odd-length
+    /// name, so padding matters), then resource 0x0404 holding `datasets` (record, number, data).
+    static func photoshopSegment(_ datasets: [(UInt8, UInt8, [UInt8])], iptcSize: Int? = nil) -> [UInt8] {
+        let iptc: [UInt8] = datasets.flatMap { (record, number, data) -> [UInt8] in [0x1C, record, number] + be16(data.count) + data }
+        func resource(_ id: Int, name: [UInt8], data: [UInt8], size: Int? = nil) -> [UInt8] {
+            var name = [UInt8(name.count)] + name
+            if name.count % 2 == 1 { name.append(0) }
+            return Array("8BIM".utf8) + be16(id) + name + be32(size ?? data.count) + data + (data.count % 2 == 1 ? [0] : [])
+        }
+        return IPTCReader.header + resource(0x03ED, name: Array("abc".utf8), data: [1, 2, 3])
+            + resource(0x0404, name: [], data: iptc, size: iptcSize)
+    }
+
+    @Test("without an EXIF description the IPTC caption is read: UTF-8 when declared or valid, else Latin-1",
+          arguments: [
+            ([(UInt8(1), UInt8(90), [UInt8(0x1B), 0x25, 0x47]), (2, 120, Array(" Caf\u{E9} au lait \n".utf8))], "Caf\u{E9} au lait"),
+            ([(UInt8(2), UInt8(120), Array("Fjord at dusk \u{2014} \u{1F305}".utf8))], "Fjord at dusk \u{2014} \u{1F305}"),
+            ([(UInt8(2), UInt8(5), Array("A title, not the caption".utf8)), (2, 120, [0x43, 0x61, 0x66, 0xE9])], "Caf\u{E9}"),
+            ([(UInt8(2), UInt8(120), [UInt8]())], nil),
+            ([(UInt8(2), UInt8(25), Array("keyword".utf8))], nil),
+          ] as [([(UInt8, UInt8, [UInt8])], String?)])
+    func iptcCaption(datasets: [(UInt8, UInt8, [UInt8])], expected: String?) throws {
+        let jpeg = JPEGBytes.inserting(marker: 0xED, payload: Self.photoshopSegment(datasets), into: try Self.jpeg())
+        let info = try ImageProbe.probe(jpeg)
+        #expect(info.metadata.description == expected)
+        #expect(info.pixelWidth == 20)
+    }
+
+    @Test("an EXIF description wins over the IPTC caption; a damaged IPTC block gives no caption")
+    func iptcPrecedenceAndDamage() throws {
+        let caption = Self.photoshopSegment([(2, 120, Array("From IPTC".utf8))])
+        let both = JPEGBytes.inserting(
+            marker: 0xED, payload: caption,
+            into: ExifBuilder(description: "From EXIF").inserted(into: try Self.jpeg()))
+        #expect(try ImageProbe.probe(both).metadata.description == "From EXIF")
+        // The IPTC resource claims more bytes than the segment holds; a dataset runs past its end.
+        let tooLong = Self.photoshopSegment([(2, 120, Array("Cut".utf8))], iptcSize: 60_000)
+        let overrun = Array(Self.photoshopSegment([(2, 120, Array("Cut short".utf8))]).dropLast(3))
+        for payload in [tooLong, overrun] {
+            let info = try ImageProbe.probe(JPEGBytes.inserting(marker: 0xED, payload: payload, into: try Self.jpeg()))
+            #expect(info.metadata.description == nil)
+            #expect(info.pixelWidth == 20)
+        }
+    }
+
     @Test("invalid UTF-8 in a text tag is repaired, not fatal")
     func invalidText() throws {
         let tagged = ExifBuilder(rawArtist: [0x41, 0xFF, 0xFE, 0x42]).inserted(into: try Self.jpeg())

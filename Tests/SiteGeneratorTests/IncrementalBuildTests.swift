@@ -122,6 +122,34 @@ struct IncrementalBuildTests {
         #expect(report.filesRemoved > 6)
     }
 
+    @Test("a photo's header is not read again while it is unchanged, unless an older reader read it")
+    func headerKeptUntilTheReaderChanges() async throws {
+        let source = try makeSource(1)
+        let output = try TemporaryFolder()
+        _ = try await build(source, output)
+        let key = "A/photo 0.jpg"
+        func rewriteManifest(_ change: (inout BuildManifest.PhotoRecord) -> Void) throws {
+            var manifest = BuildManifest.load(outputDirectory: output.path) { Issue.record("\($0)") }
+            var record = try #require(manifest.photos[key])
+            #expect(record.probeVersion == ImageProbe.version)
+            change(&record)
+            manifest.photos[key] = record
+            try output.write(BuildManifest.fileName, Array(manifest.encoded()))
+        }
+        // What the manifest says the header holds is used as it is: the file is not read.
+        try rewriteManifest { $0.info?.metadata.description = "Kept from the manifest" }
+        _ = try await build(source, output)
+        #expect(try output.read("a/photo-0.html").contains("Kept from the manifest"))
+        // Read by an older reader: the header is read again (the photo has no description).
+        try rewriteManifest {
+            $0.info?.metadata.description = "Kept from the manifest"
+            $0.probeVersion = ImageProbe.version - 1
+        }
+        _ = try await build(source, output)
+        #expect(!(try output.read("a/photo-0.html")).contains("Kept from the manifest"))
+        #expect(BuildManifest.load(outputDirectory: output.path) { _ in }.photos[key]?.probeVersion == ImageProbe.version)
+    }
+
     @Test("a changed setting makes every image again and removes widths no longer made")
     func settingsChange() async throws {
         let source = try makeSource(2)
@@ -207,7 +235,7 @@ struct IncrementalBuildTests {
             renditions: [.init(width: 400, height: 533, path: "a/thumbs/photo-0-400.jpg"), .init(width: 800, height: 1067, path: "a/thumbs/photo-0-800.jpg")],
             sources: [.init(type: "image/avif", settings: "imaging=2;format=avif82", paths: ["a/thumbs/photo-0-400.avif", "a/thumbs/photo-0-800.avif"]),
                       .init(type: "image/webp", settings: "imaging=2;format=webp82", paths: ["a/thumbs/photo-0-400.webp", "a/thumbs/photo-0-800.webp"])],
-            info: info)
+            info: info, probeVersion: 2)
         manifest.photos["B/no info.png"] = .init(
             size: 1, modificationTime: 0, contentHash: "0", settings: "", width: 1, height: 1, color: "#000000",
             renditions: [], info: nil)
