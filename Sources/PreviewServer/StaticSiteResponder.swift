@@ -41,7 +41,7 @@ struct StaticSiteResponder: HTTPResponder {
         }
         switch locate(path) {
         case .notFound:
-            return Self.plain(.notFound, "Not found.\n")
+            return notFound()
         case .redirect(let location):
             let query = request.uri.query.map { "?\($0)" } ?? ""
             return Self.plain(.movedPermanently, "Moved to \(location).\n", extra: [.location: location + query])
@@ -217,6 +217,20 @@ struct StaticSiteResponder: HTTPResponder {
     }
 
     /// A short plain-text answer.
+    /// A missing file: with live reload, a small page that carries the reload script, so a
+    /// page that a rebuild is about to make (a photo just added) shows up by itself.
+    private func notFound() -> Response {
+        guard let liveReload else { return Self.plain(.notFound, "Not found.\n") }
+        let page = liveReload.inject(into: Data("""
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
+            <body><p>Not found. This page reloads by itself when the site is rebuilt.</p></body></html>
+
+            """.utf8))
+        let headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
+        return Response(status: .notFound, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: page)))
+    }
+
     private static func plain(_ status: HTTPResponse.Status, _ text: String, extra: HTTPFields = [:]) -> Response {
         var headers = extra
         headers[.contentType] = "text/plain; charset=utf-8"

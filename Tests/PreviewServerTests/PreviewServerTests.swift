@@ -243,6 +243,18 @@ import Testing
         withExtendedLifetime(folder) {}
     }
 
+    @Test func aMissingPageCarriesTheReloadScriptOnlyWithLiveReload() async throws {
+        let (folder, root) = try makeSite()
+        let live = try await withServer(root: root) { _, client in try await client.get("/album/not-yet.html") }
+        #expect(live.status == .notFound)
+        #expect(live.headers[.contentType] == "text/html; charset=utf-8")
+        #expect(live.text.contains(LiveReload.scriptPath))
+        let plain = try await withServer(root: root, liveReload: false) { _, client in try await client.get("/album/not-yet.html") }
+        #expect(plain.status == .notFound)
+        #expect(!plain.text.contains("__cascade"))
+        withExtendedLifetime(folder) {}
+    }
+
     @Test func withoutLiveReloadPagesAreServedAsTheyAre() async throws {
         let (folder, root) = try makeSite()
         let (page, script) = try await withServer(root: root, liveReload: false) { _, client in
