@@ -317,7 +317,13 @@ struct PageRenderer: Sendable {
         json += wall.ratioUnits.map(String.init).joined(separator: ",")
         json += "],\"ids\":["
         json += photos.map { jsonString(URLPath.encode(segment: plan.photos[$0].slug)) }.joined(separator: ",")
-        json += "]}\n"
+        // Each photo's placeholder colour, six hex digits a photo: a tile shows it before its chunk loads.
+        json += "],\"colors\":\""
+        json += photos.map { photo in
+            let hex = images[photo]!.color.dropFirst()
+            return hex.count == 6 && hex.allSatisfy(\.isHexDigit) ? String(hex) : "808080"
+        }.joined()
+        json += "\"}\n"
         var files = [(album.directory + "frames.json", json)]
         for chunk in 0..<chunkCount {
             let range = (chunk * chunkSize)..<min((chunk + 1) * chunkSize, photos.count)

@@ -45,6 +45,8 @@ struct FrameData {
         let scale = try #require(json["ratioScale"] as? Double)
         let ratios = try #require(json["ratios"] as? [Int]).map { Double($0) / scale }
         let ids = try #require(json["ids"] as? [String])
+        let colors = Array(try #require(json["colors"] as? String))
+        #expect(colors.count == 6 * count, "six hex digits a photo")
         let pageURL = try #require(json["pageURL"] as? String)
         let imageURL = try #require(json["imageURL"] as? String)
         let tileMax = try #require(json["tileMaxWidth"] as? Int)
@@ -59,6 +61,8 @@ struct FrameData {
             #expect(chunkJSON["start"] as? Int == number * chunkSize)
             for detail in try #require(chunkJSON["items"] as? [[String: Any]]) {
                 let id = ids[items.count]
+                let color = try #require(detail["color"] as? String)
+                #expect(color == "#" + String(colors[(6 * items.count)..<(6 * items.count + 6)]), "the index's colour of \(id)")
                 let widths = try #require(detail["widths"] as? [Int])
                 let images = widths.map { width in
                     (width, imageURL.replacingOccurrences(of: "{id}", with: id)
@@ -69,7 +73,7 @@ struct FrameData {
                 items.append(Item(
                     id: id, page: pageURL.replacingOccurrences(of: "{id}", with: id),
                     alt: try #require(detail["alt"] as? String), width: try #require(detail["width"] as? Int),
-                    height: try #require(detail["height"] as? Int), color: try #require(detail["color"] as? String),
+                    height: try #require(detail["height"] as? Int), color: color,
                     thumbnails: thumbnails, images: images))
             }
         }

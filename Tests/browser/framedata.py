@@ -15,6 +15,8 @@ def load(frames_json):
     assert data["version"] == 2, f"{path}: version {data['version']}"
     count, gap, scale = data["count"], data["gap"], data["ratioScale"]
     assert len(data["ratios"]) == count and len(data["ids"]) == count, f"{path}: ratios/ids do not match count"
+    colors = data["colors"]
+    assert len(colors) == 6 * count, f"{path}: {len(colors)} colour digits for {count} photos"
     ratios = [r / scale for r in data["ratios"]]
     items = []
     for number, chunk in enumerate(data["chunks"]):
@@ -33,6 +35,7 @@ def load(frames_json):
                         for w in detail["widths"]]
                 tile_urls = [i for i in urls if i["width"] <= data["tileMaxWidth"]] or urls[:1]
                 sources.append({"type": source["type"], "thumbnails": tile_urls, "images": urls})
+            assert detail["color"] == "#" + colors[6 * index:6 * index + 6], f"{chunk}: item {index}'s colour differs from the index's"
             items.append(dict(detail, id=item_id, page=data["pageURL"].replace("{id}", item_id),
                               ratio=ratios[index], thumbnails=thumbnails, images=images, sources=sources))
     assert len(items) == count, f"{path}: {len(items)} items in the chunks, count {count}"

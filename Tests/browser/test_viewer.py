@@ -82,7 +82,7 @@ const tiles = [...wall.querySelectorAll('.tile')].map(t => {
   const r = t.getBoundingClientRect(), img = t.querySelector('img');
   return {index: +t.dataset.index, l: r.left - w.left, t: r.top - w.top, r: r.right - w.left, b: r.bottom - w.top,
           src: img.getAttribute('src'), srcset: img.getAttribute('srcset'), href: t.getAttribute('href'),
-          pending: t.hasAttribute('data-pending')};
+          pending: t.hasAttribute('data-pending'), bg: t.style.getPropertyValue('--bg').trim()};
 });
 const v = window.cascadeViewer;
 return {tiles, wallTop: w.top, width: outer.getBoundingClientRect().width, shift: v.shift || 0,
@@ -179,6 +179,8 @@ def test_scrolling_the_whole_album_keeps_nodes_bounded_and_correct(big_album, wa
                 item = items[t["index"]]
                 if t["href"] != item["page"]:
                     problems.append(f"at {scroll}px tile {t['index']} links to {t['href']}")
+                if t["bg"] != item["color"]:
+                    problems.append(f"at {scroll}px tile {t['index']} has the placeholder colour {t['bg']!r}, not {item['color']}")
                 if t["pending"]:
                     if t["src"]:
                         problems.append(f"at {scroll}px tile {t['index']} waits for its details but shows {t['src']}")

@@ -17,6 +17,10 @@ function random(seed) {
 /** frames.json (version 2) as the generator writes it, computed here by the seeds' rules
  *  (shortest column, ties to the left) at each breakpoint's reference width, with the frames
  *  themselves (`expected`) and the chunks of per-photo details (`chunks`). */
+function colorAt(i) {
+  return "#" + ((i * 0x10101 + 0x123456) % 0x1000000).toString(16).padStart(6, "0");
+}
+
 function album(count, seed, chunkSize) {
   const next = random(seed);
   const gap = 8;
@@ -47,7 +51,7 @@ function album(count, seed, chunkSize) {
   for (let start = 0; start < count; start += size) {
     const items = [];
     for (let i = start; i < Math.min(count, start + size); i++) {
-      items.push({ alt: "Photo " + i, width: 1000, height: Math.round(units[i] / 100), color: "#123456", widths: [400, 800, 1000] });
+      items.push({ alt: "Photo " + i, width: 1000, height: Math.round(units[i] / 100), color: colorAt(i), widths: [400, 800, 1000] });
     }
     chunks.push({ start, items });
   }
@@ -56,6 +60,7 @@ function album(count, seed, chunkSize) {
     pageURL: "{id}.html", imageURL: "thumbs/{id}-{width}.jpg", tileMaxWidth: 800, chunkSize: size,
     chunks: chunks.map((_, n) => "frames/" + n + ".json"), breakpoints, ratios: units,
     ids: units.map((_, i) => i === 1 ? "caf%C3%A9" : "p" + i),
+    colors: units.map((_, i) => colorAt(i).slice(1)).join(""),
     expected, chunkData: chunks,
   };
 }
@@ -174,6 +179,19 @@ test("items carry their images in each further format, and <source> elements are
   // Frame data of a single-format site (or an older one) has no further formats.
   delete data.sources;
   assert.deepEqual(viewer.resolveItem(viewer.buildModel(data), 1, data.chunkData[0].items[1]).sources, []);
+});
+
+test("every tile's placeholder colour comes from the index, before any chunk is loaded", function () {
+  const data = album(1200, 9);
+  const model = viewer.buildModel(data);
+  for (const i of [0, 1, 999, 1000, 1199]) {
+    assert.equal(viewer.colorOf(model, i), data.chunkData[Math.floor(i / 1000)].items[i % 1000].color);
+    assert.ok(viewer.tileStyle(model, i, viewer.colorOf(model, i)).endsWith(";--bg:" + colorAt(i)));
+  }
+  assert.notEqual(viewer.colorOf(model, 0), viewer.colorOf(model, 1));
+  // Frame data without colours: no colour rather than a wrong one.
+  delete data.colors;
+  assert.equal(viewer.colorOf(viewer.buildModel(data), 5), "");
 });
 
 test("chunks hold consecutive items", function () {

@@ -54,8 +54,13 @@
     return {
       count: count, gap: gap, ratios: ratios, breakpoints: breakpoints, ids: data.ids,
       chunkSize: data.chunkSize, chunks: data.chunks, pageURL: data.pageURL, imageURL: data.imageURL,
-      sources: data.sources || [], tileMaxWidth: data.tileMaxWidth,
+      sources: data.sources || [], tileMaxWidth: data.tileMaxWidth, colors: data.colors || "",
     };
+  }
+
+  /** Item i's placeholder colour from the index ("#rrggbb"), or "" when the index has none. */
+  function colorOf(model, i) {
+    return model.colors.length >= 6 * (i + 1) ? "#" + model.colors.substr(6 * i, 6) : "";
   }
 
   /** Which chunk of frame data holds item i's details. */
@@ -466,7 +471,8 @@
     const detail = this.detailOf(index);
     node.setAttribute("href", model.pageURL.replace("{id}", model.ids[index]));
     node.setAttribute("data-index", String(index));
-    node.setAttribute("style", tileStyle(model, index, detail && detail.color));
+    // The index has every tile's colour: a tile waiting for its chunk shows it already.
+    node.setAttribute("style", tileStyle(model, index, detail ? detail.color : colorOf(model, index)));
     this.placeTile(node, index);
     if (!node.parentNode) this.wall.appendChild(node);
     if (!detail) {
@@ -661,7 +667,7 @@
   const api = {
     buildModel: buildModel, breakpointIndex: breakpointIndex, columnWidth: columnWidth, frameOf: frameOf,
     contentHeight: contentHeight, visibleItems: visibleItems, tileStyle: tileStyle, srcsetOf: srcsetOf,
-    srcOf: srcOf, bindSources: bindSources, photoId: photoId, indexForHash: indexForHash, Recycler: Recycler, chunkOf: chunkOf,
+    srcOf: srcOf, bindSources: bindSources, colorOf: colorOf, photoId: photoId, indexForHash: indexForHash, Recycler: Recycler, chunkOf: chunkOf,
     resolveItem: resolveItem, scrollMapping: scrollMapping, contentOffset: contentOffset, wallOffset: wallOffset,
     MAX_WALL_HEIGHT: MAX_WALL_HEIGHT,
   };
