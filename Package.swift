@@ -74,15 +74,17 @@ let package = Package(
         // Engine benchmark (not a test): `swift build -c release --product waterfall-benchmark`.
         .executableTarget(name: "waterfall-benchmark", dependencies: ["Waterfall"], path: "Benchmarks/WaterfallBenchmark"),
 
-        .testTarget(name: "WaterfallTests", dependencies: ["Waterfall"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "GalleryConfigTests", dependencies: ["GalleryConfig"]),
-        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GalleryConfig", "Imaging"]),
-        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Waterfall", "Imaging", "Gallery", "GalleryConfig"]),
+        // What the test targets share: temporary folders and a deterministic random generator.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "WaterfallTests", dependencies: ["Waterfall", "TestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
+        .testTarget(name: "GalleryConfigTests", dependencies: ["GalleryConfig", "TestSupport"]),
+        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GalleryConfig", "Imaging", "TestSupport"]),
+        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Waterfall", "Imaging", "Gallery", "GalleryConfig", "TestSupport"]),
         .testTarget(
             name: "PreviewServerTests",
             dependencies: [
-                "PreviewServer",
+                "PreviewServer", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

@@ -1,6 +1,7 @@
 import Foundation
 import GalleryConfig
 import Testing
+import TestSupport
 
 @Suite("cascade.yml")
 struct SiteConfigurationTests {
@@ -226,18 +227,3 @@ struct GalleryDateTests {
     }
 }
 
-/// A temporary folder, removed when the test ends.
-final class TemporaryFolder {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("cascade-config-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func write(_ name: String, _ text: String) throws {
-        try text.write(toFile: path + "/" + name, atomically: false, encoding: .utf8)
-    }
-}

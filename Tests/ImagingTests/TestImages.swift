@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import TestSupport
 
 // Test inputs are built here from first principles (byte layouts written out by hand), so that
 // the tests never use the code under test to make what it is tested on.
@@ -119,18 +120,6 @@ func noisyImage(width: Int, height: Int, seed: UInt64 = 3) throws -> Image {
         }
     }
     return image
-}
-
-/// A deterministic generator for test inputs.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 // MARK: - Bytes

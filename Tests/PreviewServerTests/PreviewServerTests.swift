@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import TestSupport
 
 @testable import PreviewServer
 
@@ -225,7 +226,7 @@ import Testing
 
     @Test func onlyPagesGetTheScriptAndFilesOnDiskStayAsTheyAre() async throws {
         let (folder, root) = try makeSite()
-        let before = try folder.read("site/index.html")
+        let before = try folder.data("site/index.html")
         let responses = try await withServer(root: root) { _, client in
             var responses: [String: TestClient.Response] = [:]
             for path in ["/assets/cascade.css", "/assets/viewer.js", "/frames.json", "/feed.xml", "/icon.svg", "/digits.txt", "/"] {
@@ -239,7 +240,7 @@ import Testing
             #expect(!response.text.contains("__cascade"), "\(path) must not get the script")
         }
         #expect(responses["/"]?.text.contains("__cascade") == true)
-        #expect(try folder.read("site/index.html") == before)
+        #expect(try folder.data("site/index.html") == before)
         withExtendedLifetime(folder) {}
     }
 
@@ -260,7 +261,7 @@ import Testing
         let (page, script) = try await withServer(root: root, liveReload: false) { _, client in
             (try await client.get("/"), try await client.get("/__cascade/live-reload.js"))
         }
-        #expect(page.text == String(decoding: try folder.read("site/index.html"), as: UTF8.self))
+        #expect(page.text == String(decoding: try folder.data("site/index.html"), as: UTF8.self))
         #expect(script.status == .notFound)
         withExtendedLifetime(folder) {}
     }

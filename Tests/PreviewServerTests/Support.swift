@@ -7,47 +7,10 @@ import Glibc
 import Darwin
 #endif
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 @testable import PreviewServer
-
-/// A temporary folder, removed when the value goes away.
-final class TemporaryFolder: Sendable {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("cascade-serve-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func write(_ relative: String, _ text: String) throws {
-        try write(relative, Data(text.utf8))
-    }
-
-    func write(_ relative: String, _ data: Data) throws {
-        let url = URL(fileURLWithPath: path).appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: url)
-    }
-
-    func makeFolder(_ relative: String) throws {
-        try FileManager.default.createDirectory(atPath: path + "/" + relative, withIntermediateDirectories: true)
-    }
-
-    func link(_ relative: String, to destination: String) throws {
-        try FileManager.default.createSymbolicLink(atPath: path + "/" + relative, withDestinationPath: destination)
-    }
-
-    func read(_ relative: String) throws -> Data {
-        try Data(contentsOf: URL(fileURLWithPath: path + "/" + relative))
-    }
-
-    func remove(_ relative: String) throws {
-        try FileManager.default.removeItem(atPath: path + "/" + relative)
-    }
-}
 
 /// The text outside the served folder that no request may ever return.
 let secret = "TOP SECRET, NOT PART OF THE SITE"

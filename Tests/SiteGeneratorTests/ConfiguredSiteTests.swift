@@ -2,6 +2,7 @@ import Foundation
 import GalleryConfig
 import Imaging
 import Testing
+import TestSupport
 
 @testable import SiteGenerator
 

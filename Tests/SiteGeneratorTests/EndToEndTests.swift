@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import TestSupport
 import Testing
 
 @testable import SiteGenerator
@@ -8,30 +9,12 @@ import Testing
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
-/// A temporary folder, removed when the test ends.
-final class TemporaryFolder {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("cascade-site-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    var path: String { url.path }
-
-    func write(_ path: String, _ bytes: [UInt8]) throws {
-        let file = url.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(bytes).write(to: file)
-    }
-
+extension TemporaryFolder {
+    /// Writes a solid JPEG photo of `width` × `height` to `path`.
     func photo(_ path: String, width: Int, height: Int) throws {
         var image = try Image(width: width, height: height)
         image.fill(x: 0, y: 0, width: width, height: height, red: 30, green: 120, blue: 200)
         try write(path, try image.encoded(as: .jpeg(quality: 85)))
-    }
-
-    func read(_ path: String) throws -> String {
-        try String(contentsOf: url.appendingPathComponent(path), encoding: .utf8)
     }
 }
 

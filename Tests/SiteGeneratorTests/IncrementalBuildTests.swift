@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import SiteGenerator
 

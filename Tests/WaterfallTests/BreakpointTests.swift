@@ -1,5 +1,6 @@
 import Testing
 import Waterfall
+import TestSupport
 
 /// `WaterfallLayout.layouts`: one call, several breakpoints.
 @Suite("Breakpoints")

@@ -1,5 +1,6 @@
 import Testing
 import Waterfall
+import TestSupport
 
 /// `.minimumWidth`: the column count derived from a minimum width, the leftover spread over
 /// the gaps, a single column centred.

@@ -1,5 +1,6 @@
 import Testing
 import Waterfall
+import TestSupport
 
 /// The rules checked on many seeded random inputs.
 @Suite("Layout properties on random inputs")

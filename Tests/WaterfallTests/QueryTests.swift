@@ -1,5 +1,6 @@
 import Testing
 import Waterfall
+import TestSupport
 
 /// `indices(intersecting:)` against a brute-force scan.
 @Suite("Rectangle queries")

@@ -1,25 +1,6 @@
+import TestSupport
 import Testing
 import Waterfall
-
-/// SplitMix64: a tiny deterministic generator for test inputs (no Foundation).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
-    /// True with probability `p`.
-    mutating func chance(_ p: Double) -> Bool { double(0...1) < p }
-}
 
 /// Sizes the engine must treat as squares.
 let badSizes: [Size] = [
