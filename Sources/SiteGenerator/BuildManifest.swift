@@ -105,16 +105,3 @@ struct BuildManifest: Codable, Sendable, Equatable {
         Data(jsonBytes())
     }
 }
-
-/// FNV-1a, 64 bits, of `bytes`, as 16 hex digits: a fast fingerprint of a file's content
-/// (to notice a file that was touched but not changed), not a security measure.
-func contentHash(_ bytes: [UInt8]) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    bytes.withUnsafeBufferPointer { buffer in
-        for byte in buffer {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
-    }
-    let digits = String(hash, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
-}

@@ -1,11 +1,20 @@
+/// FNV-1a, 64 bits, of `bytes`, as 16 hex digits: a fast fingerprint of a file's content
+/// (to notice a file that was touched but not changed), not a security measure.
+func contentHash(_ bytes: [UInt8]) -> String {
+    var hasher = FingerprintHasher()
+    bytes.withUnsafeBytes { hasher.combine(raw: $0) }
+    return hasher.hex
+}
+
 /// FNV-1a, 64 bits, fed value by value: the fingerprint of a page's variables without first
-/// writing them out as text.
+/// writing them out as text, of the theme's files, and of a file's content (``contentHash(_:)``).
 ///
 /// Every value is fed with a tag for its kind, and strings, arrays and dictionaries with their
 /// length, so two different contexts never feed the same bytes (`["ab"]` and `["a", "b"]`,
 /// a string `"1"` and a number `1`, differ). Dictionary entries are fed in key order, so the
 /// fingerprint does not depend on a dictionary's iteration order.
 struct FingerprintHasher {
+    private static let prime: UInt64 = 0x0000_0100_0000_01B3
     private var state: UInt64 = 0xcbf2_9ce4_8422_2325
 
     /// The fingerprint so far, as 16 hex digits.
@@ -47,8 +56,15 @@ struct FingerprintHasher {
         var text = text
         text.withUTF8 { bytes in
             combine(tag: "s", count: bytes.count)
-            for byte in bytes { combine(byte: byte) }
+            combine(raw: UnsafeRawBufferPointer(bytes))
         }
+    }
+
+    /// Feeds bytes as they are, without a tag or a length.
+    mutating func combine(raw bytes: UnsafeRawBufferPointer) {
+        var state = self.state
+        for byte in bytes { state = (state ^ UInt64(byte)) &* Self.prime }
+        self.state = state
     }
 
     private mutating func combine(tag: Unicode.Scalar, count: Int) {
@@ -61,6 +77,6 @@ struct FingerprintHasher {
     }
 
     private mutating func combine(byte: UInt8) {
-        state = (state ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        state = (state ^ UInt64(byte)) &* Self.prime
     }
 }

@@ -25,11 +25,14 @@ struct Theme: Sendable {
                 files[path] = data
             }
         }
-        var everything: [UInt8] = []
+        // Each file's path and bytes, each followed by a zero byte.
+        var hasher = FingerprintHasher()
         for (path, data) in files.sorted(by: { $0.key < $1.key }) {
-            everything += Array(path.utf8) + [0] + Array(data) + [0]
+            (Array(path.utf8) + [0]).withUnsafeBytes { hasher.combine(raw: $0) }
+            data.withUnsafeBytes { hasher.combine(raw: $0) }
+            [UInt8(0)].withUnsafeBytes { hasher.combine(raw: $0) }
         }
-        fingerprint = contentHash(everything)
+        fingerprint = hasher.hex
         var library = MustacheLibrary()
         var assets: [String: Data] = [:]
         for (path, data) in files.sorted(by: { $0.key < $1.key }) {
