@@ -46,7 +46,6 @@ struct PageRenderer: Sendable {
         return files
     }
 
-
     private func makeWall(_ photos: [Int]) throws(SiteError) -> AlbumWall {
         let sizes = photos.map { photo in
             Size(width: Double(images[photo]!.width), height: Double(images[photo]!.height))
@@ -154,8 +153,7 @@ struct PageRenderer: Sendable {
     /// The site-relative path of the image that represents an album: its cover's largest tile image.
     private func coverImage(of album: Int) -> String? {
         guard let cover = cover(of: album), let coverImages = images[cover] else { return nil }
-        let limit = options.tileWidths.max() ?? 800
-        return (coverImages.renditions.last { $0.width <= limit } ?? coverImages.renditions.first)?.path
+        return (coverImages.renditions.last { $0.width <= tileImageLimit } ?? coverImages.renditions.first)?.path
     }
 
     private func albumCard(_ index: Int, from directory: String) -> [String: Any] {
@@ -167,13 +165,14 @@ struct PageRenderer: Sendable {
             "countLabel": photoCountLabel(totalPhotos(index)),
         ]
         if let cover = cover(of: index), let coverImages = images[cover] {
-            let tileImages = coverImages.renditions.filter { $0.width <= (options.tileWidths.max() ?? 800) }
+            let tileImages = coverImages.renditions.filter { $0.width <= tileImageLimit }
             let chosen = tileImages.first { $0.width >= 600 } ?? tileImages.last ?? coverImages.renditions[0]
+            let sizes = "(min-width: 700px) 320px, 50vw"
             card["cover"] = [
                 "src": relativeURL(from: directory, to: chosen.path),
                 "srcset": srcset(tileImages, from: directory),
-                "sizes": "(min-width: 700px) 320px, 50vw",
-                "sources": pictureSources(coverImages, widths: tileImages.map(\.width), sizes: "(min-width: 700px) 320px, 50vw", from: directory),
+                "sizes": sizes,
+                "sources": pictureSources(coverImages, widths: tileImages.map(\.width), sizes: sizes, from: directory),
                 "width": chosen.width, "height": chosen.height,
                 "alt": altText(cover),
                 "color": coverImages.color,
@@ -184,7 +183,7 @@ struct PageRenderer: Sendable {
 
     private func tile(_ photo: Int, position: Int, wallIndex: Int, wall: AlbumWall, sizes: String, directory: String) -> [String: Any] {
         let photoImages = images[photo]!
-        let tileImages = photoImages.renditions.filter { $0.width <= (options.tileWidths.max() ?? 800) }
+        let tileImages = photoImages.renditions.filter { $0.width <= tileImageLimit }
         let usable = tileImages.isEmpty ? [photoImages.renditions[0]] : tileImages
         let src = usable.first { $0.width >= 400 } ?? usable.last!
         let eager = wall.isInFirstRow(index: wallIndex)
@@ -224,10 +223,6 @@ struct PageRenderer: Sendable {
         var hasher = FingerprintHasher()
         hasher.combine(context: context)
         return theme.fingerprint + "-" + hasher.hex
-    }
-
-    private func photoPage(_ photo: Int, position: Int, in albumIndex: Int) throws(SiteError) -> String {
-        try theme.render("photo", photoContext(photo, position: position, in: albumIndex))
     }
 
     private func photoContext(_ photo: Int, position: Int, in albumIndex: Int) -> [String: Any] {
@@ -294,14 +289,13 @@ struct PageRenderer: Sendable {
         let photos = album.photos
         let chunkSize = options.framesChunkSize
         let chunkCount = (photos.count + chunkSize - 1) / chunkSize
-        let tileLimit = options.tileWidths.max() ?? 800
         var json = "{\"version\":2,\"count\":\(photos.count),\"gap\":\(options.gap)"
         json += ",\"ratioScale\":\(AlbumWall.ratioScale),\"staticCount\":\(min(photos.count, options.tilesPerPage))"
         json += ",\"pageURL\":\"{id}.html\",\"imageURL\":\(jsonString("thumbs/{id}-{width}." + options.imageFormat.fileExtension))"
         json += ",\"sources\":[" + options.sourceFormats.map { format in
             "{\"type\":\(jsonString(format.mimeType)),\"imageURL\":\(jsonString("thumbs/{id}-{width}." + format.fileExtension))}"
         }.joined(separator: ",") + "]"
-        json += ",\"tileMaxWidth\":\(tileLimit),\"chunkSize\":\(chunkSize),\"chunks\":["
+        json += ",\"tileMaxWidth\":\(tileImageLimit),\"chunkSize\":\(chunkSize),\"chunks\":["
         json += (0..<chunkCount).map { jsonString(SitePlan.framesChunkPath($0)) }.joined(separator: ",")
         json += "],\"breakpoints\":["
         for (position, entry) in wall.layouts.enumerated() {
@@ -343,6 +337,9 @@ struct PageRenderer: Sendable {
 
     // MARK: - Helpers
 
+    /// The widest image a tile shows: the largest tile width.
+    private var tileImageLimit: Int { options.tileWidths.max() ?? 800 }
+
     private func srcset(_ renditions: [BuildManifest.RenditionRecord], from directory: String) -> String {
         renditions.map { "\(relativeURL(from: directory, to: $0.path)) \($0.width)w" }.joined(separator: ", ")
     }
@@ -352,12 +349,11 @@ struct PageRenderer: Sendable {
     private func pictureSources(_ photoImages: PhotoImages, widths: [Int], sizes: String, from directory: String) -> [[String: Any]] {
         let chosen = Set(widths)
         return (photoImages.sources ?? []).map { source in
-            let entries = zip(photoImages.renditions, source.paths).filter { chosen.contains($0.0.width) }
-            return [
-                "type": source.type,
-                "srcset": entries.map { "\(relativeURL(from: directory, to: $0.1)) \($0.0.width)w" }.joined(separator: ", "),
-                "sizes": sizes,
-            ]
+            // The same images as the <img>'s, at this format's paths.
+            let images = zip(photoImages.renditions, source.paths).filter { chosen.contains($0.0.width) }.map { rendition, path in
+                BuildManifest.RenditionRecord(width: rendition.width, height: rendition.height, path: path)
+            }
+            return ["type": source.type, "srcset": srcset(images, from: directory), "sizes": sizes]
         }
     }
 
