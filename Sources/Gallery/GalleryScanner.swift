@@ -5,12 +5,6 @@ import Imaging
 import Ink
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// How a scan reads the photo folder.
 public struct ScanOptions: Sendable, Hashable {
     /// The order of photos and sub-albums in every album whose `index.md` does not choose one.
@@ -399,41 +393,5 @@ struct Walk {
                 size: targetStatus.size, modificationTime: targetStatus.modificationTime))
         }
         return result
-    }
-}
-
-/// What `lstat` says about a file (a link is not followed): the few attributes the walk needs,
-/// without `FileManager.attributesOfItem`'s dictionary of every attribute, which is much slower
-/// across thousands of photos.
-struct FileStatus {
-    enum Kind { case regular, directory, symbolicLink, other }
-
-    var kind: Kind
-    var size: Int
-    /// Seconds since 1970, the same value as `attributesOfItem`'s `modificationDate`, so that
-    /// a manifest written with either matches.
-    var modificationTime: Double
-
-    /// The status of the file at `path`; nil when it cannot be read.
-    init?(path: String) {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: kind = .regular
-        case S_IFDIR: kind = .directory
-        case S_IFLNK: kind = .symbolicLink
-        default: kind = .other
-        }
-        size = Int(status.st_size)
-        #if canImport(Darwin)
-            let time = status.st_mtimespec
-        #else
-            let time = status.st_mtim
-        #endif
-        // Computed as Foundation computes a file's modification date, to the last bit.
-        modificationTime = Date(
-            timeIntervalSinceReferenceDate: Double(time.tv_sec) - Date.timeIntervalBetween1970AndReferenceDate
-                + Double(time.tv_nsec) / 1_000_000_000.0
-        ).timeIntervalSince1970
     }
 }

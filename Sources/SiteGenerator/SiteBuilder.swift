@@ -247,9 +247,7 @@ public struct SiteBuilder: Sendable {
                     continue
                 }
                 let path = plan.originalPath(photo: index)
-                let full = writer.root + "/" + path
-                let current = (try? FileManager.default.attributesOfItem(atPath: full))?[.size] as? NSNumber
-                if !(writer.exists(path) && current?.intValue == photo.fileSize) {
+                if writer.fileSize(path) != photo.fileSize {
                     guard let data = FileManager.default.contents(atPath: photo.sourcePath) else { continue }
                     try writer.write(data, to: path)
                 }

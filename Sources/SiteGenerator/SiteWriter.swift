@@ -1,11 +1,6 @@
 import Foundation
+import Gallery
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Resolves the source and output folders and refuses any overlap between them, so the photo
 /// folder is never written to.
@@ -66,7 +61,7 @@ struct SiteWriter: Sendable {
     @discardableResult
     func writeIfChanged(_ data: Data, to path: String) throws(SiteError) -> Bool {
         let full = URL(fileURLWithPath: root).appendingPathComponent(path).path
-        if isInside(folder: URL(fileURLWithPath: full).deletingLastPathComponent()),
+        if isInside(folder: URL(fileURLWithPath: full).deletingLastPathComponent().path),
             let attributes = try? FileManager.default.attributesOfItem(atPath: full),
             attributes[.type] as? FileAttributeType == .typeRegular,
             (attributes[.size] as? NSNumber)?.intValue == data.count,
@@ -78,16 +73,20 @@ struct SiteWriter: Sendable {
         return true
     }
 
-    /// Whether the site-relative `path` is a regular file (not a link to one). A no-op
-    /// rebuild asks this of every image and page, so it is one `lstat` (and, for each folder
-    /// once, a check that it is inside the output folder).
+    /// Whether the site-relative `path` is a regular file (not a link to one).
     func exists(_ path: String) -> Bool {
+        fileSize(path) != nil
+    }
+
+    /// The size of the site-relative `path` when it is a regular file (not a link to one)
+    /// inside the output folder, else nil. A no-op rebuild asks this of every image and page,
+    /// so it is one `lstat` (and, for each folder once, a check that it is inside the output
+    /// folder).
+    func fileSize(_ path: String) -> Int? {
         let full = root + "/" + path
-        let folder = full[..<full.utf8.lastIndex(of: UInt8(ascii: "/"))!]
-        guard insideFolders.contains(String(folder)) || isInside(folder: URL(fileURLWithPath: String(folder), isDirectory: true))
-        else { return false }
-        var status = stat()
-        return lstat(full, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        let folder = String(full[..<full.utf8.lastIndex(of: UInt8(ascii: "/"))!])
+        guard isInside(folder: folder), let status = FileStatus(path: full), status.kind == .regular else { return nil }
+        return status.size
     }
 
     /// Deletes the site-relative file `path` (a file this tool made: callers take it from the
@@ -97,8 +96,7 @@ struct SiteWriter: Sendable {
         guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/").contains("..") else { return false }
         let fileManager = FileManager.default
         var url = URL(fileURLWithPath: root).appendingPathComponent(path)
-        guard isInside(folder: url.deletingLastPathComponent()),
-            (try? fileManager.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType == .typeRegular,
+        guard isInside(folder: url.deletingLastPathComponent().path), FileStatus(path: url.path)?.kind == .regular,
             (try? fileManager.removeItem(at: url)) != nil
         else { return false }
         url.deleteLastPathComponent()
@@ -111,13 +109,12 @@ struct SiteWriter: Sendable {
         return true
     }
 
-    /// Whether the folder `url` really is inside the output folder, once every symbolic link
-    /// on the way is followed: a link the user left in the output folder (say `thumbs` pointing
-    /// into the photo folder) must never lead a write or a deletion out of it.
-    func isInside(folder url: URL) -> Bool {
-        let path = url.path
+    /// Whether the folder at `path` (absolute) really is inside the output folder, once every
+    /// symbolic link on the way is followed: a link the user left in the output folder (say
+    /// `thumbs` pointing into the photo folder) must never lead a write or a deletion out of it.
+    func isInside(folder path: String) -> Bool {
         if insideFolders.contains(path) { return true }
-        let real = url.resolvingSymlinksInPath().path
+        let real = URL(fileURLWithPath: path, isDirectory: true).resolvingSymlinksInPath().path
         let inside = real == root || real.hasPrefix(root + "/")
         if inside { insideFolders.insert(path) }
         return inside
@@ -129,7 +126,7 @@ struct SiteWriter: Sendable {
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            guard isInside(folder: url.deletingLastPathComponent()) else {
+            guard isInside(folder: url.deletingLastPathComponent().path) else {
                 throw SiteError.write(
                     path: url.path,
                     reason: "\(url.deletingLastPathComponent().path) is a link to a place outside the output folder; remove the link")
