@@ -226,6 +226,14 @@
     }
   }
 
+  /** Empties a <picture>: its <source>s' srcsets and the <img>'s srcset and src go, so the
+   *  previous photo never shows again and its download is abandoned. */
+  function clearPicture(img, sourceNodes) {
+    for (let s = 0; s < sourceNodes.length; s++) sourceNodes[s].removeAttribute("srcset");
+    img.removeAttribute("srcset");
+    img.removeAttribute("src");
+  }
+
   /** A <picture> holding one <source> per further format of the model, then `img`. */
   function pictureWith(model, img) {
     const picture = document.createElement("picture");
@@ -497,12 +505,9 @@
    *  shown again, so a recycled tile shows its placeholder colour, never the previous photo. */
   Viewer.prototype.unbindTile = function (node) {
     const img = node.querySelector("img");
-    const sources = node.querySelectorAll("source");
-    for (let s = 0; s < sources.length; s++) sources[s].removeAttribute("srcset");
+    clearPicture(img, node.querySelectorAll("source"));
     img.classList.remove("is-loaded");
     img.removeAttribute("data-for");
-    img.removeAttribute("srcset");
-    img.removeAttribute("src");
     img.setAttribute("alt", "");
     node.removeAttribute("data-index");
     node.removeAttribute("data-pending");
@@ -580,9 +585,7 @@
     const img = box.querySelector(".lightbox-image");
     const sources = box.querySelectorAll(".lightbox-figure source");
     // Clear the previous photo first so the wrong one never shows while the next one loads.
-    for (let s = 0; s < sources.length; s++) sources[s].removeAttribute("srcset");
-    img.removeAttribute("srcset");
-    img.removeAttribute("src");
+    clearPicture(img, sources);
     img.style.background = item.color || "";
     img.setAttribute("width", String(item.width));
     img.setAttribute("height", String(item.height));
@@ -622,11 +625,7 @@
     const index = this.current;
     this.current = -1;
     this.lightbox.hidden = true;
-    const img = this.lightbox.querySelector(".lightbox-image");
-    const sources = this.lightbox.querySelectorAll(".lightbox-figure source");
-    for (let s = 0; s < sources.length; s++) sources[s].removeAttribute("srcset");
-    img.removeAttribute("srcset");
-    img.removeAttribute("src");
+    clearPicture(this.lightbox.querySelector(".lightbox-image"), this.lightbox.querySelectorAll(".lightbox-figure source"));
     document.documentElement.classList.remove("has-lightbox");
     this.focusTile(index);
   };
