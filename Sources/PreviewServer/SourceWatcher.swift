@@ -157,14 +157,17 @@ public struct SourceWatcher: Sendable {
         self.directories = [directory] + others
         self.interval = interval
         self.quietPeriod = quietPeriod
-        self.baseline = try Self.snapshot(of: directories)
+        self.baseline = try Self.snapshot(of: directories, taking: SourceSnapshot.take(of:))
     }
 
-    /// The snapshot of the first folder, with those of the others under their paths.
-    private static func snapshot(of directories: [String]) throws(SourceWatcherError) -> SourceSnapshot {
-        var snapshot = try SourceSnapshot.take(of: directories[0])
+    /// The snapshot of the first folder, with those of the others under their paths; `take`
+    /// reads one folder.
+    private static func snapshot<Failure: Error>(
+        of directories: [String], taking take: (String) throws(Failure) -> SourceSnapshot
+    ) throws(Failure) -> SourceSnapshot {
+        var snapshot = try take(directories[0])
         for other in directories.dropFirst() {
-            snapshot.add(try SourceSnapshot.take(of: other), under: other)
+            snapshot.add(try take(other), under: other)
         }
         return snapshot
     }
@@ -195,10 +198,6 @@ public struct SourceWatcher: Sendable {
     /// The folders' snapshot now; a folder that is gone or unreadable has no entries (every
     /// file removed).
     private func currentSnapshot() -> SourceSnapshot {
-        var snapshot = (try? SourceSnapshot.take(of: directories[0])) ?? SourceSnapshot()
-        for other in directories.dropFirst() {
-            snapshot.add((try? SourceSnapshot.take(of: other)) ?? SourceSnapshot(), under: other)
-        }
-        return snapshot
+        Self.snapshot(of: directories) { (try? SourceSnapshot.take(of: $0)) ?? SourceSnapshot() }
     }
 }

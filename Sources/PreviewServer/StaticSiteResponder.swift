@@ -216,7 +216,6 @@ struct StaticSiteResponder: HTTPResponder {
         }
     }
 
-    /// A short plain-text answer.
     /// A missing file: with live reload, a small page that carries the reload script, so a
     /// page that a rebuild is about to make (a photo just added) shows up by itself.
     private func notFound() -> Response {
@@ -231,6 +230,7 @@ struct StaticSiteResponder: HTTPResponder {
         return Response(status: .notFound, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: page)))
     }
 
+    /// A short plain-text answer.
     private static func plain(_ status: HTTPResponse.Status, _ text: String, extra: HTTPFields = [:]) -> Response {
         var headers = extra
         headers[.contentType] = "text/plain; charset=utf-8"
