@@ -129,7 +129,7 @@ public struct SiteOptions: Sendable {
     }
 
     /// The image format a configuration names, at a quality.
-    public static func encodeFormat(_ format: SiteConfiguration.ImageFormat, quality: Int) -> EncodeFormat {
+    private static func encodeFormat(_ format: SiteConfiguration.ImageFormat, quality: Int) -> EncodeFormat {
         switch format {
         case .jpeg: .jpeg(quality: quality)
         case .webp: .webp(quality: quality)
