@@ -380,26 +380,3 @@ struct PageRenderer: Sendable {
         plan.albums[index].photos.count + plan.albums[index].albums.reduce(0) { $0 + totalPhotos($1) }
     }
 }
-
-/// A JSON string literal; `<`, `>` and `&` are escaped too, so the text is safe inside HTML.
-func jsonString(_ text: String) -> String {
-    var output = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": output += "\\\""
-        case "\\": output += "\\\\"
-        case "\n": output += "\\n"
-        case "\r": output += "\\r"
-        case "\t": output += "\\t"
-        case "<", ">", "&", "\u{2028}", "\u{2029}":
-            output += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
-        default:
-            if scalar.value < 0x20 {
-                output += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
-            } else {
-                output.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return output + "\""
-}

@@ -71,5 +71,7 @@ struct SlugTests {
     func json() {
         #expect(jsonString("a\"b\\c\n</script>&") == "\"a\\\"b\\\\c\\n\\u003c/script\\u003e\\u0026\"")
         #expect(jsonString("\u{1}") == "\"\\u0001\"")
+        // Line and paragraph separators are escaped; other text, a dash of the same lead bytes included, is kept.
+        #expect(jsonString("a\u{2028}b\u{2029}c \u{2014} caf\u{E9} \u{1F600}") == "\"a\\u2028b\\u2029c \u{2014} caf\u{E9} \u{1F600}\"")
     }
 }
