@@ -14,17 +14,16 @@ enum IPTCReader {
     /// blanks; nil when there is none. The text is UTF-8 when dataset 1:90 says so or when it
     /// is valid UTF-8, else Latin-1 (the standard's default).
     static func caption(inResources resources: [UInt8]) -> String? {
-        guard let iptc = resource(0x0404, in: resources).map(Array.init) else { return nil }
+        guard let iptc = resource(0x0404, in: resources) else { return nil }
+        let reader = ByteReader(iptc)
         var utf8Declared = false
         var caption: [UInt8]?
         var position = 0
-        while position + 5 <= iptc.count, iptc[position] == 0x1C {
-            let record = iptc[position + 1]
-            let dataset = iptc[position + 2]
-            let size = Int(iptc[position + 3]) << 8 | Int(iptc[position + 4])
-            // An extended size (top bit set) only appears with huge data: nothing of ours.
-            guard size & 0x8000 == 0, position + 5 + size <= iptc.count else { break }
-            let data = Array(iptc[(position + 5)..<(position + 5 + size)])
+        while (try? reader.u8(position)) == 0x1C, let record = try? reader.u8(position + 1),
+            let dataset = try? reader.u8(position + 2), let size = try? reader.u16be(position + 3),
+            size & 0x8000 == 0,  // an extended size only appears with huge data: nothing of ours
+            let data = try? reader.bytes((position + 5)..<(position + 5 + size))
+        {
             if record == 1, dataset == 90 { utf8Declared = data == [0x1B, 0x25, 0x47] }  // ESC % G
             if record == 2, dataset == 120, caption == nil { caption = data }
             position += 5 + size
@@ -39,18 +38,18 @@ enum IPTCReader {
     }
 
     /// The data of the first image resource `id` in `resources`, if any.
-    private static func resource(_ id: Int, in resources: [UInt8]) -> ArraySlice<UInt8>? {
+    private static func resource(_ id: Int, in resources: [UInt8]) -> [UInt8]? {
+        let reader = ByteReader(resources)
         var position = 0
-        while position + 12 <= resources.count, resources[position..<(position + 4)].elementsEqual("8BIM".utf8) {
-            let resourceID = Int(resources[position + 4]) << 8 | Int(resources[position + 5])
-            let nameLength = Int(resources[position + 6])
-            let nameEnd = position + 6 + ((1 + nameLength + 1) & ~1)  // length byte and name, padded to even
-            guard nameEnd + 4 <= resources.count else { return nil }
-            let size = resources[nameEnd..<(nameEnd + 4)].reduce(0) { $0 << 8 | Int($1) }
-            let dataStart = nameEnd + 4
-            guard size >= 0, size <= resources.count - dataStart else { return nil }
-            if resourceID == id { return resources[dataStart..<(dataStart + size)] }
-            position = dataStart + size + (size & 1)
+        while (try? reader.bytes(position..<(position + 4))) == Array("8BIM".utf8),
+            let resourceID = try? reader.u16be(position + 4), let nameLength = try? reader.u8(position + 6)
+        {
+            let nameEnd = position + 6 + ((1 + Int(nameLength) + 1) & ~1)  // length byte and name, padded to even
+            guard let size = try? reader.u32be(nameEnd), let data = try? reader.bytes((nameEnd + 4)..<(nameEnd + 4 + size)) else {
+                return nil
+            }
+            if resourceID == id { return data }
+            position = nameEnd + 4 + size + (size & 1)
         }
         return nil
     }
