@@ -42,13 +42,8 @@ struct BuildManifest: Codable, Sendable, Equatable {
             return files
         }
 
-        /// Every image file of the photo, by ascending width: each width's file in the main
-        /// format, then in each further format.
-        var allPaths: [String] {
-            renditions.indices.flatMap { index in
-                [renditions[index].path] + (sources ?? []).compactMap { $0.paths.indices.contains(index) ? $0.paths[index] : nil }
-            }
-        }
+        /// Every image file of the photo, in every format.
+        var allPaths: [String] { filesBySettings.values.flatMap { $0 } }
     }
 
     struct RenditionRecord: Codable, Sendable, Equatable {
