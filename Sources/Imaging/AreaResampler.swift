@@ -45,21 +45,15 @@ enum AreaResampler {
     }
 
     /// Writes `source` (rows of gd pixels, `sourceWidth` wide) scaled to the rows of `target`
-    /// (`targetWidth` wide), each dimension no larger than the source's. A picture without
-    /// transparency (every photo from a JPEG) takes a faster path that averages its three
-    /// colours directly; `opaque` chooses the path instead (for tests: both agree on such a
-    /// picture).
+    /// (`targetWidth` wide), each dimension no larger than the source's. An `opaque` picture
+    /// (every photo from a JPEG) takes a faster path that averages its three colours directly;
+    /// on such a picture both paths agree.
     static func resample(
         source: [UnsafeMutablePointer<Int32>], sourceWidth: Int,
-        target: [UnsafeMutablePointer<Int32>], targetWidth: Int, opaque: Bool? = nil
+        target: [UnsafeMutablePointer<Int32>], targetWidth: Int, opaque: Bool
     ) {
         let columns = Footprints(from: sourceWidth, to: targetWidth)
         let lines = Footprints(from: source.count, to: target.count)
-        let opaque = opaque ?? source.allSatisfy { row in
-            var alpha: Int32 = 0
-            for x in 0..<sourceWidth { alpha |= row[x] }
-            return alpha & 0x7F00_0000 == 0
-        }
         if opaque {
             resampleOpaque(source: source, sourceWidth: sourceWidth, target: target, targetWidth: targetWidth, columns: columns, lines: lines)
         } else {

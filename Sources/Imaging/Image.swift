@@ -77,7 +77,10 @@ public struct Image: ~Copyable {
     var hasTransparency: Bool {
         let w = width
         for row in rows {
-            for x in 0..<w where row[x] & 0x7F00_0000 != 0 { return true }
+            // All of a row's alpha bits at once: no branch per pixel.
+            var alpha: Int32 = 0
+            for x in 0..<w { alpha |= row[x] }
+            if alpha & 0x7F00_0000 != 0 { return true }
         }
         return false
     }
@@ -283,7 +286,7 @@ extension Image {
         precondition(newWidth <= width && newHeight <= height, "resizing never enlarges")
         if newWidth == width && newHeight == height { return try copy() }
         let result = try Image(width: newWidth, height: newHeight)
-        AreaResampler.resample(source: rows, sourceWidth: width, target: result.rows, targetWidth: newWidth)
+        AreaResampler.resample(source: rows, sourceWidth: width, target: result.rows, targetWidth: newWidth, opaque: !hasTransparency)
         return result
     }
 
