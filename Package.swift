@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         .package(url: "https://github.com/JohnSundell/Ink", exact: "0.6.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        // SQLite, for the catalog of what each build made (Debian's libsqlite3-dev).
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         // Hummingbird's own lifecycle library, for stopping the preview server gracefully.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
     ],
@@ -44,6 +46,7 @@ let package = Package(
             dependencies: [
                 "Waterfall", "Imaging", "Gallery", "GalleryConfig",
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             plugins: ["EmbedTheme"]
         ),

@@ -20,6 +20,16 @@ public struct FileStatus: Sendable {
     /// Seconds since 1970, the same value as `attributesOfItem`'s `modificationDate`, so that
     /// a manifest written with either matches.
     public var modificationTime: Double
+    /// Seconds since 1970 of the last change to the file's content or attributes (`st_ctime`):
+    /// every write and every rename sets it, and no tool can set it back.
+    public var changeTime: Double
+    /// The file's inode number on its device.
+    public var inode: UInt64
+
+    /// What tells one version of a file from another without reading it.
+    public var identity: FileIdentity {
+        FileIdentity(size: size, modificationTime: modificationTime, changeTime: changeTime, inode: inode)
+    }
 
     /// The status of the file at `path`; nil when it cannot be read.
     public init?(path: String) {
@@ -34,13 +44,37 @@ public struct FileStatus: Sendable {
         size = Int(status.st_size)
         #if canImport(Darwin)
             let time = status.st_mtimespec
+            let change = status.st_ctimespec
         #else
             let time = status.st_mtim
+            let change = status.st_ctim
         #endif
+        changeTime = Double(change.tv_sec) + Double(change.tv_nsec) / 1_000_000_000.0
+        inode = UInt64(status.st_ino)
         // Computed as Foundation computes a file's modification date, to the last bit.
         modificationTime = Date(
             timeIntervalSinceReferenceDate: Double(time.tv_sec) - Date.timeIntervalBetween1970AndReferenceDate
                 + Double(time.tv_nsec) / 1_000_000_000.0
         ).timeIntervalSince1970
+    }
+}
+
+/// What tells one version of a file from another without reading it, as git's index does: the
+/// size, the modification time, the change time and the inode. Copying a file over another with
+/// the same size and modification time (`cp -p`, `touch -r`) still changes its change time, and
+/// swapping two names keeps each file's inode under the other name, so an equal identity means
+/// the same content.
+public struct FileIdentity: Sendable, Hashable, Codable {
+    public var size: Int
+    public var modificationTime: Double
+    public var changeTime: Double
+    public var inode: UInt64
+
+    /// Creates an identity.
+    public init(size: Int, modificationTime: Double, changeTime: Double, inode: UInt64) {
+        self.size = size
+        self.modificationTime = modificationTime
+        self.changeTime = changeTime
+        self.inode = inode
     }
 }

@@ -14,6 +14,9 @@ public struct GalleryPhoto: Sendable, Hashable {
     public var fileSize: Int
     /// Modification time of the source file, in seconds since 1970.
     public var modificationTime: Double
+    /// Change time and inode of the source file (see ``FileIdentity``); 0 when not known.
+    public var changeTime: Double = 0
+    public var inode: UInt64 = 0
     /// Format, pixel size, orientation and metadata read from the file's header.
     public var info: ImageInfo
     /// The caption as plain text (to be HTML-escaped): from a `.txt` sidecar, or the EXIF image
@@ -36,6 +39,11 @@ public struct GalleryPhoto: Sendable, Hashable {
         self.info = info
         self.captionText = captionText
         self.captionHTML = captionHTML
+    }
+
+    /// What tells this version of the file from another without reading it.
+    public var identity: FileIdentity {
+        FileIdentity(size: fileSize, modificationTime: modificationTime, changeTime: changeTime, inode: inode)
     }
 
     /// The file name without its extension, used as a fallback title.

@@ -72,11 +72,11 @@ public struct GalleryScanner: Sendable {
     static let maxTextFileSize = 1 << 20
 
     /// Scans `sourceDirectory`; `title` names the root album.
-    /// `known` may give what an earlier scan found in a file, by its relative path, size and
-    /// modification time: then its header is not read again (the pixel limit still applies).
+    /// `known` may give what an earlier scan found in a file, by its relative path and identity
+    /// (size, times, inode): then its header is not read again (the pixel limit still applies).
     public func scan(
         sourceDirectory: String, title: String,
-        known: @Sendable (_ relativePath: String, _ size: Int, _ modificationTime: Double) -> ImageInfo? = { _, _, _ in nil }
+        known: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> ImageInfo? = { _, _ in nil }
     ) throws(GalleryError) -> ScanResult {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -99,11 +99,13 @@ public struct GalleryScanner: Sendable {
         for (candidate, outcome) in zip(walk.candidates, probed) {
             switch outcome {
             case .success(let info):
-                photosByFolder[candidate.folder, default: []].append(
-                    GalleryPhoto(
-                        sourcePath: candidate.path, relativePath: candidate.relativePath,
-                        fileName: candidate.name, fileSize: candidate.size,
-                        modificationTime: candidate.modificationTime, info: info))
+                var photo = GalleryPhoto(
+                    sourcePath: candidate.path, relativePath: candidate.relativePath,
+                    fileName: candidate.name, fileSize: candidate.identity.size,
+                    modificationTime: candidate.identity.modificationTime, info: info)
+                photo.changeTime = candidate.identity.changeTime
+                photo.inode = candidate.identity.inode
+                photosByFolder[candidate.folder, default: []].append(photo)
             case .failure(let error):
                 problems.append(ScanProblem(path: candidate.relativePath, reason: error.description))
             }
@@ -115,7 +117,7 @@ public struct GalleryScanner: Sendable {
     }
 
     private func probeAll(
-        _ candidates: [Candidate], known: @Sendable (String, Int, Double) -> ImageInfo?
+        _ candidates: [Candidate], known: @Sendable (String, FileIdentity) -> ImageInfo?
     ) -> [Result<ImageInfo, ImagingError>] {
         let results = Mutex([Result<ImageInfo, ImagingError>?](repeating: nil, count: candidates.count))
         let next = Atomic<Int>(0)
@@ -128,7 +130,7 @@ public struct GalleryScanner: Sendable {
                 let candidate = candidates[index]
                 let outcome = Result<ImageInfo, ImagingError> { () throws(ImagingError) -> ImageInfo in
                     let info: ImageInfo
-                    if let earlier = known(candidate.relativePath, candidate.size, candidate.modificationTime) {
+                    if let earlier = known(candidate.relativePath, candidate.identity) {
                         info = earlier
                     } else {
                         info = try ImageProbe.probe(fileAtPath: candidate.path)
@@ -279,8 +281,7 @@ struct Candidate: Sendable {
     var relativePath: String
     var folder: String
     var name: String
-    var size: Int
-    var modificationTime: Double
+    var identity: FileIdentity
 }
 
 /// A `.txt` or `.md` file found by the walk: a caption or an album's `index.md`.
@@ -390,7 +391,7 @@ struct Walk {
             }
             candidates.append(Candidate(
                 path: targetPath, relativePath: childRelative, folder: relativePath, name: entry,
-                size: targetStatus.size, modificationTime: targetStatus.modificationTime))
+                identity: targetStatus.identity))
         }
         return result
     }

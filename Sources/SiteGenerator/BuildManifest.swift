@@ -1,20 +1,31 @@
 import Foundation
 import Imaging
 
-/// What a build made, and from what: kept in the output folder as `.cascade-manifest.json`.
+import Gallery
+
+/// What a build made, and from what: the contents of the ``Catalog``, in memory.
 ///
-/// A rebuild reuses a photo's images when the photo is unchanged (same size and modification
-/// time, or else the same content hash), the image settings are the same and the images are
-/// still there; it deletes the files an earlier build made that this build no longer makes.
-/// Files that are not in the manifest (the user's own) are never deleted.
+/// A rebuild reuses a photo's images when the photo is unchanged (the same file identity, or
+/// else the same content hash), the image settings are the same and the images are still
+/// there; it deletes the files an earlier build made that this build no longer makes. Files
+/// that are not listed (the user's own) are never deleted or written over.
+///
+/// Releases before the catalog kept this as JSON in the output folder
+/// (`.cascade-manifest.json`); ``legacy(outputDirectory:warning:)`` reads such a file once, so
+/// that an upgraded site keeps what is still right.
 struct BuildManifest: Codable, Sendable, Equatable {
-    static let fileName = ".cascade-manifest.json"
+    /// The file earlier releases kept in the output folder.
+    static let legacyFileName = ".cascade-manifest.json"
     static let currentVersion = 2
 
     /// What one photo's images were made from, and what they are.
     struct PhotoRecord: Codable, Sendable, Equatable {
         var size: Int
         var modificationTime: Double
+        /// The file's change time and inode when its images were made (see ``FileIdentity``);
+        /// nil in records of earlier releases, whose photos are then read and hashed once.
+        var changeTime: Double?
+        var inode: UInt64?
         /// FNV-1a 64 of the file's bytes, in hex.
         var contentHash: String
         /// The image settings the images in the main format were made with (see
@@ -44,6 +55,12 @@ struct BuildManifest: Codable, Sendable, Equatable {
 
         /// Every image file of the photo, in every format.
         var allPaths: [String] { filesBySettings.values.flatMap { $0 } }
+
+        /// Whether the source file is the one the images were made from, by its identity alone.
+        func matches(_ identity: FileIdentity) -> Bool {
+            size == identity.size && modificationTime == identity.modificationTime
+                && changeTime == identity.changeTime && inode == identity.inode
+        }
     }
 
     struct RenditionRecord: Codable, Sendable, Equatable {
@@ -71,32 +88,20 @@ struct BuildManifest: Codable, Sendable, Equatable {
     /// Photo pages by site-relative path: the fingerprint of what each was made from.
     var pages: [String: String] = [:]
 
-    /// The manifest in `outputDirectory`, or an empty one when there is none. A manifest that
-    /// cannot be read is reported through `warning` and treated as empty: then nothing is
-    /// reused, and nothing is deleted, since only listed files ever are.
-    static func load(outputDirectory: String, warning: (String) -> Void) -> BuildManifest {
-        let path = (outputDirectory as NSString).appendingPathComponent(fileName)
-        guard let data = FileManager.default.contents(atPath: path) else { return BuildManifest() }
-        return data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            do throws(ManifestSyntaxError) {
-                let parts = try Self.parts(of: bytes)
-                // The version first: another version's manifest is not an error, just not usable.
-                if let version = parts.version, version != currentVersion {
-                    warning("\(path) was written by another version of Cascade; every image and page is made anew")
-                    // The files an earlier build made are still the tool's.
-                    return BuildManifest(files: parts.files.flatMap { try? Self.files(bytes, $0) } ?? [])
-                }
-                return try BuildManifest(bytes: bytes, parts: parts)
-            } catch {
-                warning("\(path) cannot be read (\(error)); every image is made anew, nothing is deleted")
-                return BuildManifest()
-            }
+    /// The manifest an earlier release left in `outputDirectory`, if any. One of another
+    /// version, or one that cannot be read, gives only its list of files (they are still the
+    /// tool's), or nothing, with a warning.
+    static func legacy(outputDirectory: String, warning: (String) -> Void) -> BuildManifest? {
+        let path = (outputDirectory as NSString).appendingPathComponent(legacyFileName)
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        if let manifest = try? JSONDecoder().decode(BuildManifest.self, from: data), manifest.version == currentVersion {
+            return manifest
         }
-    }
-
-    /// The manifest as written to disk: JSON, keys sorted (see ``jsonBytes()``).
-    func encoded() -> Data {
-        Data(jsonBytes())
+        if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let files = object["files"] as? [String] {
+            warning("\(path) was written by another version of Cascade; every image and page is made anew")
+            return BuildManifest(files: files)
+        }
+        warning("\(path) cannot be read; every image is made anew, and files of earlier builds are left in place")
+        return BuildManifest()
     }
 }

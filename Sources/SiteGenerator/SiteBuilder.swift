@@ -75,35 +75,108 @@ public struct SiteBuilder: Sendable {
         let theme = try Theme(overrides: options.templatesDirectory)
         let jobs = options.jobs > 0 ? options.jobs : ProcessInfo.processInfo.activeProcessorCount
 
-        let previous = BuildManifest.load(outputDirectory: output) { progress(.warning($0)) }
-        stage("manifest read")
+        let lock = try BuildLock(output: output, wait: options.waitForLock) { progress(.warning($0)) }
+        defer { withExtendedLifetime(lock) {} }
+        let catalog = try Catalog(path: options.catalogPath ?? Catalog.defaultPath(output: output)) { progress(.warning($0)) }
+        // What the catalog holds, and what this build goes by: the same, but for a site an
+        // earlier release built, whose manifest in the output folder is read once.
+        let stored = try catalog.snapshot()
+        var previous = stored
+        var legacyManifest = false
+        if stored == BuildManifest(),
+            let legacy = BuildManifest.legacy(outputDirectory: output, warning: { progress(.warning($0)) })
+        {
+            previous = legacy
+            legacyManifest = true
+        }
+        SiteWriter(root: output).removeTemporaryFiles()
+        stage("catalog read")
         let scan: ScanResult
         do {
             let earlier = previous.photos
             scan = try GalleryScanner(options: ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs))
-                .scan(sourceDirectory: source, title: options.title) { path, size, time in
-                    guard let record = earlier[path], record.size == size, record.modificationTime == time else { return nil }
+                .scan(sourceDirectory: source, title: options.title) { path, identity in
+                    guard let record = earlier[path], record.matches(identity) else { return nil }
                     return record.probeVersion == ImageProbe.version ? record.info : nil
                 }
         } catch {
             throw .source(error.description)
         }
-        var plan = SitePlan(root: scan.root)
+        // Files of the output folder the tool did not make are never written over: a photo
+        // whose page or images would take such a name gets another slug.
+        let owned = Set(previous.files)
+        let probe = SiteWriter(root: output)
+        let foreign: (String) -> Bool = { path in !owned.contains(path) && probe.exists(path) }
+        var plan = SitePlan(root: scan.root) { directory, slug, photo in
+            self.photoFiles(directory: directory, slug: slug, photo: photo).first(where: foreign)
+        }
+        for collision in plan.collisions {
+            progress(.warning("\(collision.photo): \(collision.file) in the output folder is not Cascade's and stays as it is; the photo is published as \(collision.slug) instead"))
+        }
         stage("scan")
         progress(.scanned(photos: plan.photos.count, albums: plan.albums.count))
         var skipped = scan.problems
         for problem in scan.problems { progress(.skipped(problem)) }
 
-        let writer = SiteWriter(root: output)
-        // Before anything is written, the manifest also lists what this build may make, so
-        // that files of a build that is interrupted are still known to be the tool's.
-        var pending = previous
-        let previousFiles = Set(previous.files)
-        pending.files = Array(previousFiles.union(plannedFiles(plan).filter { previousFiles.contains($0) || !writer.exists($0) })).sorted()
-        if pending != previous { try writer.write(pending.encoded(), to: BuildManifest.fileName) }
+        let planned = plannedFiles(plan)
+        let refused = Set(planned.filter(foreign))
+        for path in refused.sorted() {
+            progress(.warning("\(path) in the output folder is not Cascade's and stays as it is; remove or rename it to publish the site's own \(path)"))
+        }
+        let writer = SiteWriter(root: output, refused: refused)
 
-        stage("pending files")
-        let processed = try await processPhotos(plan: plan, previous: previous, writer: writer, jobs: jobs, progress: progress)
+        // What happens to each photo's images is decided before any file is written, and the
+        // files that moves take are staged, so that any permutation of names is safe.
+        let work = PhotoWork(
+            widths: options.allImageWidths, formats: options.allImageFormats, limits: options.limits,
+            settings: options.allImageFormats.map(options.imageSettingsKey(for:)), keepGPS: options.keepGPS, writer: writer)
+        let earlierPhotos = previous.photos
+        let hashes = parallelMap(plan.photos.map(\.photo), jobs: jobs) { photo in
+            work.contentHash(of: photo, previous: earlierPhotos[photo.relativePath])
+        }
+        let planner = ReusePlanner(previous: previous.photos, settings: work.settings, exists: writer.exists)
+        var decisions: [ImageDecision?] = []
+        var staged: [String: String] = [:]
+        for (index, hash) in hashes.enumerated() {
+            guard case .success(let hash) = hash else {
+                decisions.append(nil)
+                continue
+            }
+            let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
+            let widthsMade = paths.keys.sorted()
+            let wanted = work.formats.indices.map { format in widthsMade.map { paths[$0]![format] } }
+            var decision = planner.decide(path: plan.photos[index].photo.relativePath, hash: hash, widths: widthsMade, wanted: wanted)
+            if case .move(let from) = decision {
+                for file in planner.sources(of: previous.photos[from]!).joined() where staged[file] == nil {
+                    let path = try writer.temporaryPath()
+                    guard writer.stage(file, at: path) else {
+                        decision = .make
+                        break
+                    }
+                    staged[file] = path
+                }
+            }
+            decisions.append(decision)
+        }
+        // From here on the files this build may write are the tool's, and records of photos
+        // whose files may be replaced are forgotten: an interrupted build leaves a catalog that
+        // makes those again rather than trust them.
+        var kept = Set<String>()
+        for (index, decision) in decisions.enumerated() {
+            if case .keep = decision { kept.insert(plan.photos[index].photo.relativePath) }
+        }
+        let storedFiles = Set(stored.files)
+        let adding = previous.files.filter { !storedFiles.contains($0) } + planned.filter { !owned.contains($0) && !refused.contains($0) }
+        let forgetting = stored.photos.keys.filter { !kept.contains($0) }
+        try catalog.prepare(addingFiles: adding, forgettingPhotos: forgetting)
+        var pending = stored
+        pending.files = Array(storedFiles.union(adding))
+        for path in forgetting { pending.photos[path] = nil }
+        stage("plan")
+
+        let processed = try await processPhotos(
+            plan: plan, work: work, hashes: hashes, decisions: decisions, previous: previous.photos, staged: staged,
+            jobs: jobs, progress: progress)
         stage("images")
         var imagesWritten = 0
         var photosMade = 0
@@ -131,7 +204,7 @@ public struct SiteBuilder: Sendable {
         for case .success(let result) in processed { made.formUnion(result.record.allPaths) }
         var pages = PageRenderer(plan: plan, images: images, options: options, theme: theme)
         if options.downloadOriginals {
-            pages.originals = try publishOriginals(plan: plan, kept: images, writer: writer, made: &made, progress: progress)
+            pages.originals = try publishOriginals(plan: plan, kept: images, unchanged: kept, writer: writer, made: &made, progress: progress)
         }
         var pagesWritten = 0
         var pageCount = 0
@@ -200,15 +273,21 @@ public struct SiteBuilder: Sendable {
         }
 
         stage("pages")
-        // What an earlier build made and this one did not is stale.
+        // What an earlier build made and this one did not is stale. A file this build was
+        // refused (the user's own) is never the tool's.
+        made.subtract(refused)
         var filesRemoved = 0
         for path in Set(pending.files).subtracting(made).sorted() where writer.removeMadeFile(path) {
             filesRemoved += 1
             progress(.removed(path: path))
         }
+        if legacyManifest { _ = writer.removeMadeFile(BuildManifest.legacyFileName) }
+        writer.removeTemporaryFiles()
+        // Everything written is on disk before the catalog says so.
+        writer.syncFileSystem()
         manifest.files = made.sorted()
-        try writer.write(manifest.encoded(), to: BuildManifest.fileName)
-        stage("clean-up and manifest")
+        try catalog.save(manifest, replacing: pending)
+        stage("clean-up and catalog")
 
         skipped.sort { $0.path < $1.path }
         return BuildReport(
@@ -234,7 +313,7 @@ public struct SiteBuilder: Sendable {
     /// originals that carry a GPS position while positions are stripped. Returns, per photo,
     /// the original's site path and size.
     private func publishOriginals(
-        plan: SitePlan, kept images: [PhotoImages?], writer: SiteWriter, made: inout Set<String>,
+        plan: SitePlan, kept images: [PhotoImages?], unchanged: Set<String>, writer: SiteWriter, made: inout Set<String>,
         progress: @Sendable (BuildEvent) -> Void
     ) throws(SiteError) -> [Int: (path: String, size: Int)] {
         var originals: [Int: (path: String, size: Int)] = [:]
@@ -247,7 +326,8 @@ public struct SiteBuilder: Sendable {
                     continue
                 }
                 let path = plan.originalPath(photo: index)
-                if writer.fileSize(path) != photo.fileSize {
+                // An original is copied again unless the photo is unchanged at the same name.
+                if !unchanged.contains(photo.relativePath) || writer.fileSize(path) != photo.fileSize {
                     guard let data = FileManager.default.contents(atPath: photo.sourcePath) else { continue }
                     try writer.write(data, to: path)
                 }
@@ -259,6 +339,21 @@ public struct SiteBuilder: Sendable {
             progress(.warning("\(withheld) original\(withheld == 1 ? "" : "s") with a GPS position \(withheld == 1 ? "is" : "are") not offered for download while GPS positions are stripped (strip_gps: false or --keep-gps publishes them)"))
         }
         return originals
+    }
+
+    /// The files of the photo `slug` in the album `directory`: its page, its images at every
+    /// width and format this build may make, and its original.
+    private func photoFiles(directory: String, slug: String, photo: GalleryPhoto) -> [String] {
+        var files = [directory + slug + ".html"]
+        for width in options.allImageWidths {
+            for format in options.allImageFormats {
+                files.append(SitePlan.imagePath(directory: directory, slug: slug, width: width, format: format))
+            }
+        }
+        if options.downloadOriginals {
+            files.append(SitePlan.originalPath(directory: directory, slug: slug, fileName: photo.fileName))
+        }
+        return files
     }
 
     /// The files this build may make: every photo's images (at the widths its size allows)
@@ -281,15 +376,13 @@ public struct SiteBuilder: Sendable {
         return files
     }
 
-    /// Makes (or reuses) each photo's images, `jobs` photos at a time.
+    /// Carries out each photo's decision, `jobs` photos at a time.
     private func processPhotos(
-        plan: SitePlan, previous: BuildManifest, writer: SiteWriter, jobs: Int, progress: @Sendable (BuildEvent) -> Void
+        plan: SitePlan, work: PhotoWork, hashes: [Result<String, PhotoFailure>], decisions: [ImageDecision?],
+        previous: [String: BuildManifest.PhotoRecord], staged: [String: String], jobs: Int,
+        progress: @Sendable (BuildEvent) -> Void
     ) async throws(SiteError) -> [Result<PhotoResult, ImagingError>] {
         let count = plan.photos.count
-        let work = PhotoWork(
-            widths: options.allImageWidths, formats: options.allImageFormats, limits: options.limits,
-            settings: options.allImageFormats.map(options.imageSettingsKey(for:)), keepGPS: options.keepGPS, writer: writer,
-            previousByHash: Dictionary(previous.photos.values.map { ($0.contentHash, $0) }, uniquingKeysWith: { first, _ in first }))
         var results = [Result<PhotoResult, ImagingError>?](repeating: nil, count: count)
         var firstFailure: SiteError?
         await withTaskGroup(of: (Int, Result<PhotoResult, PhotoFailure>).self) { group in
@@ -301,8 +394,15 @@ public struct SiteBuilder: Sendable {
                 next += 1
                 let photo = plan.photos[index].photo
                 let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
-                let record = previous.photos[photo.relativePath]
-                group.addTask { (index, work.process(photo, paths: paths, previous: record)) }
+                let hash = hashes[index]
+                let decision = decisions[index]
+                group.addTask {
+                    switch hash {
+                    case .failure(let failure): return (index, .failure(failure))
+                    case .success(let hash):
+                        return (index, work.apply(decision!, to: photo, hash: hash, paths: paths, previous: previous, staged: staged))
+                    }
+                }
             }
             for _ in 0..<min(jobs, count) { startNext() }
             while let (index, outcome) = await group.next() {
@@ -327,140 +427,3 @@ public struct SiteBuilder: Sendable {
     }
 }
 
-/// The images of one photo, and how they came to be.
-struct PhotoResult: Sendable {
-    /// The photo's images, as the manifest records them.
-    var record: BuildManifest.PhotoRecord
-    var reused: Bool
-    var imagesWritten: Int
-}
-
-enum PhotoFailure: Error {
-    /// The photo cannot be used: it is skipped.
-    case image(ImagingError)
-    /// The site cannot be written: the build stops.
-    case write(SiteError)
-}
-
-/// What every photo's work shares.
-struct PhotoWork: Sendable {
-    var widths: [Int]
-    /// The formats every image is made in: the main one (`<img>`) first.
-    var formats: [EncodeFormat]
-    var limits: DecodeLimits
-    /// Per format (in the order of `formats`), what its images depend on besides the photo.
-    var settings: [String]
-    /// Whether JPEG images keep the photo's GPS position.
-    var keepGPS: Bool
-    var writer: SiteWriter
-    /// Records of the previous build by content hash: a renamed or moved photo's images are
-    /// copied, not made again.
-    var previousByHash: [String: BuildManifest.PhotoRecord]
-
-    /// Makes one photo's images at `paths` (width → site-relative path per format, in the
-    /// order of `formats`), or reuses those an earlier build made (`previous`) when the photo
-    /// is unchanged: all of them when every format's settings are the same, else those of the
-    /// formats whose settings are (the others are made from one decode).
-    func process(_ photo: GalleryPhoto, paths: [Int: [String]], previous: BuildManifest.PhotoRecord?) -> Result<PhotoResult, PhotoFailure> {
-        let widthsMade = paths.keys.sorted()
-        // Per format, its planned files by ascending width.
-        let wanted = formats.indices.map { format in widthsMade.map { paths[$0]![format] } }
-        /// The formats whose planned files `record` lists, made with the same settings, and
-        /// which are still there.
-        func reusable(_ record: BuildManifest.PhotoRecord) -> Set<Int> {
-            guard record.renditions.map(\.width) == widthsMade else { return [] }
-            let files = record.filesBySettings
-            return Set(formats.indices.filter { files[settings[$0]] == wanted[$0] && wanted[$0].allSatisfy(writer.exists) })
-        }
-        func reused(_ record: BuildManifest.PhotoRecord, hash: String) -> PhotoResult {
-            PhotoResult(record: self.record(of: photo, hash: hash, made: record, paths: paths), reused: true, imagesWritten: 0)
-        }
-        // Unchanged by size and time: nothing is read.
-        var kept: Set<Int> = []
-        if let previous, previous.size == photo.fileSize, previous.modificationTime == photo.modificationTime {
-            kept = reusable(previous)
-            if kept.count == formats.count { return .success(reused(previous, hash: previous.contentHash)) }
-        }
-        guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
-            return .failure(.image(.io(path: photo.relativePath, reason: "cannot be read")))
-        }
-        let bytes = [UInt8](data)
-        let hash = contentHash(bytes)
-        // Touched but not changed: the same content.
-        if let previous, previous.contentHash == hash {
-            kept = reusable(previous)
-            if kept.count == formats.count { return .success(reused(previous, hash: hash)) }
-        } else {
-            kept = []
-        }
-        // Renamed or moved: the same content made with the same settings elsewhere in the site.
-        if kept.isEmpty, let earlier = previousByHash[hash], earlier.renditions.map(\.width) == widthsMade {
-            let files = earlier.filesBySettings
-            let sources = settings.map { files[$0] }
-            if sources.allSatisfy({ $0 != nil && $0!.allSatisfy(writer.exists) }) {
-                // Should an earlier image not be readable after all, the images are made anew.
-                var copied = true
-                for (from, to) in zip(sources.flatMap { $0! }, wanted.flatMap { $0 }) where from != to {
-                    guard let data = FileManager.default.contents(atPath: writer.root + "/" + from) else { copied = false; break }
-                    do throws(SiteError) { try writer.write(data, to: to) } catch { return .failure(.write(error)) }
-                }
-                if copied {
-                    let record = self.record(of: photo, hash: hash, made: earlier, paths: paths)
-                    return .success(PhotoResult(record: record, reused: true, imagesWritten: wanted.joined().count))
-                }
-            }
-        }
-
-        // The formats whose images are not kept are made, from one decode.
-        let missing = formats.indices.filter { !kept.contains($0) }
-        let set: RenditionSet
-        do throws(ImagingError) {
-            set = try Renditions.make(from: bytes, widths: widths, formats: missing.map { formats[$0] }, limits: limits)
-        } catch {
-            return .failure(.image(error))
-        }
-        guard set.renditions.map(\.width) == widthsMade else {
-            return .failure(.image(.processingFailed("made images \(set.renditions.map(\.width)) px wide, not the planned \(widthsMade)")))
-        }
-        // The GPS position goes back into JPEG images only when the site keeps it.
-        let gps = keepGPS && photo.info.format == .jpeg ? GPSMetadata.block(fromJPEG: bytes) : nil
-        var written = 0
-        for (position, rendition) in set.renditions.enumerated() {
-            for (encoding, format) in missing.enumerated() {
-                var encoded = rendition.encodings[encoding]
-                if let gps, case .jpeg = formats[format] { encoded = GPSMetadata.inserting(gps, into: encoded) }
-                do throws(SiteError) { try writer.write(Data(encoded), to: wanted[format][position]) } catch { return .failure(.write(error)) }
-                written += 1
-            }
-        }
-        let record = self.record(
-            of: photo, hash: hash, width: set.info.displayWidth, height: set.info.displayHeight, color: set.averageColor.hex,
-            sizes: set.renditions.map { ($0.width, $0.height) }, paths: paths)
-        return .success(PhotoResult(record: record, reused: missing.isEmpty, imagesWritten: written))
-    }
-
-    /// The record of a photo whose images an earlier build made (`made`: its size, colour and
-    /// image sizes), now at `paths`.
-    private func record(of photo: GalleryPhoto, hash: String, made: BuildManifest.PhotoRecord, paths: [Int: [String]]) -> BuildManifest.PhotoRecord {
-        record(of: photo, hash: hash, width: made.width, height: made.height, color: made.color,
-               sizes: made.renditions.map { ($0.width, $0.height) }, paths: paths)
-    }
-
-    /// The manifest record of a photo whose images of `sizes` (ascending widths) are at `paths`.
-    private func record(
-        of photo: GalleryPhoto, hash: String, width: Int, height: Int, color: String,
-        sizes: [(width: Int, height: Int)], paths: [Int: [String]]
-    ) -> BuildManifest.PhotoRecord {
-        let renditions = sizes.map { BuildManifest.RenditionRecord(width: $0.width, height: $0.height, path: paths[$0.width]![0]) }
-        let sources = formats.indices.dropFirst().map { index in
-            BuildManifest.SourceRecord(type: formats[index].mimeType, settings: settings[index], paths: sizes.map { paths[$0.width]![index] })
-        }
-        return BuildManifest.PhotoRecord(
-            size: photo.fileSize, modificationTime: photo.modificationTime, contentHash: hash, settings: settings[0],
-            width: width, height: height, color: color, renditions: renditions,
-            sources: sources.isEmpty ? nil : sources, info: photo.info, probeVersion: ImageProbe.version)
-    }
-}
-
-/// The images written for one photo: its manifest record (display size, colour, renditions).
-typealias PhotoImages = BuildManifest.PhotoRecord

@@ -52,6 +52,11 @@ public struct SiteOptions: Sendable {
     /// Whether each photo's original file is published and offered for download on its page.
     /// While GPS positions are stripped, originals that carry one are not published.
     public var downloadOriginals: Bool = false
+    /// Where the catalog of what earlier builds made is kept; nil for the default place in the
+    /// user's cache folder (see ``Catalog``).
+    public var catalogPath: String?
+    /// Whether a build waits while another build of the same output folder runs (else it fails).
+    public var waitForLock: Bool = true
 
     /// Creates options with the defaults a gallery needs.
     public init(
@@ -183,6 +188,10 @@ public enum SiteError: Error, CustomStringConvertible, Equatable, Sendable {
     case template(file: String, reason: String)
     /// A file of the site cannot be written.
     case write(path: String, reason: String)
+    /// The catalog (what earlier builds made) cannot be opened or written.
+    case catalog(path: String, reason: String)
+    /// Another build of the same output folder is running (and the build was told not to wait).
+    case busy(output: String, holder: String)
 
     /// A sentence naming the file or folder and the reason.
     public var description: String {
@@ -194,6 +203,8 @@ public enum SiteError: Error, CustomStringConvertible, Equatable, Sendable {
         case .source(let message): message
         case .template(let file, let reason): "theme file \(file): \(reason)"
         case .write(let path, let reason): "cannot write \(path): \(reason)"
+        case .catalog(let path, let reason): "the catalog \(path) cannot be used: \(reason) (--catalog chooses another place)"
+        case .busy(let output, let holder): "another build of \(output) is running (\(holder)); try again when it is done"
         }
     }
 }

@@ -48,12 +48,19 @@ struct SitePlan: Sendable {
     private(set) var albums: [Album] = []
     private(set) var photos: [Photo] = []
 
-    init(root: GalleryAlbum) {
-        _ = add(root, directory: "", ancestors: [], insideHidden: false)
+    /// Photo slugs that would collide with a file the tool did not make.
+    private(set) var collisions: [(photo: String, file: String, slug: String)] = []
+
+    /// The plan of the site for the album tree `root`. `taken(directory, slug, photo)` says
+    /// which file (if any) of the photo's page, images or original under that slug exists and
+    /// is not the tool's: such a photo gets the next free slug (listed in ``collisions``).
+    init(root: GalleryAlbum, taken: (String, String, GalleryPhoto) -> String? = { _, _, _ in nil }) {
+        _ = add(root, directory: "", ancestors: [], insideHidden: false, taken: taken)
     }
 
     private mutating func add(
-        _ album: GalleryAlbum, directory: String, ancestors: [(name: String, directory: String)], insideHidden: Bool
+        _ album: GalleryAlbum, directory: String, ancestors: [(name: String, directory: String)], insideHidden: Bool,
+        taken: (String, String, GalleryPhoto) -> String?
     ) -> Int {
         let index = albums.count
         let hidden = insideHidden || album.hidden
@@ -63,7 +70,12 @@ struct SitePlan: Sendable {
         var photoSlugs = SlugAllocator(reserved: Self.reservedPhotoSlugs)
         var photoIndices: [Int] = []
         for photo in album.photos {
-            let slug = photoSlugs.allocate(for: photo.stem, fallback: "photo")
+            var slug = photoSlugs.allocate(for: photo.stem, fallback: "photo")
+            while let file = taken(directory, slug, photo) {
+                let next = photoSlugs.allocate(for: photo.stem, fallback: "photo")
+                collisions.append((photo.relativePath, file, next))
+                slug = next
+            }
             if photo.fileName == album.coverFileName { albums[index].coverPhoto = photos.count }
             photoIndices.append(photos.count)
             photos.append(Photo(photo: photo, slug: slug, directory: directory, album: index))
@@ -74,7 +86,7 @@ struct SitePlan: Sendable {
         for child in album.albums {
             let slug = albumSlugs.allocate(for: child.name, fallback: "album")
             let childIndex = add(child, directory: directory + slug + "/",
-                                 ancestors: ancestors + [(album.title, directory)], insideHidden: hidden)
+                                 ancestors: ancestors + [(album.title, directory)], insideHidden: hidden, taken: taken)
             childIndices.append(childIndex)
             if !child.hidden { listed.append(childIndex) }
         }
@@ -86,8 +98,12 @@ struct SitePlan: Sendable {
 
     /// Site-relative path of a photo's image at `width`.
     func imagePath(photo index: Int, width: Int, format: EncodeFormat) -> String {
-        let photo = photos[index]
-        return "\(photo.directory)thumbs/\(photo.slug)-\(width).\(format.fileExtension)"
+        Self.imagePath(directory: photos[index].directory, slug: photos[index].slug, width: width, format: format)
+    }
+
+    /// Site-relative path of the image at `width` of the photo `slug` in the album `directory`.
+    static func imagePath(directory: String, slug: String, width: Int, format: EncodeFormat) -> String {
+        "\(directory)thumbs/\(slug)-\(width).\(format.fileExtension)"
     }
 
     /// Site-relative paths of the images a photo gets, by width, one per format (in the order
@@ -108,9 +124,14 @@ struct SitePlan: Sendable {
     /// Site-relative path of a photo's original, published for download: `originals/` beside
     /// the album's page, the slug, and the file's extension when it is short and plain.
     func originalPath(photo index: Int) -> String {
-        let ext = (photos[index].photo.fileName as NSString).pathExtension.lowercased()
+        Self.originalPath(directory: photos[index].directory, slug: photos[index].slug, fileName: photos[index].photo.fileName)
+    }
+
+    /// Site-relative path of the original `fileName` of the photo `slug` in the album `directory`.
+    static func originalPath(directory: String, slug: String, fileName: String) -> String {
+        let ext = (fileName as NSString).pathExtension.lowercased()
         let plain = !ext.isEmpty && ext.count <= 5 && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-        return photos[index].directory + "originals/" + photos[index].slug + "." + (plain ? ext : "bin")
+        return directory + "originals/" + slug + "." + (plain ? ext : "bin")
     }
 
     /// Number of static pages of an album of `photoCount` photos, `perPage` tiles a page.

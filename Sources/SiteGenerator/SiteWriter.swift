@@ -2,6 +2,12 @@ import Foundation
 import Gallery
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Resolves the source and output folders and refuses any overlap between them, so the photo
 /// folder is never written to.
 enum OutputSafety {
@@ -44,29 +50,65 @@ enum OutputSafety {
     }
 }
 
-/// Writes files below the output folder, each atomically (a temporary file renamed into
-/// place), so an interrupted build never leaves a half-written file behind.
+/// Writes files below the output folder, each atomically: written under a temporary name in
+/// the output folder's `.cascade-tmp/` and renamed into place, so an interrupted build never
+/// leaves a half-written file under a published name. Files are not synced one by one: the
+/// build syncs the file system once (``syncFileSystem()``) before its catalog records them.
+/// Whatever a killed build left in `.cascade-tmp/` is removed by the next one
+/// (``removeTemporaryFiles()``); nothing there is part of the site.
 struct SiteWriter: Sendable {
+    /// The folder, inside the output folder, that holds files being written.
+    static let temporaryFolder = ".cascade-tmp"
+
     /// The output folder, absolute.
     let root: String
+    /// Site-relative paths that are not the tool's and are never written over.
+    let refused: Set<String>
     /// Folders found to be inside the output folder during this build (resolving links is slow).
     private let insideFolders = FolderSet()
+    /// Numbers temporary files within this process.
+    private static let counter = Atomic<Int>(0)
 
-    init(root: String) {
+    init(root: String, refused: Set<String> = []) {
         self.root = root
+        self.refused = refused
+    }
+
+    /// A new temporary path (absolute) in the temporary folder, which is made if needed.
+    func temporaryPath() throws(SiteError) -> String {
+        let folder = root + "/" + Self.temporaryFolder
+        if mkdir(folder, 0o755) != 0, errno != EEXIST {
+            throw .write(path: folder, reason: String(cString: strerror(errno)))
+        }
+        return folder + "/\(getpid())-\(Self.counter.add(1, ordering: .relaxed).newValue)"
+    }
+
+    /// Removes the temporary folder and what an interrupted build left in it.
+    func removeTemporaryFiles() {
+        let folder = root + "/" + Self.temporaryFolder
+        guard FileStatus(path: folder)?.kind == .directory else { return }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Flushes everything written to the output folder's file system to disk (`syncfs`), once
+    /// per build, before the catalog records what was written.
+    func syncFileSystem() {
+        let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        #if os(Linux)
+            _ = linuxSyncFileSystem(descriptor)
+        #else
+            _ = fsync(descriptor)
+        #endif
+        close(descriptor)
     }
 
     /// Writes `data` to the site-relative `path` unless the file already holds exactly that;
     /// returns whether it wrote.
     @discardableResult
     func writeIfChanged(_ data: Data, to path: String) throws(SiteError) -> Bool {
-        let full = URL(fileURLWithPath: root).appendingPathComponent(path).path
-        if isInside(folder: URL(fileURLWithPath: full).deletingLastPathComponent().path),
-            let attributes = try? FileManager.default.attributesOfItem(atPath: full),
-            attributes[.type] as? FileAttributeType == .typeRegular,
-            (attributes[.size] as? NSNumber)?.intValue == data.count,
-            FileManager.default.contents(atPath: full) == data
-        {
+        if refused.contains(path) { return false }
+        if fileSize(path) == data.count, FileManager.default.contents(atPath: root + "/" + path) == data {
             return false
         }
         try write(data, to: path)
@@ -120,24 +162,93 @@ struct SiteWriter: Sendable {
         return inside
     }
 
-    /// Writes `data` to the site-relative `path`.
+    /// Writes `data` to the site-relative `path` (a temporary file renamed into place). A
+    /// path in ``refused`` (a file that is not the tool's) is left as it is.
     func write(_ data: Data, to path: String) throws(SiteError) {
-        let url = URL(fileURLWithPath: root).appendingPathComponent(path)
-        do {
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            guard isInside(folder: url.deletingLastPathComponent().path) else {
-                throw SiteError.write(
-                    path: url.path,
-                    reason: "\(url.deletingLastPathComponent().path) is a link to a place outside the output folder; remove the link")
+        if refused.contains(path) { return }
+        let full = try destination(path)
+        let temporary = try temporaryPath()
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .write(path: full, reason: String(cString: strerror(errno))) }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
             }
-            try data.write(to: url, options: .atomic)
-        } catch let error as SiteError {
-            throw error
+        }
+        if close(descriptor) != 0, failure == 0 { failure = errno }
+        if failure == 0, rename(temporary, full) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw .write(path: full, reason: String(cString: strerror(failure)))
+        }
+    }
+
+    /// Puts the file at `source` (absolute: a file staged in the temporary folder) at the
+    /// site-relative `path` as well, as a hard link where the file system allows, else a copy.
+    func place(_ source: String, at path: String) throws(SiteError) {
+        if refused.contains(path) { return }
+        let full = try destination(path)
+        let temporary = try temporaryPath()
+        if link(source, temporary) == 0 {
+            if rename(temporary, full) == 0 { return }
+            let failure = errno
+            unlink(temporary)
+            throw .write(path: full, reason: String(cString: strerror(failure)))
+        }
+        guard let data = FileManager.default.contents(atPath: source) else {
+            throw .write(path: full, reason: "its staged image \(source) cannot be read")
+        }
+        try write(data, to: path)
+    }
+
+    /// Keeps a link to the site-relative file `path` at the absolute `staged` (in the temporary
+    /// folder), so that it survives the file at `path` being replaced; a copy where the file
+    /// system has no hard links. Returns false when `path` cannot be read.
+    func stage(_ path: String, at staged: String) -> Bool {
+        guard fileSize(path) != nil else { return false }
+        if link(root + "/" + path, staged) == 0 { return true }
+        guard let data = FileManager.default.contents(atPath: root + "/" + path) else { return false }
+        return FileManager.default.createFile(atPath: staged, contents: data)
+    }
+
+    /// The absolute path of the site-relative `path`, its folder made and checked to be inside
+    /// the output folder.
+    private func destination(_ path: String) throws(SiteError) -> String {
+        let url = URL(fileURLWithPath: root).appendingPathComponent(path)
+        let folder = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw .write(path: url.path, reason: (error as NSError).localizedDescription)
         }
+        guard isInside(folder: folder.path) else {
+            throw .write(path: url.path, reason: "\(folder.path) is a link to a place outside the output folder; remove the link")
+        }
+        return url.path
     }
+}
+
+#if os(Linux)
+    /// `syncfs(2)`, a GNU extension the Glibc module does not export.
+    @_silgen_name("syncfs")
+    private func linuxSyncFileSystem(_ descriptor: Int32) -> Int32
+#endif
+
+/// `write(2)`.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        Glibc.write(descriptor, buffer, count)
+    #else
+        Darwin.write(descriptor, buffer, count)
+    #endif
 }
 
 /// A set of paths shared by the tasks of one build.

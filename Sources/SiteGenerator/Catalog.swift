@@ -1,0 +1,167 @@
+import Foundation
+import GRDB
+
+/// What earlier builds of one output folder made, and from what: a SQLite database (through
+/// GRDB) kept outside the site, by default in the user's cache folder
+/// (`$XDG_CACHE_HOME/cascade/catalogs/`, keyed by the output folder's real path).
+///
+/// It lists every file the tool made (nothing else is ever deleted or written over), each
+/// photo's images with what they were made from (content hash, file identity, settings), and
+/// each page's fingerprint. It changes row by row in transactions: a rebuild with nothing to do
+/// writes nothing. A lost or damaged catalog makes the next build slower, never wrong: nothing
+/// it does not list is deleted or replaced.
+final class Catalog: Sendable {
+    /// The database file.
+    let path: String
+    private let database: DatabaseQueue
+
+    /// Where the catalog of the output folder `output` (absolute, real) goes by default.
+    static func defaultPath(output: String) -> String {
+        cacheFolder() + "/catalogs/" + key(output: output) + ".sqlite"
+    }
+
+    /// `$XDG_CACHE_HOME/cascade`, else `~/.cache/cascade`.
+    static func cacheFolder() -> String {
+        let environment = ProcessInfo.processInfo.environment
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/cascade" }
+        return FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/cascade"
+    }
+
+    /// A file name for the output folder: its last component (readable) and a hash of its path.
+    static func key(output: String) -> String {
+        var hasher = FingerprintHasher()
+        hasher.combine(output)
+        let name = SlugAllocator.slug((output as NSString).lastPathComponent)
+        return (name.isEmpty ? "site" : String(name.prefix(40))) + "-" + hasher.hex
+    }
+
+    /// Opens (or creates) the catalog at `path`. A file that is not a catalog of this version
+    /// is reported through `warning`, set aside as `path.damaged` and replaced by an empty one.
+    init(path: String, warning: (String) -> Void) throws(SiteError) {
+        self.path = path
+        do {
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        } catch {
+            throw .catalog(path: path, reason: (error as NSError).localizedDescription)
+        }
+        do {
+            database = try Self.openDatabase(path)
+        } catch {
+            warning("the catalog \(path) cannot be read (\(error)); it is set aside as \(path).damaged and every image is made anew (no file is deleted)")
+            try? FileManager.default.removeItem(atPath: path + ".damaged")
+            do {
+                try FileManager.default.moveItem(atPath: path, toPath: path + ".damaged")
+                for suffix in ["-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                database = try Self.openDatabase(path)
+            } catch {
+                throw .catalog(path: path, reason: "\(error)")
+            }
+        }
+    }
+
+    private static func openDatabase(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.label = "cascade catalog"
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE file (path TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+                CREATE TABLE page (path TEXT PRIMARY KEY NOT NULL, fingerprint TEXT NOT NULL) WITHOUT ROWID;
+                CREATE TABLE photo (path TEXT PRIMARY KEY NOT NULL, record BLOB NOT NULL) WITHOUT ROWID;
+                """)
+        }
+        // Reads the database once: a file that is not SQLite fails here, not in the middle of a build.
+        if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
+            throw CatalogVersionError()
+        }
+        try migrator.migrate(queue)
+        _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM file") }
+        return queue
+    }
+
+    /// A catalog written by a newer Cascade.
+    private struct CatalogVersionError: Error, CustomStringConvertible {
+        var description: String { "it was written by a newer version of Cascade" }
+    }
+
+    /// Everything the catalog holds. A photo record that cannot be read is left out (its
+    /// images are made anew; its files stay listed, so they are still the tool's).
+    func snapshot() throws(SiteError) -> BuildManifest {
+        do {
+            return try database.read { db in
+                var manifest = BuildManifest()
+                manifest.files = try String.fetchAll(db, sql: "SELECT path FROM file ORDER BY path")
+                let pages = try Row.fetchCursor(db, sql: "SELECT path, fingerprint FROM page")
+                while let row = try pages.next() { manifest.pages[row[0]] = row[1] as String }
+                let decoder = JSONDecoder()
+                let photos = try Row.fetchCursor(db, sql: "SELECT path, record FROM photo")
+                while let row = try photos.next() {
+                    let data: Data = row[1]
+                    if let record = try? decoder.decode(BuildManifest.PhotoRecord.self, from: data) {
+                        manifest.photos[row[0]] = record
+                    }
+                }
+                return manifest
+            }
+        } catch {
+            throw .catalog(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Before a build writes anything: lists `files` as the tool's (so that what an interrupted
+    /// build wrote is still known to be the tool's) and forgets the photo records at `photos`
+    /// (whose files this build may replace: should it be interrupted, the next one makes them
+    /// anew rather than trust them).
+    func prepare(addingFiles files: some Collection<String>, forgettingPhotos photos: some Collection<String>) throws(SiteError) {
+        guard !files.isEmpty || !photos.isEmpty else { return }
+        do {
+            try database.write { db in
+                let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO file (path) VALUES (?)")
+                for file in files { try insert.execute(arguments: [file]) }
+                let delete = try db.cachedStatement(sql: "DELETE FROM photo WHERE path = ?")
+                for photo in photos { try delete.execute(arguments: [photo]) }
+            }
+        } catch {
+            throw .catalog(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Records what a build made (`new`), writing only the rows that differ from what the
+    /// catalog holds (`old`): nothing at all when nothing changed.
+    func save(_ new: BuildManifest, replacing old: BuildManifest) throws(SiteError) {
+        let oldFiles = Set(old.files)
+        let newFiles = Set(new.files)
+        let addedFiles = newFiles.subtracting(oldFiles)
+        let removedFiles = oldFiles.subtracting(newFiles)
+        let changedPages = new.pages.filter { old.pages[$0.key] != $0.value }
+        let removedPages = old.pages.keys.filter { new.pages[$0] == nil }
+        let changedPhotos = new.photos.filter { old.photos[$0.key] != $0.value }
+        let removedPhotos = old.photos.keys.filter { new.photos[$0] == nil }
+        guard !(addedFiles.isEmpty && removedFiles.isEmpty && changedPages.isEmpty && removedPages.isEmpty
+            && changedPhotos.isEmpty && removedPhotos.isEmpty)
+        else { return }
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            try database.write { db in
+                let insertFile = try db.cachedStatement(sql: "INSERT OR IGNORE INTO file (path) VALUES (?)")
+                for file in addedFiles { try insertFile.execute(arguments: [file]) }
+                let deleteFile = try db.cachedStatement(sql: "DELETE FROM file WHERE path = ?")
+                for file in removedFiles { try deleteFile.execute(arguments: [file]) }
+                let upsertPage = try db.cachedStatement(sql: "INSERT OR REPLACE INTO page (path, fingerprint) VALUES (?, ?)")
+                for (page, key) in changedPages { try upsertPage.execute(arguments: [page, key]) }
+                let deletePage = try db.cachedStatement(sql: "DELETE FROM page WHERE path = ?")
+                for page in removedPages { try deletePage.execute(arguments: [page]) }
+                let upsertPhoto = try db.cachedStatement(sql: "INSERT OR REPLACE INTO photo (path, record) VALUES (?, ?)")
+                for (photo, record) in changedPhotos { try upsertPhoto.execute(arguments: [photo, try encoder.encode(record)]) }
+                let deletePhoto = try db.cachedStatement(sql: "DELETE FROM photo WHERE path = ?")
+                for photo in removedPhotos { try deletePhoto.execute(arguments: [photo]) }
+            }
+        } catch {
+            throw .catalog(path: path, reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Gallery
+import Imaging
+import Synchronization
+
+/// The images of one photo, and how they came to be.
+struct PhotoResult: Sendable {
+    /// The photo's images, as the catalog records them.
+    var record: BuildManifest.PhotoRecord
+    var reused: Bool
+    var imagesWritten: Int
+}
+
+enum PhotoFailure: Error {
+    /// The photo cannot be used: it is skipped.
+    case image(ImagingError)
+    /// The site cannot be written: the build stops.
+    case write(SiteError)
+}
+
+/// What every photo's image work shares: the image stage of a build.
+struct PhotoWork: Sendable {
+    var widths: [Int]
+    /// The formats every image is made in: the main one (`<img>`) first.
+    var formats: [EncodeFormat]
+    var limits: DecodeLimits
+    /// Per format (in the order of `formats`), what its images depend on besides the photo.
+    var settings: [String]
+    /// Whether JPEG images keep the photo's GPS position.
+    var keepGPS: Bool
+    var writer: SiteWriter
+
+    /// The photo's content hash: the earlier record's when the file's identity is unchanged
+    /// (nothing is read), else the hash of its bytes.
+    func contentHash(of photo: GalleryPhoto, previous: BuildManifest.PhotoRecord?) -> Result<String, PhotoFailure> {
+        if let previous, previous.matches(photo.identity) { return .success(previous.contentHash) }
+        guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
+            return .failure(.image(.io(path: photo.relativePath, reason: "cannot be read")))
+        }
+        return .success(SiteGenerator.contentHash([UInt8](data)))
+    }
+
+    /// Carries out `decision` for the photo whose content hash is `hash`, wanted at `paths`
+    /// (width → site-relative path per format, in the order of `formats`). `previous` holds the
+    /// earlier records; `staged` the absolute paths where the build staged the files a move
+    /// takes (by their site-relative path).
+    func apply(
+        _ decision: ImageDecision, to photo: GalleryPhoto, hash: String, paths: [Int: [String]],
+        previous: [String: BuildManifest.PhotoRecord], staged: [String: String]
+    ) -> Result<PhotoResult, PhotoFailure> {
+        let widthsMade = paths.keys.sorted()
+        // Per format, its planned files by ascending width.
+        let wanted = formats.indices.map { format in widthsMade.map { paths[$0]![format] } }
+        var kept: Set<Int> = []
+        switch decision {
+        case .keep(let formats):
+            let record = previous[photo.relativePath]!
+            if formats.count == self.formats.count {
+                return .success(PhotoResult(record: self.record(of: photo, hash: hash, made: record, paths: paths), reused: true, imagesWritten: 0))
+            }
+            kept = formats
+        case .move(let from):
+            let record = previous[from]!
+            let files = record.filesBySettings
+            do throws(SiteError) {
+                for format in formats.indices {
+                    for (source, target) in zip(files[settings[format]]!, wanted[format]) {
+                        try writer.place(staged[source]!, at: target)
+                    }
+                }
+            } catch {
+                return .failure(.write(error))
+            }
+            let result = self.record(of: photo, hash: hash, made: record, paths: paths)
+            return .success(PhotoResult(record: result, reused: true, imagesWritten: wanted.joined().count))
+        case .make:
+            break
+        }
+
+        // The formats whose images are not kept are made, from one decode.
+        guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
+            return .failure(.image(.io(path: photo.relativePath, reason: "cannot be read")))
+        }
+        let bytes = [UInt8](data)
+        let missing = formats.indices.filter { !kept.contains($0) }
+        let set: RenditionSet
+        do throws(ImagingError) {
+            set = try Renditions.make(from: bytes, widths: widths, formats: missing.map { formats[$0] }, limits: limits)
+        } catch {
+            return .failure(.image(error))
+        }
+        guard set.renditions.map(\.width) == widthsMade else {
+            return .failure(.image(.processingFailed("made images \(set.renditions.map(\.width)) px wide, not the planned \(widthsMade)")))
+        }
+        // The GPS position goes back into JPEG images only when the site keeps it.
+        let gps = keepGPS && photo.info.format == .jpeg ? GPSMetadata.block(fromJPEG: bytes) : nil
+        var written = 0
+        for (position, rendition) in set.renditions.enumerated() {
+            for (encoding, format) in missing.enumerated() {
+                var encoded = rendition.encodings[encoding]
+                if let gps, case .jpeg = formats[format] { encoded = GPSMetadata.inserting(gps, into: encoded) }
+                do throws(SiteError) { try writer.write(Data(encoded), to: wanted[format][position]) } catch { return .failure(.write(error)) }
+                written += 1
+            }
+        }
+        let record = self.record(
+            of: photo, hash: hash, width: set.info.displayWidth, height: set.info.displayHeight, color: set.averageColor.hex,
+            sizes: set.renditions.map { ($0.width, $0.height) }, paths: paths)
+        return .success(PhotoResult(record: record, reused: missing.isEmpty, imagesWritten: written))
+    }
+
+    /// The record of a photo whose images an earlier build made (`made`: its size, colour and
+    /// image sizes), now at `paths`.
+    private func record(of photo: GalleryPhoto, hash: String, made: BuildManifest.PhotoRecord, paths: [Int: [String]]) -> BuildManifest.PhotoRecord {
+        record(of: photo, hash: hash, width: made.width, height: made.height, color: made.color,
+               sizes: made.renditions.map { ($0.width, $0.height) }, paths: paths)
+    }
+
+    /// The catalog record of a photo whose images of `sizes` (ascending widths) are at `paths`.
+    private func record(
+        of photo: GalleryPhoto, hash: String, width: Int, height: Int, color: String,
+        sizes: [(width: Int, height: Int)], paths: [Int: [String]]
+    ) -> BuildManifest.PhotoRecord {
+        let renditions = sizes.map { BuildManifest.RenditionRecord(width: $0.width, height: $0.height, path: paths[$0.width]![0]) }
+        let sources = formats.indices.dropFirst().map { index in
+            BuildManifest.SourceRecord(type: formats[index].mimeType, settings: settings[index], paths: sizes.map { paths[$0.width]![index] })
+        }
+        return BuildManifest.PhotoRecord(
+            size: photo.fileSize, modificationTime: photo.modificationTime, changeTime: photo.changeTime, inode: photo.inode,
+            contentHash: hash, settings: settings[0],
+            width: width, height: height, color: color, renditions: renditions,
+            sources: sources.isEmpty ? nil : sources, info: photo.info, probeVersion: ImageProbe.version)
+    }
+}
+
+/// The images written for one photo: its catalog record (display size, colour, renditions).
+typealias PhotoImages = BuildManifest.PhotoRecord
+
+/// `transform` applied to every element of `items`, on `jobs` threads at once; the results in
+/// the order of `items`.
+func parallelMap<Element: Sendable, Result: Sendable>(
+    _ items: [Element], jobs: Int, _ transform: @Sendable (Element) -> Result
+) -> [Result] {
+    let results = ResultSlots<Result>(count: items.count)
+    let next = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, items.count))) { _ in
+        while true {
+            let index = next.add(1, ordering: .relaxed).oldValue
+            guard index < items.count else { return }
+            results.set(index, transform(items[index]))
+        }
+    }
+    return results.values
+}
+
+/// One slot per result of ``parallelMap(_:jobs:_:)``.
+private final class ResultSlots<Value: Sendable>: Sendable {
+    private let slots: Mutex<[Value?]>
+    init(count: Int) { slots = Mutex([Value?](repeating: nil, count: count)) }
+    func set(_ index: Int, _ value: Value) { slots.withLock { $0[index] = value } }
+    var values: [Value] { slots.withLock { $0.map { $0! } } }
+}

@@ -1,0 +1,75 @@
+/// What a build does with one photo's images.
+enum ImageDecision: Equatable, Sendable {
+    /// The images at the photo's own paths were made from this content with these settings:
+    /// the formats in `formats` (indices into the build's formats) are kept as they are, any
+    /// other format is made.
+    case keep(formats: Set<Int>)
+    /// The same content was published from another source path (a renamed or moved photo, or a
+    /// copy): the images listed by that path's record are moved (or copied) to this photo's
+    /// paths. Every move of a build is staged before any file is written, so that any
+    /// permutation of names (a swap, a rotation) ends exactly like a clean build.
+    case move(from: String)
+    /// Nothing can be reused: the images are made from the photo.
+    case make
+}
+
+/// Decides, without touching a file, what happens to each photo's images: a pure function of
+/// the catalog's records, the photo's content hash, the paths and settings this build wants,
+/// and which files exist.
+struct ReusePlanner {
+    /// What an earlier build made, by source path.
+    var previous: [String: BuildManifest.PhotoRecord]
+    /// Per format of this build (main first), the settings its images depend on.
+    var settings: [String]
+    /// Whether a site-relative file exists.
+    var exists: (String) -> Bool
+    /// Source paths of the earlier records, by content hash (the first path in order wins, so
+    /// the choice does not depend on dictionary order).
+    private let pathsByHash: [String: String]
+
+    init(previous: [String: BuildManifest.PhotoRecord], settings: [String], exists: @escaping (String) -> Bool) {
+        self.previous = previous
+        self.settings = settings
+        self.exists = exists
+        var byHash: [String: String] = [:]
+        for path in previous.keys.sorted() where byHash[previous[path]!.contentHash] == nil {
+            byHash[previous[path]!.contentHash] = path
+        }
+        pathsByHash = byHash
+    }
+
+    /// The decision for the photo at source path `path` whose content hash is `hash`, which
+    /// this build wants at `wanted` (per format, its files by ascending width `widths`).
+    func decide(path: String, hash: String, widths: [Int], wanted: [[String]]) -> ImageDecision {
+        if let record = previous[path], record.contentHash == hash {
+            let kept = reusableFormats(record, widths: widths, wanted: wanted)
+            if !kept.isEmpty { return .keep(formats: kept) }
+        }
+        if let from = pathsByHash[hash], let record = previous[from], movable(record, widths: widths) {
+            return .move(from: from)
+        }
+        return .make
+    }
+
+    /// The formats whose wanted files `record` lists, made with the same settings, and which
+    /// are still there.
+    func reusableFormats(_ record: BuildManifest.PhotoRecord, widths: [Int], wanted: [[String]]) -> Set<Int> {
+        guard record.renditions.map(\.width) == widths else { return [] }
+        let files = record.filesBySettings
+        return Set(settings.indices.filter { files[settings[$0]] == wanted[$0] && wanted[$0].allSatisfy(exists) })
+    }
+
+    /// Whether `record`'s images are those of every format this build makes, at the same
+    /// widths, and all still there.
+    func movable(_ record: BuildManifest.PhotoRecord, widths: [Int]) -> Bool {
+        guard record.renditions.map(\.width) == widths else { return false }
+        let files = record.filesBySettings
+        return settings.allSatisfy { files[$0].map { $0.allSatisfy(exists) } ?? false }
+    }
+
+    /// For a move from `record`: per format, its files by ascending width.
+    func sources(of record: BuildManifest.PhotoRecord) -> [[String]] {
+        let files = record.filesBySettings
+        return settings.map { files[$0]! }
+    }
+}
