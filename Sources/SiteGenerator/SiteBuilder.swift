@@ -106,7 +106,11 @@ public struct SiteBuilder: Sendable {
         // whose page or images would take such a name gets another slug.
         let owned = Set(previous.files)
         let probe = SiteWriter(root: output)
-        let foreign: (String) -> Bool = { path in !owned.contains(path) && probe.exists(path) }
+        // Without a catalog, the files of an earlier build are recognised by their pages.
+        let recovered = stored == BuildManifest() && !legacyManifest ? RecoveredFiles(root: output) : nil
+        let foreign: (String) -> Bool = { path in
+            !owned.contains(path) && probe.exists(path) && !(recovered?.isCascades(path) ?? false)
+        }
         var plan = SitePlan(root: scan.root) { directory, slug, photo in
             self.photoFiles(directory: directory, slug: slug, photo: photo).first(where: foreign)
         }
