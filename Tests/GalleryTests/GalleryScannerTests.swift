@@ -65,8 +65,8 @@ struct GalleryScannerTests {
         remembered.displayWidth = 400  // a value the file itself does not hold: shows it was used
         let known = remembered
         let scanner = GalleryScanner(options: ScanOptions(limits: DecodeLimits(maxPixels: 1_000_000), concurrency: 2))
-        let second = try scanner.scan(sourceDirectory: folder.root.path, title: "Test") { path, size, time in
-            path == "a.jpg" && size == a.fileSize && time == a.modificationTime ? known : nil
+        let second = try scanner.scan(sourceDirectory: folder.root.path, title: "Test") { path, identity in
+            path == "a.jpg" && identity == a.identity ? known : nil
         }
         #expect(second.root.photos.first { $0.fileName == "a.jpg" }?.info.displayWidth == 400)
         #expect(second.root.photos.first { $0.fileName == "b.jpg" }?.info.displayWidth == 40)
@@ -74,7 +74,7 @@ struct GalleryScannerTests {
         huge.pixelWidth = 100_000
         huge.pixelHeight = 100_000
         let hugeInfo = huge
-        let limited = try scanner.scan(sourceDirectory: folder.root.path, title: "Test") { path, _, _ in path == "a.jpg" ? hugeInfo : nil }
+        let limited = try scanner.scan(sourceDirectory: folder.root.path, title: "Test") { path, _ in path == "a.jpg" ? hugeInfo : nil }
         #expect(limited.problems.map(\.path) == ["a.jpg"])
     }
 

@@ -11,8 +11,8 @@ final class Events: Sendable {
     let list = Mutex<[BuildEvent]>([])
 }
 
-/// Rebuilds redo exactly what they must: the manifest in the output folder says what was made
-/// from what; stale files the tool made are deleted, the user's own files never are.
+/// Rebuilds redo exactly what they must: the catalog says what was made from what; stale files
+/// the tool made are deleted, the user's own files never are.
 @Suite("Incremental builds")
 struct IncrementalBuildTests {
     /// A source with two albums and `count` photos, each a different colour.
@@ -33,6 +33,11 @@ struct IncrementalBuildTests {
         options.photoWidths = photoWidths
         options.tileWidths = tileWidths
         return try await SiteBuilder(options: options).build { event in events?.list.withLock { $0.append(event) } }
+    }
+
+    /// The catalog of `output`, where builds keep it by default.
+    func catalog(_ output: TemporaryFolder) throws -> Catalog {
+        try Catalog(path: Catalog.defaultPath(output: OutputSafety.realPath(output.path))) { Issue.record("\($0)") }
     }
 
     /// Every file of the site with its modification time.
@@ -59,10 +64,16 @@ struct IncrementalBuildTests {
         #expect(second.photosMade == 0 && second.photosReused == 4)
         #expect(second.imagesWritten == 0 && second.pagesWritten == 0 && second.filesRemoved == 0)
         #expect(second.pages == first.pages)
-        var after = try times(output)
-        after[BuildManifest.fileName] = before[BuildManifest.fileName]
+        let catalogPath = try catalog(output).path
+        let catalogTime = try FileManager.default.attributesOfItem(atPath: catalogPath)[.modificationDate] as? Date
+        let after = try times(output)
         #expect(after == before, "files were rewritten")
         #expect(try snapshot(output.path) == contents)
+        // Nothing is written to the catalog either, and the output folder holds only the site.
+        _ = try await build(source, output)
+        #expect(try FileManager.default.attributesOfItem(atPath: catalogPath)[.modificationDate] as? Date == catalogTime)
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/" + BuildManifest.legacyFileName))
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/" + SiteWriter.temporaryFolder))
     }
 
     @Test("an edited photo is made again, a touched one is not; the rest are reused")
@@ -130,12 +141,14 @@ struct IncrementalBuildTests {
         _ = try await build(source, output)
         let key = "A/photo 0.jpg"
         func rewriteManifest(_ change: (inout BuildManifest.PhotoRecord) -> Void) throws {
-            var manifest = BuildManifest.load(outputDirectory: output.path) { Issue.record("\($0)") }
+            let catalog = try catalog(output)
+            let old = try catalog.snapshot()
+            var manifest = old
             var record = try #require(manifest.photos[key])
             #expect(record.probeVersion == ImageProbe.version)
             change(&record)
             manifest.photos[key] = record
-            try output.write(BuildManifest.fileName, Array(manifest.encoded()))
+            try catalog.save(manifest, replacing: old)
         }
         // What the manifest says the header holds is used as it is: the file is not read.
         try rewriteManifest { $0.info?.metadata.description = "Kept from the manifest" }
@@ -148,7 +161,7 @@ struct IncrementalBuildTests {
         }
         _ = try await build(source, output)
         #expect(!(try output.read("a/photo-0.html")).contains("Kept from the manifest"))
-        #expect(BuildManifest.load(outputDirectory: output.path) { _ in }.photos[key]?.probeVersion == ImageProbe.version)
+        #expect(try catalog(output).snapshot().photos[key]?.probeVersion == ImageProbe.version)
     }
 
     @Test("a changed setting makes every image again and removes widths no longer made")
@@ -167,25 +180,61 @@ struct IncrementalBuildTests {
         #expect(widths.filesRemoved == 4)
     }
 
-    @Test("an unreadable manifest makes everything anew and deletes nothing")
-    func brokenManifest() async throws {
+    @Test("a damaged catalog is set aside: everything is made anew under the same names, nothing is deleted")
+    func brokenCatalog() async throws {
         let source = try makeSource(2)
         let output = try TemporaryFolder()
         _ = try await build(source, output)
-        try output.write(BuildManifest.fileName, Array("{not json".utf8))
+        let path = try catalog(output).path
+        try Data("not a database, not at all".utf8).write(to: URL(fileURLWithPath: path))
         try output.write("a/thumbs/old-400.jpg", [1])
+        let before = Set(try snapshot(output.path).keys)
         let events = Events()
         let report = try await build(source, output, events: events)
         #expect(report.photosMade == 2 && report.filesRemoved == 0)
         #expect(FileManager.default.fileExists(atPath: output.path + "/a/thumbs/old-400.jpg"))
+        // The earlier build's files are recognised as the tool's: no photo changes its name.
+        #expect(Set(try snapshot(output.path).keys) == before)
         let warnings = events.list.withLock { $0.compactMap { if case .warning(let text) = $0 { text } else { nil } } }
-        #expect(warnings.count == 1 && warnings[0].contains(BuildManifest.fileName))
-        // The manifest is whole again.
+        #expect(warnings.count == 1 && warnings[0].contains(path), "\(warnings)")
+        #expect(FileManager.default.fileExists(atPath: path + ".damaged"))
+        // The catalog is whole again.
         let third = try await build(source, output)
         #expect(third.photosReused == 2)
     }
 
-    @Test("the manifest never lists a path outside the output folder, and removal refuses such paths")
+    @Test("a site built by a release with a JSON manifest keeps every image, and the manifest goes")
+    func upgradeFromManifest() async throws {
+        let source = try makeSource(3)
+        let output = try TemporaryFolder()
+        _ = try await build(source, output)
+        // What the last release left: its manifest in the output folder, no catalog.
+        let catalog = try catalog(output)
+        var manifest = try catalog.snapshot()
+        try FileManager.default.removeItem(atPath: catalog.path)
+        for key in manifest.photos.keys {
+            manifest.photos[key]!.changeTime = nil
+            manifest.photos[key]!.inode = nil
+        }
+        manifest.files.append("a/thumbs/gone-400.jpg")
+        try output.write("a/thumbs/gone-400.jpg", [1])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        try output.write(BuildManifest.legacyFileName, Array(try encoder.encode(manifest)))
+        let before = try times(output)
+        let report = try await build(source, output)
+        #expect(report.photosReused == 3 && report.photosMade == 0 && report.imagesWritten == 0)
+        #expect(report.filesRemoved == 1, "the stale image it listed")
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/" + BuildManifest.legacyFileName))
+        var after = try times(output)
+        after["a/thumbs/gone-400.jpg"] = before["a/thumbs/gone-400.jpg"]
+        after[BuildManifest.legacyFileName] = before[BuildManifest.legacyFileName]
+        #expect(after == before, "files were rewritten")
+        let again = try await build(source, output)
+        #expect(again.photosReused == 3 && again.imagesWritten == 0 && again.pagesWritten == 0)
+    }
+
+    @Test("removal refuses paths outside the output folder")
     func removalStaysInside() throws {
         let output = try TemporaryFolder()
         let outside = try TemporaryFolder()
@@ -222,81 +271,6 @@ struct IncrementalBuildTests {
         #expect(try output.read("a/photo-0.html").contains("<footer>Mine</footer>"))
     }
 
-    /// A manifest with every field used, and text that needs escapes.
-    static func fullManifest() -> BuildManifest {
-        var manifest = BuildManifest()
-        manifest.files = ["a/index.html", "caf\u{E9}/\u{6771} \"q\" \\ \n\t\u{1}/x.jpg", "a/thumbs/photo-0-400.jpg"]
-        manifest.pages = ["a/index.html": "71873addf7f5b5f1-a04100f35fdcdce2", "caf\u{E9}/p\u{1F600}.html": "x"]
-        let metadata = PhotoMetadata(dateTaken: "2024:05:06 07:08:09", description: "A \"quoted\" <caption>\n", artist: "\u{C9}mile", hasGPS: true)
-        let info = ImageInfo(format: .heif, pixelWidth: 4032, pixelHeight: 3024, orientation: .right,
-                             displayWidth: 3024, displayHeight: 4032, metadata: metadata)
-        manifest.photos["A/photo 0.jpg"] = .init(
-            size: 123_456, modificationTime: 1_795_444_435.296_730_8, contentHash: "4253810b0367cf0e", settings: "imaging=2;format=jpeg82",
-            width: 3024, height: 4032, color: "#50318d",
-            renditions: [.init(width: 400, height: 533, path: "a/thumbs/photo-0-400.jpg"), .init(width: 800, height: 1067, path: "a/thumbs/photo-0-800.jpg")],
-            sources: [.init(type: "image/avif", settings: "imaging=2;format=avif82", paths: ["a/thumbs/photo-0-400.avif", "a/thumbs/photo-0-800.avif"]),
-                      .init(type: "image/webp", settings: "imaging=2;format=webp82", paths: ["a/thumbs/photo-0-400.webp", "a/thumbs/photo-0-800.webp"])],
-            info: info, probeVersion: 2)
-        manifest.photos["B/no info.png"] = .init(
-            size: 1, modificationTime: 0, contentHash: "0", settings: "", width: 1, height: 1, color: "#000000",
-            renditions: [], info: nil)
-        manifest.photos["C/bare.gif"] = .init(
-            size: 2, modificationTime: -1.5e-7, contentHash: "1", settings: "s", width: 2, height: 3, color: "#ffffff",
-            renditions: [.init(width: 2, height: 3, path: "c/thumbs/bare-2.jpg")],
-            info: ImageInfo(format: .gif, pixelWidth: 2, pixelHeight: 3, orientation: .up, displayWidth: 2, displayHeight: 3,
-                            metadata: PhotoMetadata()))
-        return manifest
-    }
-
-    @Test("the manifest's JSON is what JSONEncoder writes, and each of them reads what the other wrote")
-    func manifestJSON() throws {
-        let manifest = Self.fullManifest()
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let standard = try encoder.encode(manifest)
-        let ours = manifest.encoded()
-        // The same JSON: a field added to a record but not to the hand-written JSON fails here.
-        let standardTree = try JSONSerialization.jsonObject(with: standard) as? NSDictionary
-        let oursTree = try JSONSerialization.jsonObject(with: ours) as? NSDictionary
-        #expect(standardTree != nil && standardTree == oursTree)
-        #expect(try JSONDecoder().decode(BuildManifest.self, from: ours) == manifest)
-        // Read back, from either text.
-        for data in [ours, standard] {
-            let output = try TemporaryFolder()
-            try output.write(BuildManifest.fileName, Array(data))
-            var warnings: [String] = []
-            #expect(BuildManifest.load(outputDirectory: output.path) { warnings.append($0) } == manifest)
-            #expect(warnings.isEmpty)
-        }
-    }
-
-    @Test("a manifest of another version keeps only its files; a damaged one is reported and empty",
-          arguments: [
-            ("{\"files\":[\"a.html\",\"b\\/c.jpg\"],\"version\":1,\"photos\":{\"x\":{\"old\":true}}}", ["a.html", "b/c.jpg"], "another version"),
-            ("{\"version\":2,\"files\":[\"a.html\"],\"pages\":{},\"photos\":{\"x\":{\"size\":1}}}", [], "cannot be read"),
-            ("{\"version\":2,\"files\":[\"a.html\"],\"pages\":{}}", [], "cannot be read"),
-            ("{\"version\":2,\"files\":[\"a.html\"],\"pages\":{},\"photos\":{}} x", [], "cannot be read"),
-            ("{\"version\":\"2\",\"files\":[],\"pages\":{},\"photos\":{}}", [], "cannot be read"),
-            ("{\"files\":[\"a.html\"],\"pages\":{},\"photos\":{}}", [], "cannot be read"),
-            ("[1, 2]", [], "cannot be read"),
-            ("{\"files\":[\"a\\u00e9\\ud83d\\ude00.html\"], \"pages\" : {\"a\":\"k\"},\"photos\":{},\"extra\":[null,1.5e3,{\"t\":false}],\"version\":2}",
-             ["a\u{E9}\u{1F600}.html"], ""),
-          ])
-    func manifestVersions(text: String, files: [String], warning: String) throws {
-        let output = try TemporaryFolder()
-        try output.write(BuildManifest.fileName, Array(text.utf8))
-        var warnings: [String] = []
-        let manifest = BuildManifest.load(outputDirectory: output.path) { warnings.append($0) }
-        #expect(manifest.files == files)
-        #expect(manifest.photos.isEmpty)
-        if warning.isEmpty {
-            #expect(warnings.isEmpty)
-            #expect(manifest.pages == ["a": "k"])
-        } else {
-            #expect(warnings.count == 1 && warnings[0].contains(warning), "\(warnings)")
-        }
-    }
-
     @Test("a page's fingerprint tells apart values that a joined text would not")
     func fingerprints() {
         func hex(_ value: Any) -> String {
@@ -322,12 +296,12 @@ struct IncrementalBuildTests {
         let source = try makeSource(6)
         let output = try TemporaryFolder()
         _ = try await build(source, output)
-        let pagesBefore = BuildManifest.load(outputDirectory: output.path) { Issue.record("\($0)") }.pages
+        let pagesBefore = try catalog(output).snapshot().pages
         let timesBefore = try times(output)
         try await Task.sleep(for: .milliseconds(20))
         try source.write("B/photo 3.jpg.txt", Array("A new caption".utf8))
         let report = try await build(source, output)
-        let pagesAfter = BuildManifest.load(outputDirectory: output.path) { Issue.record("\($0)") }.pages
+        let pagesAfter = try catalog(output).snapshot().pages
         #expect(Set(pagesAfter.keys) == Set(pagesBefore.keys))
         let changedKeys = pagesAfter.keys.filter { pagesAfter[$0] != pagesBefore[$0] }.sorted()
         #expect(changedKeys == ["b/index.html", "b/photo-3.html"])
@@ -339,7 +313,7 @@ struct IncrementalBuildTests {
         // Another caption of the same length: the same two pages again.
         try source.write("B/photo 3.jpg.txt", Array("A NEW caption".utf8))
         let again = try await build(source, output)
-        let pagesAgain = BuildManifest.load(outputDirectory: output.path) { Issue.record("\($0)") }.pages
+        let pagesAgain = try catalog(output).snapshot().pages
         #expect(pagesAgain.keys.filter { pagesAgain[$0] != pagesAfter[$0] }.sorted() == ["b/index.html", "b/photo-3.html"])
         #expect(again.pagesWritten == 2)
     }

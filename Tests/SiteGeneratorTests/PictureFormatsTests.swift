@@ -116,7 +116,7 @@ struct PictureFormatsTests {
 
         let again = try await build(source, output, sources: [.webp(quality: 70)])
         #expect(again.photosReused == 2 && again.imagesWritten == 0 && again.pagesWritten == 0 && again.filesRemoved == 0)
-        #expect(try snapshot(output.path).filter { $0.key != BuildManifest.fileName } == contents.filter { $0.key != BuildManifest.fileName })
+        #expect(try snapshot(output.path) == contents)
 
         // Renamed: both formats are moved, none is made again.
         try FileManager.default.moveItem(atPath: source.path + "/A/one.jpg", toPath: source.path + "/A/uno.jpg")

@@ -1,0 +1,150 @@
+import Foundation
+import Imaging
+import TestSupport
+import Testing
+
+@testable import SiteGenerator
+
+/// A model-based test of rebuilds: random sequences of the edits people make to a photo folder
+/// between builds. After every step the incrementally rebuilt site must equal, byte for byte, a
+/// clean build of the same folder with the same settings, and the user's own file in the
+/// output folder must be untouched.
+@Suite("Rebuilds equal clean builds")
+struct RebuildModelTests {
+    /// The settings a step builds with.
+    struct Settings: Equatable {
+        var quality = 80
+        var webp = false
+    }
+
+    /// A small photo whose colour and size come from `seed`, so that every one differs.
+    static func photo(seed: UInt64) throws -> [UInt8] {
+        var random = SplitMix64(seed: seed)
+        let width = random.int(60...140)
+        let height = random.int(60...140)
+        var image = try Image(width: width, height: height)
+        image.fill(x: 0, y: 0, width: width, height: height,
+                   red: UInt8(random.int(0...255)), green: UInt8(random.int(0...255)), blue: UInt8(random.int(0...255)))
+        image.fill(x: 0, y: 0, width: width / 2, height: height / 3, red: UInt8(random.int(0...255)), green: 20, blue: 90)
+        return try image.encoded(as: .jpeg(quality: 90))
+    }
+
+    func build(_ source: TemporaryFolder, _ output: String, _ settings: Settings, jobs: Int, catalog: String) async throws {
+        var options = SiteOptions(sourceDirectory: source.path, outputDirectory: output, title: "M",
+                                  imageFormat: .jpeg(quality: settings.quality), jobs: jobs)
+        options.tileWidths = [50, 100]
+        options.photoWidths = [120]
+        options.sourceFormats = settings.webp ? [.webp(quality: settings.quality)] : []
+        options.catalogPath = catalog
+        _ = try await SiteBuilder(options: options).build()
+    }
+
+    /// The photos of the folder (relative paths), sorted.
+    func photos(_ source: TemporaryFolder) -> [String] {
+        (FileManager.default.subpaths(atPath: source.path) ?? []).filter { $0.hasSuffix(".jpg") }.sorted()
+    }
+
+    func move(_ source: TemporaryFolder, _ from: String, _ to: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: (source.path + "/" + to as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: source.path + "/" + from, toPath: source.path + "/" + to)
+    }
+
+    @Test("random edits, each followed by a rebuild, end like a clean build", arguments: [(1, UInt64(11)), (2, UInt64(12)), (1, UInt64(13)), (2, UInt64(14))])
+    func randomEdits(jobs: Int, seed: UInt64) async throws {
+        var random = SplitMix64(seed: seed)
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        let state = try TemporaryFolder()
+        var next: UInt64 = seed * 1000
+        func newPhoto() throws -> [UInt8] {
+            next += 1
+            return try Self.photo(seed: next)
+        }
+        let albums = ["A", "B", "B/C"]
+        for index in 0..<6 { try source.write("\(albums[index % 3])/p\(index).jpg", try newPhoto()) }
+        try output.write("notes/mine.txt", "the user's own file")
+        var settings = Settings()
+        try await build(source, output.path, settings, jobs: jobs, catalog: state.path + "/catalog.sqlite")
+        var log: [String] = []
+        for step in 0..<10 {
+            let names = photos(source)
+            switch random.int(0...9) {
+            case 0:
+                let name = "\(albums[random.int(0...2)])/n\(step).jpg"
+                try source.write(name, try newPhoto())
+                log.append("add \(name)")
+            case 1 where names.count > 2:
+                let name = names[random.int(0...(names.count - 1))]
+                try FileManager.default.removeItem(atPath: source.path + "/" + name)
+                log.append("delete \(name)")
+            case 2:
+                let name = names[random.int(0...(names.count - 1))]
+                let renamed = (name as NSString).deletingLastPathComponent + "/r\(step).jpg"
+                try move(source, name, renamed)
+                log.append("rename \(name) \(renamed)")
+            case 3 where names.count > 1:
+                let a = names[random.int(0...(names.count - 1))]
+                var b = a
+                while b == a { b = names[random.int(0...(names.count - 1))] }
+                try move(source, a, "swap.tmp")
+                try move(source, b, a)
+                try move(source, "swap.tmp", b)
+                log.append("swap \(a) \(b)")
+            case 4 where names.count > 2:
+                let three = Array(names.shuffled(using: &random).prefix(3))
+                try move(source, three[0], "rotate.tmp")
+                try move(source, three[1], three[0])
+                try move(source, three[2], three[1])
+                try move(source, "rotate.tmp", three[2])
+                log.append("rotate \(three)")
+            case 5:
+                let name = names[random.int(0...(names.count - 1))]
+                let album = albums[random.int(0...2)]
+                let moved = album + "/" + (name as NSString).lastPathComponent
+                if !FileManager.default.fileExists(atPath: source.path + "/" + moved) {
+                    try move(source, name, moved)
+                    log.append("move \(name) \(moved)")
+                }
+            case 6:
+                // New content of the same size and modification time.
+                let name = names[random.int(0...(names.count - 1))]
+                let path = source.path + "/" + name
+                let old = try Data(contentsOf: URL(fileURLWithPath: path))
+                let time = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as! Date
+                var replacement = try newPhoto()
+                if replacement.count <= old.count {
+                    replacement += [UInt8](repeating: 0, count: old.count - replacement.count)  // after the image's end
+                    try Data(replacement).write(to: URL(fileURLWithPath: path))
+                    try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: path)
+                    log.append("same size and time \(name)")
+                }
+            case 7:
+                settings.quality = settings.quality == 80 ? 70 : 80
+                log.append("quality \(settings.quality)")
+            case 8:
+                settings.webp.toggle()
+                log.append("webp \(settings.webp)")
+            default:
+                // A name taken by a deleted photo.
+                if names.count > 2 {
+                    let gone = names[0]
+                    let taker = names[names.count - 1]
+                    try FileManager.default.removeItem(atPath: source.path + "/" + gone)
+                    try move(source, taker, gone)
+                    log.append("rename \(taker) onto deleted \(gone)")
+                }
+            }
+            try await build(source, output.path, settings, jobs: jobs, catalog: state.path + "/catalog.sqlite")
+            let clean = try TemporaryFolder()
+            try await build(source, clean.path, settings, jobs: jobs, catalog: state.path + "/clean-\(step).sqlite")
+            var site = try snapshot(output.path)
+            #expect(site.removeValue(forKey: "notes/mine.txt") != nil, "the user's file is gone after \(log)")
+            #expect(try output.read("notes/mine.txt") == "the user's own file")
+            let expected = try snapshot(clean.path)
+            let wrong = Set(site.keys).union(expected.keys).filter { site[$0] != expected[$0] }.sorted()
+            #expect(wrong.isEmpty, "after \(log): \(wrong)")
+            if !wrong.isEmpty { break }
+        }
+    }
+}
