@@ -222,7 +222,7 @@ public struct SiteBuilder: Sendable {
             let albumFiles = try pages.albumFiles(album: album, unchanged: unchanged)
             for file in albumFiles {
                 var wrote = false
-                if let contents = file.contents { wrote = try writer.writeIfChanged(Data(contents.utf8), to: file.path) }
+                if let contents = file.contents { wrote = try writer.writeIfChanged(Self.pageData(contents), to: file.path) }
                 made.insert(file.path)
                 if let key = file.key { manifest.pages[file.path] = key }
                 if file.path.hasSuffix(".html") {
@@ -241,7 +241,7 @@ public struct SiteBuilder: Sendable {
                 do throws(SiteError) {
                     while position < count {
                         let page = try renderer.photoPageFile(album: album, position: position, unchanged: unchanged)
-                        if let contents = page.contents, try writer.writeIfChanged(Data(contents.utf8), to: page.path) {
+                        if let contents = page.contents, try writer.writeIfChanged(Self.pageData(contents), to: page.path) {
                             written += 1
                         }
                         done[page.path] = page.key
@@ -300,6 +300,14 @@ public struct SiteBuilder: Sendable {
             photosMade: photosMade, photosReused: photosReused,
             imagesWritten: imagesWritten, pagesWritten: pagesWritten, pages: pageCount,
             filesRemoved: filesRemoved, skipped: skipped, outputDirectory: output)
+    }
+
+    /// A page's bytes: its UTF-8 without control characters other than tab and line ends (a NUL
+    /// in a title or caption is not allowed in HTML, and the others are invisible).
+    static func pageData(_ contents: String) -> Data {
+        var bytes = Array(contents.utf8)
+        bytes.removeAll { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0x7F }
+        return Data(bytes)
     }
 
     /// The sitemap (sitemaps.org) listing `urls`.

@@ -36,6 +36,12 @@ struct SiteArguments: ParsableArguments {
     @Option(help: "How many photos to process at once (default: one per core).")
     var jobs: Int = 0
 
+    @Option(help: "The catalog of what earlier builds made (default: in $XDG_CACHE_HOME/cascade/catalogs/, by the output folder).", completion: .file())
+    var catalog: String?
+
+    @Flag(help: "Fail at once, rather than wait, while another build of the same output folder runs.")
+    var noWait = false
+
     func validate() throws {
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
         if let maxMegapixels, maxMegapixels <= 0 { throw ValidationError("--max-megapixels must be positive") }
@@ -82,6 +88,8 @@ struct SiteArguments: ParsableArguments {
         if let maxMegapixels { options.limits = DecodeLimits(maxPixels: maxMegapixels * 1_000_000) }
         if let sort, let order = AlbumSortOrder(rawValue: sort.lowercased()) { options.sort = order }
         if keepGPS { options.keepGPS = true }
+        options.catalogPath = catalog.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        options.waitForLock = !noWait
         return options
     }
 }

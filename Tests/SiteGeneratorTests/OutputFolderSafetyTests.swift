@@ -1,0 +1,116 @@
+import Foundation
+import Imaging
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import Gallery
+@testable import SiteGenerator
+
+/// What a build may and may not do to the output folder: the user's files, other builds,
+/// interrupted builds, and text that must not break out of the page.
+@Suite("The output folder is the user's too")
+struct OutputFolderSafetyTests {
+    func options(_ source: TemporaryFolder, _ output: TemporaryFolder) -> SiteOptions {
+        var options = SiteOptions(sourceDirectory: source.path, outputDirectory: output.path, title: "T", jobs: 2)
+        options.tileWidths = [100]
+        options.photoWidths = [200]
+        return options
+    }
+
+    @Test("a photo whose page would replace the user's file gets another name, with a warning; removing it keeps the file")
+    func userPageIsNeverReplaced() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try source.photo("about.jpg", width: 300, height: 200)
+        try source.photo("other.jpg", width: 200, height: 300)
+        try output.write("about.html", "<p>About me</p>")
+        let events = Events()
+        _ = try await SiteBuilder(options: options(source, output)).build { event in events.list.withLock { $0.append(event) } }
+        #expect(try output.read("about.html") == "<p>About me</p>")
+        #expect(FileManager.default.fileExists(atPath: output.path + "/about-2.html"))
+        let warnings = events.list.withLock { $0.compactMap { if case .warning(let text) = $0 { text } else { nil } } }
+        #expect(warnings.contains { $0.contains("about.html") && $0.contains("about-2") }, "\(warnings)")
+        try FileManager.default.removeItem(atPath: source.path + "/about.jpg")
+        _ = try await SiteBuilder(options: options(source, output)).build()
+        #expect(try output.read("about.html") == "<p>About me</p>")
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/about-2.html"))
+    }
+
+    @Test("a file of the site's own that is the user's (their index.html) is left as it is, with a warning")
+    func userIndexStays() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try source.photo("a.jpg", width: 300, height: 200)
+        try output.write("index.html", "mine")
+        let events = Events()
+        _ = try await SiteBuilder(options: options(source, output)).build { event in events.list.withLock { $0.append(event) } }
+        #expect(try output.read("index.html") == "mine")
+        let warnings = events.list.withLock { $0.compactMap { if case .warning(let text) = $0 { text } else { nil } } }
+        #expect(warnings.contains { $0.hasPrefix("index.html") }, "\(warnings)")
+        _ = try await SiteBuilder(options: options(source, output)).build()
+        #expect(try output.read("index.html") == "mine")
+    }
+
+    @Test("two builds of one output folder run one after the other; with waitForLock off the second fails at once")
+    func oneBuildAtATime() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        for index in 0..<6 { try source.photo("p\(index).jpg", width: 300 + index, height: 200) }
+        let first = options(source, output)
+        // A lock held as a running build holds it.
+        let held = try BuildLock(output: OutputSafety.realPath(output.path), wait: false) { _ in }
+        var refused = first
+        refused.waitForLock = false
+        await #expect(throws: SiteError.self) { _ = try await SiteBuilder(options: refused).build() }
+        let waited = Events()
+        let waiting = Task { try await SiteBuilder(options: first).build { event in waited.list.withLock { $0.append(event) } } }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/index.html"), "the build did not wait")
+        withExtendedLifetime(held) {}
+        _ = consume held
+        let report = try await waiting.value
+        #expect(report.photos == 6)
+        let warnings = waited.list.withLock { $0.compactMap { if case .warning(let text) = $0 { text } else { nil } } }
+        #expect(warnings.contains { $0.contains("waiting") && $0.contains("process") }, "\(warnings)")
+        // Two builds started together end with the site a single build makes.
+        async let a = SiteBuilder(options: first).build()
+        async let b = SiteBuilder(options: first).build()
+        _ = try await (a, b)
+        let clean = try TemporaryFolder()
+        var cleanOptions = options(source, clean)
+        cleanOptions.jobs = 1
+        _ = try await SiteBuilder(options: cleanOptions).build()
+        #expect(try snapshot(output.path) == snapshot(clean.path))
+    }
+
+    @Test("what a killed build left in the temporary folder is removed by the next build")
+    func leftoversRemoved() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try source.photo("a.jpg", width: 300, height: 200)
+        try output.write(SiteWriter.temporaryFolder + "/123-4", [1, 2, 3])
+        _ = try await SiteBuilder(options: options(source, output)).build()
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/" + SiteWriter.temporaryFolder))
+    }
+
+    @Test("a Markdown link's URL cannot break out of its attribute; a NUL in a title never reaches a page")
+    func escapes() async throws {
+        let html = try #require(GalleryScanner.html(fromMarkdown: "[x](https://e.com/\"onmouseover=\"alert(1)) ![i](a\".png) [ok](https://e.com/?a=1&b=2)"))
+        #expect(html.contains("<a href=\"https://e.com/&quot;onmouseover=&quot;alert(1)\">x</a>"), "\(html)")
+        #expect(html.contains("<img src=\"a&quot;.png\""), "\(html)")
+        #expect(html.contains("<a href=\"https://e.com/?a=1&amp;b=2\">ok</a>"), "\(html)")
+        #expect(!html.contains("\"onmouseover"))
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try source.photo("a.jpg", width: 300, height: 200)
+        var titled = options(source, output)
+        titled.title = "Nul\u{0}here\u{1B}"
+        _ = try await SiteBuilder(options: titled).build()
+        for page in files(in: output.path, withExtension: "html") {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: output.path + "/" + page))
+            #expect(!bytes.contains(0) && !bytes.contains(0x1B), "\(page)")
+        }
+        #expect(try output.read("index.html").contains("Nulhere"))
+    }
+}
