@@ -105,11 +105,10 @@ public struct SiteBuilder: Sendable {
         // Files of the output folder the tool did not make are never written over: a photo
         // whose page or images would take such a name gets another slug.
         let owned = Set(previous.files)
-        let probe = SiteWriter(root: output)
         // Without a catalog, the files of an earlier build are recognised by their pages.
         let recovered = stored == BuildManifest() && !legacyManifest ? RecoveredFiles(root: output) : nil
         let foreign: (String) -> Bool = { path in
-            !owned.contains(path) && probe.exists(path) && !(recovered?.isCascades(path) ?? false)
+            !owned.contains(path) && FileStatus(path: output + "/" + path) != nil && !(recovered?.isCascades(path) ?? false)
         }
         var plan = SitePlan(root: scan.root) { directory, slug, photo in
             self.photoFiles(directory: directory, slug: slug, photo: photo).first(where: foreign)
