@@ -1,0 +1,67 @@
+import Foundation
+
+/// Renders and writes every reachable album's pages and frame data, every photo's page, and
+/// the theme's assets. A page made from the same variables and theme as before (its key in the
+/// catalog) is not rendered again, and a page whose bytes did not change is not rewritten.
+struct PageStage {
+    static let name = "pages"
+
+    struct Output: Sendable {
+        /// Every file of the stage (site-relative), written or not.
+        var files: Set<String> = []
+        /// Each page's fingerprint, for the next build.
+        var keys: [String: String] = [:]
+        /// HTML pages of the site.
+        var pages = 0
+        /// HTML pages written.
+        var written = 0
+    }
+
+    var renderer: PageRenderer
+    var writer: SiteWriter
+    var jobs: Int
+
+    func run(previousKeys: [String: String]) throws(SiteError) -> Output {
+        let plan = renderer.plan
+        let writer = self.writer
+        let unchanged: @Sendable (String, String) -> Bool = { path, key in
+            previousKeys[path] == key && writer.exists(path)
+        }
+        var output = Output()
+        for album in plan.reachableAlbums {
+            for file in try renderer.albumFiles(album: album, unchanged: unchanged) {
+                try record(file.path, key: file.key, contents: file.contents, in: &output)
+            }
+            // The photos' pages are independent of each other: rendered and written on every core.
+            let renderer = self.renderer
+            let pages = try parallelMap(Array(plan.albums[album].photos.indices), jobs: jobs) {
+                position throws(SiteError) -> (path: String, key: String, wrote: Bool) in
+                let page = try renderer.photoPageFile(album: album, position: position, unchanged: unchanged)
+                guard let contents = page.contents else { return (page.path, page.key, false) }
+                return (page.path, page.key, try writer.writeIfChanged(SiteBuilder.pageData(contents), to: page.path))
+            }
+            for page in pages {
+                output.files.insert(page.path)
+                output.keys[page.path] = page.key
+                output.pages += 1
+                if page.wrote { output.written += 1 }
+            }
+        }
+        for (path, data) in renderer.theme.assets {
+            try writer.writeIfChanged(data, to: "assets/" + path)
+            output.files.insert("assets/" + path)
+        }
+        return output
+    }
+
+    private func record(_ path: String, key: String?, contents: String?, in output: inout Output) throws(SiteError) {
+        var wrote = false
+        if let contents { wrote = try writer.writeIfChanged(SiteBuilder.pageData(contents), to: path) }
+        output.files.insert(path)
+        if let key { output.keys[path] = key }
+        if path.hasSuffix(".html") {
+            output.pages += 1
+            if wrote { output.written += 1 }
+        }
+    }
+}
