@@ -352,7 +352,7 @@ struct PageRenderer: Sendable {
         plan.photos[photo].photo.caption ?? plan.photos[photo].photo.stem
     }
 
-    private func cover(of index: Int) -> Int? {
+    func cover(of index: Int) -> Int? {
         plan.albums[index].coverPhoto ?? plan.albums[index].photos.first
             ?? plan.albums[index].listed.lazy.compactMap { cover(of: $0) }.first
     }
@@ -367,7 +367,7 @@ struct PageRenderer: Sendable {
         count == 1 ? "1 photo" : "\(count) photos"
     }
 
-    private func totalPhotos(_ index: Int) -> Int {
+    func totalPhotos(_ index: Int) -> Int {
         plan.albums[index].photos.count + plan.albums[index].albums.reduce(0) { $0 + totalPhotos($1) }
     }
 }

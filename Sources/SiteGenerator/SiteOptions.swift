@@ -1,3 +1,4 @@
+import Foundation
 import GalleryConfig
 import Imaging
 
@@ -57,6 +58,10 @@ public struct SiteOptions: Sendable {
     public var catalogPath: String?
     /// Whether a build waits while another build of the same output folder runs (else it fails).
     public var waitForLock: Bool = true
+    /// A test hook: albums whose input key is unchanged are rendered anyway, and one whose files
+    /// come out different stops the program (see ``PageRenderer/inputKey(album:siteKey:)``).
+    /// `CASCADE_VERIFY_ALBUM_KEYS=1` in the environment sets it.
+    var verifyAlbumKeys = ProcessInfo.processInfo.environment["CASCADE_VERIFY_ALBUM_KEYS"] == "1"
 
     /// Creates options with the defaults of a photo folder without `cascade.yml`
     /// (``SiteConfiguration/init()``, the one source of defaults).
