@@ -56,12 +56,30 @@ struct ImageStage {
         var firstFailure: SiteError?
         let work = self.work
         let staged = images.staged
+        var done = 0
+        // Photos whose images all stay as they are need no decoding and no file: their records
+        // are made here, without a task each (most of a large library's rebuild).
+        var waiting: [Int] = []
+        for index in 0..<count {
+            guard case .planned(let hash, .keep(let formats)) = images.photos[index], formats.count == work.formats.count else {
+                waiting.append(index)
+                continue
+            }
+            let photo = plan.photos[index].photo
+            let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
+            switch work.apply(.keep(formats: formats), to: photo, hash: hash, paths: paths, previous: previous, staged: staged) {
+            case .success(let result): results[index] = .success(result)
+            case .failure(.image(let error)): results[index] = .failure(error)
+            case .failure(.write(let error)): throw error
+            }
+            done += 1
+            progress(.photoDone(done: done, total: count, path: photo.relativePath, reused: true))
+        }
         await withTaskGroup(of: (Int, Result<PhotoResult, PhotoFailure>).self) { group in
             var next = 0
-            var done = 0
             func startNext() {
-                guard next < count else { return }
-                let index = next
+                guard next < waiting.count else { return }
+                let index = waiting[next]
                 next += 1
                 let photo = plan.photos[index].photo
                 let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
@@ -74,7 +92,7 @@ struct ImageStage {
                     }
                 }
             }
-            for _ in 0..<min(jobs, count) { startNext() }
+            for _ in 0..<min(jobs, waiting.count) { startNext() }
             while let (index, outcome) = await group.next() {
                 switch outcome {
                 case .success(let result):
