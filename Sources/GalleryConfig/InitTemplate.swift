@@ -60,6 +60,13 @@ extension SiteConfiguration {
         # Publish each original file and link to it from the photo's page.
         download_originals: false
 
+        # How capture dates are shown: YYYY year, MMMM month name, MMM short month name, MM or M
+        # month number, DD or D day, HH or H hour, mm minute, ss second; other text is kept.
+        date_format: "D MMMM YYYY, HH:mm"
+
+        # Seconds each photo stays on screen in the lightbox's slideshow (1 to 600).
+        slideshow_interval: 4
+
         """
 
     /// Writes ``initTemplate`` to `folder/cascade.yml` and returns the file's path.

@@ -57,6 +57,10 @@ public struct SiteOptions: Sendable {
     public var catalogPath: String?
     /// Whether a build waits while another build of the same output folder runs (else it fails).
     public var waitForLock: Bool = true
+    /// How capture dates are shown (`date_format`).
+    public var dateFormat: DateFormat = .default
+    /// Seconds each photo stays in the lightbox's slideshow (`slideshow_interval`).
+    public var slideshowInterval: Int = 4
 
     /// Creates options with the defaults a gallery needs.
     public init(
@@ -118,6 +122,8 @@ public struct SiteOptions: Sendable {
         keepGPS = !configuration.stripGPS
         downloadOriginals = configuration.downloadOriginals
         sourceFormats = sources
+        dateFormat = configuration.dateFormat
+        slideshowInterval = configuration.slideshowInterval
     }
 
     /// The formats a configuration lists, whatever their order: the most widely supported one
