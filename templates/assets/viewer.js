@@ -71,12 +71,14 @@
   /** Item i with its URLs, from the model and its details (one entry of a chunk's items):
    *  page, alt, width, height, color, thumbnails (tile images) and images (every width), and
    *  sources: the same in each further format offered through <picture> ({type, thumbnails,
-   *  images}, best first). */
-  function resolveItem(model, i, detail) {
+   *  images}, best first). `prefix` goes before every URL: the path from the page to the
+   *  album's folder ("../" on the album's further static pages). */
+  function resolveItem(model, i, detail, prefix) {
     const id = model.ids[i];
+    prefix = prefix || "";
     function imagesAt(template) {
       return detail.widths.map(function (width) {
-        return { width: width, url: template.replace("{id}", id).replace("{width}", String(width)) };
+        return { width: width, url: prefix + template.replace("{id}", id).replace("{width}", String(width)) };
       });
     }
     function tileImages(images) {
@@ -89,7 +91,7 @@
       return { type: source.type, thumbnails: tileImages(list), images: list };
     });
     return {
-      page: model.pageURL.replace("{id}", id), alt: detail.alt, width: detail.width, height: detail.height,
+      page: prefix + model.pageURL.replace("{id}", id), alt: detail.alt, width: detail.width, height: detail.height,
       color: detail.color, thumbnails: tileImages(images), images: images, sources: sources,
     };
   }
@@ -268,6 +270,29 @@
     return -1;
   }
 
+  /** The indices to show, ascending, with `kept` (a focused tile's, or -1) among them: a tile
+   *  that has the focus is never recycled, wherever the page is scrolled. */
+  function withKept(indices, kept) {
+    if (kept < 0 || indices.indexOf(kept) >= 0) return indices;
+    const result = indices.slice();
+    let at = result.length;
+    while (at > 0 && result[at - 1] > kept) at -= 1;
+    result.splice(at, 0, kept);
+    return result;
+  }
+
+  /** Inserts `node` (tile `index`) among `parent`'s tiles so the DOM holds them in item order,
+   *  the order Tab and screen readers follow. */
+  function insertInOrder(parent, node, index) {
+    const children = parent.children;
+    let low = 0, high = children.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (Number(children[mid].getAttribute("data-index")) < index) low = mid + 1; else high = mid;
+    }
+    parent.insertBefore(node, children[low] || null);
+  }
+
   // ---------------------------------------------------------------- recycler
 
   /** Keeps a node per visible index and a pool of free nodes.
@@ -335,6 +360,11 @@
     this.scheduled = false;
     this.lightbox = null;
     this.current = -1;
+    // On an album's further static pages (pages/N.html) the page keeps its own tiles and the
+    // viewer adds the lightbox; URLs in the frame data are relative to the album's folder.
+    this.slice = wall.hasAttribute("data-slice");
+    this.prefix = wall.getAttribute("data-frames").replace(/[^/]*$/, "");
+    this.interval = Number(wall.getAttribute("data-slideshow")) || 4;
     const self = this;
     this.recycler = new Recycler({
       create: function () { return self.createTile(); },
@@ -351,6 +381,9 @@
       const index = Number(tiles[t].getAttribute("data-index"));
       this.recycler.adopt(index, tiles[t]);
     }
+    this.wall.addEventListener("click", function (event) { self.onClick(event); });
+    window.addEventListener("popstate", function () { self.syncWithHistory(); });
+    if (this.slice) { this.syncWithHistory(); return; }
     // From now on the wall is as tall as the whole album, not just the tiles in the page.
     this.wall.classList.add("is-full");
     this.measureWall();
@@ -361,9 +394,7 @@
     }
     // A viewport that only gets taller or shorter changes how a very tall album is scrolled.
     window.addEventListener("resize", function () { self.measureWall(); self.schedule(); });
-    this.wall.addEventListener("click", function (event) { self.onClick(event); });
-    window.addEventListener("popstate", function () { self.syncWithHash(); });
-    this.syncWithHash();
+    this.syncWithHistory();
     this.wall.classList.add("is-virtual");
   };
 
@@ -406,7 +437,9 @@
     const to = this.direction > 0 ? top + height + ahead : top + height + behind;
     const b = breakpointIndex(this.model, this.width);
     const indices = visibleItems(this.model, b, this.width, from, to);
-    this.recycler.update(indices);
+    const focused = document.activeElement;
+    const kept = focused && focused.parentNode === this.wall && focused.hasAttribute("data-index") ? Number(focused.getAttribute("data-index")) : -1;
+    this.recycler.update(withKept(indices, kept));
     // The details of the tiles near the screen are wanted soon (the lightbox, recycling):
     // fetch their chunks now, also for the tiles the server rendered.
     let lastChunk = -1;
@@ -482,7 +515,7 @@
     // The index has every tile's colour: a tile waiting for its chunk shows it already.
     node.setAttribute("style", tileStyle(model, index, detail ? detail.color : colorOf(model, index)));
     this.placeTile(node, index);
-    if (!node.parentNode) this.wall.appendChild(node);
+    if (!node.parentNode) insertInOrder(this.wall, node, index);
     if (!detail) {
       // Its chunk is on the way: the tile shows its placeholder until then.
       node.setAttribute("data-pending", "1");
@@ -516,6 +549,49 @@
 
   // ---------------------------------------------------------------- lightbox
 
+  /** The size (CSS px) a photo is shown at in a stage of `stageW`×`stageH`: as large as fits,
+   *  but never larger than its largest image (`w`×`h`), so a small photo is not enlarged. */
+  function fitSize(w, h, stageW, stageH) {
+    const scale = Math.min(stageW / w, stageH / h, 1);
+    return { width: Math.max(1, Math.round(w * scale)), height: Math.max(1, Math.round(h * scale)) };
+  }
+
+  /** The pan offset kept within bounds: an image larger than the stage may be moved until its
+   *  edge meets the stage's, a smaller one stays centred. */
+  function clampPan(t, scale, shown, stage) {
+    const room = Math.max(0, (shown * scale - stage) / 2);
+    return Math.max(-room, Math.min(room, t));
+  }
+
+  /** The zoom {scale, x, y} after zooming to `scale` around point (px, py) (relative to the
+   *  stage's centre), so that the point under the finger or cursor stays where it is. */
+  function zoomAround(zoom, scale, px, py) {
+    const k = scale / zoom.scale;
+    return { scale: scale, x: px - (px - zoom.x) * k, y: py - (py - zoom.y) * k };
+  }
+
+  /** What a drag of (dx, dy) px did when the photo is not zoomed: "next", "previous", "close"
+   *  (a swipe down) or "" (too short to mean anything). */
+  function swipeAction(dx, dy) {
+    if (Math.abs(dx) > 50 && Math.abs(dx) > Math.abs(dy)) return dx < 0 ? "next" : "previous";
+    if (dy > 80 && dy > 2 * Math.abs(dx)) return "close";
+    return "";
+  }
+
+  /** What the live region says about photo `index`: "Photo 3 of 9: Dune". */
+  function photoStatus(index, count, title) {
+    return "Photo " + (index + 1) + " of " + count + (title ? ": " + title : "");
+  }
+
+  /** The element Tab (or Shift+Tab) moves to in a focus trap: the next in `list` after
+   *  `current`, wrapping around; the first (or last) when `current` is not in it. */
+  function trapTarget(list, current, backwards) {
+    if (list.length === 0) return null;
+    const at = list.indexOf(current);
+    if (at < 0) return backwards ? list[list.length - 1] : list[0];
+    return list[(at + (backwards ? list.length - 1 : 1)) % list.length];
+  }
+
   Viewer.prototype.onClick = function (event) {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const tile = event.target.closest(".tile");
@@ -524,114 +600,349 @@
     this.open(Number(tile.getAttribute("data-index")), true);
   };
 
-  Viewer.prototype.syncWithHash = function () {
-    const index = indexForHash(this.model, window.location.hash);
-    if (index >= 0) this.open(index, false);
-    else if (this.lightbox) this.close(false);
+  /** Back and Forward: an entry the lightbox pushed opens its photo, a `#photo=` link opens
+   *  that photo, anything else closes the lightbox. */
+  Viewer.prototype.syncWithHistory = function () {
+    const state = history.state;
+    const fromHash = indexForHash(this.model, window.location.hash);
+    if (fromHash >= 0) {
+      // A #photo= link: the album's own address goes under the photo's, so Back closes it.
+      history.replaceState(null, "", window.location.pathname + window.location.search);
+      this.open(fromHash, true);
+    } else if (state && typeof state.cascade === "number") {
+      this.open(state.cascade, false);
+    } else if (this.current >= 0) {
+      this.close(false);
+    }
   };
 
   Viewer.prototype.buildLightbox = function () {
+    const self = this;
     const box = document.createElement("div");
     box.className = "lightbox";
     box.setAttribute("role", "dialog");
     box.setAttribute("aria-modal", "true");
-    box.setAttribute("aria-label", "Photo");
+    box.tabIndex = -1;
     box.hidden = true;
     box.innerHTML =
-      '<figure class="lightbox-figure"><figcaption class="lightbox-caption"></figcaption></figure>' +
-      '<button type="button" class="lightbox-close" aria-label="Close">×</button>' +
-      '<button type="button" class="lightbox-prev" aria-label="Previous photo">‹</button>' +
-      '<button type="button" class="lightbox-next" aria-label="Next photo">›</button>' +
-      '<a class="lightbox-page">Open the photo’s page</a>';
-    const figure = box.querySelector(".lightbox-figure");
+      '<div class="lb-bar"><span class="lb-counter"></span>' +
+      '<button type="button" class="lb-play" aria-label="Play slideshow" aria-pressed="false">▶</button>' +
+      '<button type="button" class="lb-full" aria-label="Full screen">⛶</button>' +
+      '<a class="lb-download" hidden aria-label="Download the original">⤓</a>' +
+      '<button type="button" class="lb-close" aria-label="Close">✕</button></div>' +
+      '<div class="lb-stage"><div class="lb-zoom"><img class="lb-low" alt=""></div></div>' +
+      '<button type="button" class="lb-prev" aria-label="Previous photo">‹</button>' +
+      '<button type="button" class="lb-next" aria-label="Next photo">›</button>' +
+      '<p class="lb-caption"><span class="lb-text"></span> <time class="lb-date"></time></p>' +
+      '<p class="lb-status" aria-live="polite"></p>';
     const image = document.createElement("img");
     image.className = "lightbox-image";
     image.setAttribute("alt", "");
-    figure.insertBefore(pictureWith(this.model, image), figure.firstChild);
+    image.addEventListener("load", function () {
+      if (image.getAttribute("data-for") === String(self.current)) { image.classList.add("is-loaded"); self.preload(); }
+    });
+    const zoomer = box.querySelector(".lb-zoom");
+    zoomer.appendChild(pictureWith(this.model, image));
     document.body.appendChild(box);
-    const self = this;
-    box.querySelector(".lightbox-close").addEventListener("click", function () { self.close(true); });
-    box.querySelector(".lightbox-prev").addEventListener("click", function () { self.step(-1); });
-    box.querySelector(".lightbox-next").addEventListener("click", function () { self.step(1); });
-    box.addEventListener("click", function (event) { if (event.target === box) self.close(true); });
-    document.addEventListener("keydown", function (event) {
-      if (box.hidden) return;
-      if (event.key === "Escape") { event.preventDefault(); self.close(true); }
-      else if (event.key === "ArrowLeft") { event.preventDefault(); self.step(-1); }
-      else if (event.key === "ArrowRight") { event.preventDefault(); self.step(1); }
-    });
-    let startX = null;
-    box.addEventListener("pointerdown", function (event) { startX = event.clientX; });
-    box.addEventListener("pointerup", function (event) {
-      if (startX === null) return;
-      const dx = event.clientX - startX;
-      startX = null;
-      if (Math.abs(dx) > 50) self.step(dx < 0 ? 1 : -1);
-    });
     this.lightbox = box;
+    this.stage = box.querySelector(".lb-stage");
+    this.zoomer = zoomer;
+    this.image = image;
+    function on(selector, handler) { box.querySelector(selector).addEventListener("click", handler); }
+    on(".lb-close", function () { self.close(true); });
+    on(".lb-prev", function () { self.step(-1); });
+    on(".lb-next", function () { self.step(1); });
+    on(".lb-play", function () { self.playing() ? self.pause() : self.play(); });
+    on(".lb-full", function () {
+      if (document.fullscreenElement) document.exitFullscreen(); else if (box.requestFullscreen) box.requestFullscreen();
+    });
+    if (!document.fullscreenEnabled) box.querySelector(".lb-full").hidden = true;
+    if (window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches) box.querySelector(".lb-play").hidden = true;
+    this.stage.addEventListener("click", function (event) { if (event.target === self.stage && self.zoom.scale === 1) self.close(true); });
+    this.stage.addEventListener("dblclick", function (event) { self.toggleZoom(event.clientX, event.clientY); });
+    this.stage.addEventListener("wheel", function (event) {
+      if (!event.ctrlKey && self.zoom.scale === 1) return;
+      event.preventDefault();
+      if (event.ctrlKey) self.zoomTo(self.zoom.scale * Math.exp(-event.deltaY / 200), event.clientX, event.clientY);
+      else self.panBy(-event.deltaX, -event.deltaY);
+    }, { passive: false });
+    document.addEventListener("keydown", function (event) { if (!box.hidden) self.onKey(event); });
+    window.addEventListener("resize", function () { if (!box.hidden) self.fit(); });
+    this.bindPointers();
     return box;
   };
 
+  /** Pointer gestures on the stage: one finger swipes (or pans a zoomed photo), two pinch,
+   *  a quick second tap zooms. */
+  Viewer.prototype.bindPointers = function () {
+    const self = this;
+    const stage = this.stage;
+    const pointers = new Map();
+    let start = null, pinch = null, lastTap = 0;
+    function spread() {
+      const p = Array.from(pointers.values());
+      return { d: Math.hypot(p[0].x - p[1].x, p[0].y - p[1].y), x: (p[0].x + p[1].x) / 2, y: (p[0].y + p[1].y) / 2 };
+    }
+    stage.addEventListener("pointerdown", function (event) {
+      pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (pointers.size === 2) { pinch = { at: spread(), scale: self.zoom.scale }; start = null; }
+      else if (pointers.size === 1) start = { x: event.clientX, y: event.clientY, zx: self.zoom.x, zy: self.zoom.y };
+    });
+    stage.addEventListener("pointermove", function (event) {
+      if (!pointers.has(event.pointerId)) return;
+      pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (pinch && pointers.size === 2) {
+        const now = spread();
+        self.zoomTo(pinch.scale * now.d / pinch.at.d, now.x, now.y);
+      } else if (start && self.zoom.scale > 1) {
+        self.zoom.x = start.zx + event.clientX - start.x;
+        self.zoom.y = start.zy + event.clientY - start.y;
+        self.applyZoom();
+      }
+    });
+    function end(event) {
+      if (!pointers.delete(event.pointerId)) return;
+      if (pointers.size < 2) pinch = null;
+      if (!start || pointers.size > 0) return;
+      const dx = event.clientX - start.x, dy = event.clientY - start.y;
+      start = null;
+      if (self.zoom.scale > 1 || event.type !== "pointerup") return;
+      const action = swipeAction(dx, dy);
+      if (action === "next") self.step(1);
+      else if (action === "previous") self.step(-1);
+      else if (action === "close") self.close(true);
+      else if (event.pointerType === "touch" && Math.hypot(dx, dy) < 10) {
+        // A double tap zooms (touch browsers send no dblclick when the page cannot zoom).
+        if (event.timeStamp - lastTap < 300) { self.toggleZoom(event.clientX, event.clientY); lastTap = 0; } else lastTap = event.timeStamp;
+      }
+    }
+    stage.addEventListener("pointerup", end);
+    stage.addEventListener("pointercancel", end);
+  };
+
+  Viewer.prototype.onKey = function (event) {
+    const key = event.key;
+    if (key === "Tab") {
+      // The focus trap: Tab and Shift+Tab go round the lightbox's visible controls.
+      const list = Array.from(this.lightbox.querySelectorAll("button, a[href]")).filter(function (node) { return !node.hidden; });
+      const target = trapTarget(list, document.activeElement, event.shiftKey);
+      if (target) { event.preventDefault(); target.focus(); }
+      return;
+    }
+    const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -1, PageDown: 1, Home: -this.model.count, End: this.model.count };
+    if (key === "Escape") this.close(true);
+    else if (key in moves) this.step(moves[key], true);
+    else if (key === "+" || key === "=") this.zoomTo(this.zoom.scale * 1.5);
+    else if (key === "-") this.zoomTo(this.zoom.scale / 1.5);
+    else if (key === "0") this.zoomTo(1);
+    else return;
+    event.preventDefault();
+  };
+
+  /** Opens (or moves the open lightbox to) photo `index`. `push` adds a history entry whose
+   *  address is the photo's own page, so Back closes the lightbox and a copied address opens
+   *  the photo for anyone; moving between photos replaces that entry. */
   Viewer.prototype.open = function (index, push) {
     const detail = this.detailOf(index);
     if (!detail) {
       const self = this;
-      const chunk = chunkOf(this.model, index);
-      this.loadChunk(chunk).then(function () { self.open(index, push); }, function () { /* stays closed */ });
+      this.loadChunk(chunkOf(this.model, index)).then(function () { self.open(index, push); }, function () { /* stays as it is */ });
       return;
     }
     const box = this.lightbox || this.buildLightbox();
-    const item = resolveItem(this.model, index, detail);
-    const img = box.querySelector(".lightbox-image");
-    const sources = box.querySelectorAll(".lightbox-figure source");
+    const wasOpen = this.current >= 0;
+    const item = resolveItem(this.model, index, detail, this.prefix);
+    this.item = item;
+    this.detail = detail;
+    const img = this.image;
+    const sources = box.querySelectorAll(".lb-zoom source");
     // Clear the previous photo first so the wrong one never shows while the next one loads.
     clearPicture(img, sources);
-    img.style.background = item.color || "";
-    img.setAttribute("width", String(item.width));
-    img.setAttribute("height", String(item.height));
+    img.classList.remove("is-loaded");
+    img.setAttribute("data-for", String(index));
     img.setAttribute("alt", item.alt);
-    img.setAttribute("sizes", "100vw");
-    bindSources(sources, item, "images", "100vw");
-    img.setAttribute("srcset", srcsetOfImages(item.images));
-    img.setAttribute("src", item.images[item.images.length - 1].url);
-    box.querySelector(".lightbox-caption").textContent = item.alt;
-    box.querySelector(".lightbox-page").setAttribute("href", item.page);
-    box.querySelector(".lightbox-prev").hidden = index === 0;
-    box.querySelector(".lightbox-next").hidden = index === this.model.count - 1;
-    const hash = "#photo=" + this.model.ids[index];
-    if (push && this.current < 0) history.pushState({ cascade: true }, "", hash);
-    else if (window.location.hash !== hash) history.replaceState(history.state, "", hash);
-    if (this.current < 0) this.opener = index;
+    // At once: the tile's image when it is already loaded (else the photo's colour), under
+    // the large one, which shows when it has arrived.
+    const low = box.querySelector(".lb-low");
+    const tile = this.wall.querySelector('.tile[data-index="' + index + '"] img');
+    low.removeAttribute("src");
+    if (tile && tile.complete && tile.currentSrc) low.src = tile.currentSrc;
+    this.zoomer.style.background = item.color || "";
     this.current = index;
     box.hidden = false;
     document.documentElement.classList.add("has-lightbox");
-    box.querySelector(".lightbox-close").focus();
+    this.zoom = { scale: 1, x: 0, y: 0 };
+    this.fit();
+    bindSources(sources, item, "images", img.getAttribute("sizes"));
+    img.setAttribute("srcset", srcsetOfImages(item.images));
+    img.setAttribute("src", item.images[item.images.length - 1].url);
+    const title = detail.title || item.alt;
+    const text = box.querySelector(".lb-text");
+    if (detail.captionHTML) text.innerHTML = detail.captionHTML; else text.textContent = item.alt;
+    const date = box.querySelector(".lb-date");
+    date.textContent = detail.date || "";
+    if (detail.isoDate) date.setAttribute("datetime", detail.isoDate); else date.removeAttribute("datetime");
+    box.querySelector(".lb-counter").textContent = (index + 1) + " / " + this.model.count;
+    box.setAttribute("aria-label", title);
+    box.querySelector(".lb-status").textContent = photoStatus(index, this.model.count, title);
+    const download = box.querySelector(".lb-download");
+    download.hidden = !detail.original;
+    if (detail.original) {
+      download.setAttribute("href", this.prefix + detail.original.url);
+      download.setAttribute("download", detail.original.fileName);
+      download.setAttribute("title", "Download the original (" + detail.original.label + ")");
+    } else {
+      download.removeAttribute("href");
+    }
+    const prev = box.querySelector(".lb-prev"), next = box.querySelector(".lb-next");
+    const focused = document.activeElement;
+    prev.hidden = index === 0;
+    next.hidden = index === this.model.count - 1;
+    // Focus stays on the control that was used; one that has just been hidden hands it on.
+    if (!wasOpen) {
+      this.opener = document.activeElement;
+      this.setInert(true);
+      box.focus();
+    } else if (focused && focused.hidden) {
+      (focused === next ? prev : next).hidden ? box.focus() : (focused === next ? prev : next).focus();
+    }
+    const page = new URL(item.page, document.baseURI).href;
+    const state = { cascade: index };
+    if (push && !wasOpen) history.pushState(state, "", page);
+    else if (window.location.href !== page) history.replaceState(state, "", page);
+    if (this.playing()) this.play();
   };
 
-  Viewer.prototype.step = function (delta) {
-    const next = this.current + delta;
-    if (next >= 0 && next < this.model.count) this.open(next, false);
+  /** Everything but the lightbox is inert while it is open. */
+  Viewer.prototype.setInert = function (on) {
+    const children = document.body.children;
+    for (let c = 0; c < children.length; c++) {
+      if (children[c] !== this.lightbox) children[c].inert = on;
+    }
+  };
+
+  /** Sizes the photo to the stage (never past its largest image) and resets the zoom. */
+  Viewer.prototype.fit = function () {
+    const largest = this.item.images[this.item.images.length - 1];
+    const height = largest.width * this.item.height / this.item.width;
+    const size = fitSize(largest.width, height, this.stage.clientWidth, this.stage.clientHeight);
+    this.shown = size;
+    this.fullScale = largest.width / size.width;
+    this.zoomer.style.width = size.width + "px";
+    this.zoomer.style.height = size.height + "px";
+    this.zoomTo(this.zoom ? this.zoom.scale : 1);
+  };
+
+  /** Zooms to `scale` (1: the photo fits; at most its largest image's own pixels) around a
+   *  point on screen, by default the stage's centre. */
+  Viewer.prototype.zoomTo = function (scale, clientX, clientY) {
+    const rect = this.stage.getBoundingClientRect();
+    const px = clientX === undefined ? 0 : clientX - rect.left - rect.width / 2;
+    const py = clientY === undefined ? 0 : clientY - rect.top - rect.height / 2;
+    const clamped = Math.max(1, Math.min(scale, Math.max(1, this.fullScale)));
+    this.zoom = zoomAround(this.zoom, clamped, px, py);
+    this.applyZoom();
+  };
+
+  Viewer.prototype.toggleZoom = function (clientX, clientY) {
+    this.zoomTo(this.zoom.scale > 1 ? 1 : this.fullScale, clientX, clientY);
+  };
+
+  Viewer.prototype.panBy = function (dx, dy) {
+    this.zoom.x += dx;
+    this.zoom.y += dy;
+    this.applyZoom();
+  };
+
+  Viewer.prototype.applyZoom = function () {
+    const z = this.zoom;
+    z.x = clampPan(z.x, z.scale, this.shown.width, this.stage.clientWidth);
+    z.y = clampPan(z.y, z.scale, this.shown.height, this.stage.clientHeight);
+    this.zoomer.style.transform = z.scale === 1 ? "" : "translate(" + z.x + "px," + z.y + "px) scale(" + z.scale + ")";
+    this.lightbox.classList.toggle("is-zoomed", z.scale > 1);
+    // The browser picks the image for the size shown: zoomed in, the largest.
+    const sizes = Math.ceil(this.shown.width * z.scale) + "px";
+    if (this.image.getAttribute("sizes") !== sizes) {
+      this.image.setAttribute("sizes", sizes);
+      const sources = this.lightbox.querySelectorAll(".lb-zoom source");
+      for (let s = 0; s < sources.length; s++) sources[s].setAttribute("sizes", sizes);
+    }
+  };
+
+  /** Loads the neighbours' images at the size they will be shown, once this one is in. */
+  Viewer.prototype.preload = function () {
+    for (let d = -1; d <= 1; d += 2) {
+      const index = this.current + d;
+      const detail = index >= 0 && index < this.model.count ? this.detailOf(index) : null;
+      if (!detail) continue;
+      const item = resolveItem(this.model, index, detail, this.prefix);
+      const img = document.createElement("img");
+      const picture = pictureWith(this.model, img);
+      bindSources(picture.querySelectorAll("source"), item, "images", this.image.getAttribute("sizes"));
+      img.setAttribute("sizes", this.image.getAttribute("sizes"));
+      img.setAttribute("srcset", srcsetOfImages(item.images));
+      img.setAttribute("src", item.images[item.images.length - 1].url);
+    }
+  };
+
+  /** Moves by `delta` photos (clamped to the album's ends when `clamp`). */
+  Viewer.prototype.step = function (delta, clamp) {
+    let next = this.current + delta;
+    if (clamp) next = Math.max(0, Math.min(this.model.count - 1, next));
+    if (next >= 0 && next < this.model.count && next !== this.current) this.open(next, false);
+  };
+
+  Viewer.prototype.playing = function () {
+    return !!this.timer;
+  };
+
+  /** The slideshow: the next photo every `data-slideshow` seconds, until the last. */
+  Viewer.prototype.play = function () {
+    const self = this;
+    clearTimeout(this.timer);
+    const button = this.lightbox.querySelector(".lb-play");
+    if (this.current >= this.model.count - 1) { this.pause(); return; }
+    this.timer = setTimeout(function () { self.step(1); }, this.interval * 1000);
+    button.setAttribute("aria-pressed", "true");
+    button.setAttribute("aria-label", "Pause slideshow");
+    button.textContent = "❚❚";
+  };
+
+  Viewer.prototype.pause = function () {
+    clearTimeout(this.timer);
+    this.timer = 0;
+    const button = this.lightbox.querySelector(".lb-play");
+    button.setAttribute("aria-pressed", "false");
+    button.setAttribute("aria-label", "Play slideshow");
+    button.textContent = "▶";
   };
 
   /** Closes the lightbox; `viaHistory` goes back when the lightbox added a history entry, so
    *  the back button and Escape agree. Focus returns to the photo's tile. */
   Viewer.prototype.close = function (viaHistory) {
     if (!this.lightbox || this.lightbox.hidden) return;
-    if (viaHistory && history.state && history.state.cascade) {
+    if (viaHistory && history.state && typeof history.state.cascade === "number") {
       history.back();  // popstate closes it
       return;
     }
-    if (window.location.hash) history.replaceState(null, "", window.location.pathname + window.location.search);
+    this.pause();
+    if (document.fullscreenElement) document.exitFullscreen();
     const index = this.current;
     this.current = -1;
     this.lightbox.hidden = true;
-    clearPicture(this.lightbox.querySelector(".lightbox-image"), this.lightbox.querySelectorAll(".lightbox-figure source"));
+    clearPicture(this.image, this.lightbox.querySelectorAll(".lb-zoom source"));
     document.documentElement.classList.remove("has-lightbox");
+    this.setInert(false);
     this.focusTile(index);
   };
 
   /** Brings tile `index` into view (from the frames, not by measuring) and focuses it. */
   Viewer.prototype.focusTile = function (index) {
+    if (this.slice) {
+      const tile = this.wall.querySelector('.tile[data-index="' + index + '"]');
+      if (tile) { tile.focus({ preventScroll: true }); tile.scrollIntoView({ block: "nearest" }); }
+      return;
+    }
     // The page's scrollbar came back with the lightbox gone: the wall may be narrower again.
     this.measureWall();
     const b = breakpointIndex(this.model, this.width);
@@ -668,7 +979,9 @@
     contentHeight: contentHeight, visibleItems: visibleItems, tileStyle: tileStyle, srcsetOf: srcsetOf,
     srcOf: srcOf, bindSources: bindSources, colorOf: colorOf, photoId: photoId, indexForHash: indexForHash, Recycler: Recycler, chunkOf: chunkOf,
     resolveItem: resolveItem, scrollMapping: scrollMapping, contentOffset: contentOffset, wallOffset: wallOffset,
-    MAX_WALL_HEIGHT: MAX_WALL_HEIGHT,
+    MAX_WALL_HEIGHT: MAX_WALL_HEIGHT, fitSize: fitSize, clampPan: clampPan, zoomAround: zoomAround,
+    swipeAction: swipeAction, photoStatus: photoStatus, trapTarget: trapTarget, withKept: withKept,
+    insertInOrder: insertInOrder,
   };
   if (typeof module === "object" && module.exports) {
     module.exports = api;
