@@ -363,7 +363,8 @@
     // On an album's further static pages (pages/N.html) the page keeps its own tiles and the
     // viewer adds the lightbox; URLs in the frame data are relative to the album's folder.
     this.slice = wall.hasAttribute("data-slice");
-    this.prefix = wall.getAttribute("data-frames").replace(/[^/]*$/, "");
+    // The lightbox's URLs are absolute: its address changes the page's base (pushState).
+    this.prefix = new URL(".", this.base).href;
     this.interval = Number(wall.getAttribute("data-slideshow")) || 4;
     const self = this;
     this.recycler = new Recycler({
@@ -800,7 +801,9 @@
     next.hidden = index === this.model.count - 1;
     // Focus stays on the control that was used; one that has just been hidden hands it on.
     if (!wasOpen) {
-      this.opener = document.activeElement;
+      // Back closes the lightbox and scrolls to its photo's tile: the browser must not
+      // restore the album's old scroll position over that.
+      history.scrollRestoration = "manual";
       this.setInert(true);
       box.focus();
     } else if (focused && focused.hidden) {
@@ -934,6 +937,7 @@
     document.documentElement.classList.remove("has-lightbox");
     this.setInert(false);
     this.focusTile(index);
+    history.scrollRestoration = "auto";
   };
 
   /** Brings tile `index` into view (from the frames, not by measuring) and focuses it. */
