@@ -1,22 +1,14 @@
-/* Cascade viewer: turns a static album page into a virtualized, reuse-aware waterfall.
- *
- * The page already places every tile with CSS alone (see cascade.css); this script only decides
- * which tiles exist. It reads every position from the precomputed frames (frames.json) and the
- * same formulas as the CSS, and never measures a tile: tiles near the viewport get a node, a
- * tile that leaves gives its node back to a pool, and an arriving tile takes a node from the
- * pool before a new one is created, like UICollectionView's dequeueReusableCell.
- * Without this script (or when frames.json cannot be loaded) the static page stays as it is.
- *
- * The pure parts (model, geometry, visible-tile query, recycler) are exported for node --test.
- */
+/* Cascade viewer: a virtualized waterfall over a static album page, and its lightbox.
+ * CSS places every tile (cascade.css); this script only decides which tiles exist, from the
+ * frames (frames.json) and the CSS formulas, never measuring a tile, and reuses tile nodes
+ * through a pool. Without it the static page works as it is. Pure parts are exported for node. */
 (function (global) {
   "use strict";
 
   // ---------------------------------------------------------------- model and geometry
 
-  /** Builds the layout model from frames.json (version 2): per breakpoint, each item's column,
-   *  the sum of the aspect ratios above it (A) and their count (k), and each column's items top
-   *  to bottom. Per-photo details (alt text, colour, image widths) come later, in chunks. */
+  /** The layout model from frames.json: per breakpoint, each item's column, the sum of the
+   *  ratios above it (A), their count (k), and each column's items. */
   function buildModel(data) {
     const count = data.count;
     const gap = data.gap;
@@ -68,11 +60,8 @@
     return Math.floor(i / model.chunkSize);
   }
 
-  /** Item i with its URLs, from the model and its details (one entry of a chunk's items):
-   *  page, alt, width, height, color, thumbnails (tile images) and images (every width), and
-   *  sources: the same in each further format offered through <picture> ({type, thumbnails,
-   *  images}, best first). `prefix` goes before every URL: the path from the page to the
-   *  album's folder ("../" on the album's further static pages). */
+  /** Item i from its chunk's details: page, alt, size, color, thumbnails, images and sources
+   *  (the same per further format), each URL after `prefix` (the album's folder). */
   function resolveItem(model, i, detail, prefix) {
     const id = model.ids[i];
     prefix = prefix || "";
@@ -96,10 +85,8 @@
     };
   }
 
-  /** How the wall maps to the page when the album is taller than a browser lets one element be
-   *  (`height` > `limit`): the wall is then `limit` px tall, and while it is scrolled from its
-   *  top to its last screen the content moves `factor` times as fast, so the last screen of the
-   *  wall shows the last screen of the album. Past that (the page's footer) it moves one to one. */
+  /** An album taller than `limit` gets a wall `limit` px tall whose content scrolls `factor`
+   *  times as fast until its last screen, then one to one (the footer). */
   function scrollMapping(height, limit, viewport) {
     if (!(height > limit) || limit <= viewport) {
       return { scaled: false, wallHeight: height, factor: 1, height: height, viewport: viewport };
@@ -159,9 +146,8 @@
     return tallest;
   }
 
-  /** Indices (ascending) of the items whose rectangles reach into [top, bottom) of the wall.
-   *  Each column's items are in increasing y, so a binary search per column finds the first
-   *  one that reaches below `top`: O(columns · log n + k), never a scan of every item. */
+  /** Indices (ascending) of the items reaching into [top, bottom): a binary search per
+   *  column, O(columns · log n + k). */
   function visibleItems(model, b, width, top, bottom) {
     const bp = model.breakpoints[b];
     const w = columnWidth(model, b, width);
@@ -212,9 +198,8 @@
     return srcsetOfImages(item.thumbnails);
   }
 
-  /** Points a <picture>'s <source> elements at an item's images in their formats (`key`:
-   *  "thumbnails" or "images"); a <source> of a type the item lacks offers nothing. They are
-   *  set before the <img>, which the browser then resolves against them. */
+  /** Points <source> elements at an item's `key` images ("thumbnails" or "images") in their
+   *  type; a type the item lacks offers nothing. Set before the <img>. */
   function bindSources(sourceNodes, item, key, sizes) {
     for (let s = 0; s < sourceNodes.length; s++) {
       const node = sourceNodes[s];
@@ -228,8 +213,7 @@
     }
   }
 
-  /** Empties a <picture>: its <source>s' srcsets and the <img>'s srcset and src go, so the
-   *  previous photo never shows again and its download is abandoned. */
+  /** Empties a <picture>: the previous photo never shows again, its download is abandoned. */
   function clearPicture(img, sourceNodes) {
     for (let s = 0; s < sourceNodes.length; s++) sourceNodes[s].removeAttribute("srcset");
     img.removeAttribute("srcset");
@@ -270,8 +254,7 @@
     return -1;
   }
 
-  /** The indices to show, ascending, with `kept` (a focused tile's, or -1) among them: a tile
-   *  that has the focus is never recycled, wherever the page is scrolled. */
+  /** `indices` with `kept` (a focused tile, or -1) in order among them: never recycled. */
   function withKept(indices, kept) {
     if (kept < 0 || indices.indexOf(kept) >= 0) return indices;
     const result = indices.slice();
@@ -281,8 +264,7 @@
     return result;
   }
 
-  /** Inserts `node` (tile `index`) among `parent`'s tiles so the DOM holds them in item order,
-   *  the order Tab and screen readers follow. */
+  /** Inserts tile `index` so the DOM holds tiles in item order (Tab, screen readers). */
   function insertInOrder(parent, node, index) {
     const children = parent.children;
     let low = 0, high = children.length;
@@ -295,10 +277,8 @@
 
   // ---------------------------------------------------------------- recycler
 
-  /** Keeps a node per visible index and a pool of free nodes.
-   *  `create()` makes a node, `bind(node, index)` shows an item in it, `unbind(node)` clears it
-   *  (prepareForReuse). `update(indices)` makes exactly those indices visible. The pool keeps at
-   *  most `maxPool` free nodes. */
+  /** A node per visible index and a pool of at most `maxPool` free nodes; hooks create, bind
+   *  and unbind (prepareForReuse) them; `update(indices)` shows exactly those. */
   function Recycler(hooks, maxPool) {
     this.hooks = hooks;
     this.maxPool = maxPool || 64;
@@ -339,8 +319,7 @@
 
   // ---------------------------------------------------------------- the page
 
-  /** The tallest wall the viewer makes (px): browsers cannot make one element much taller than
-   *  about 15 million px, so a taller album is scrolled through a wall of this height. */
+  /** The tallest wall (px): browsers cannot make an element much taller than 15 million px. */
   const MAX_WALL_HEIGHT = 8000000;
 
   function Viewer(wall, data) {
@@ -360,10 +339,9 @@
     this.scheduled = false;
     this.lightbox = null;
     this.current = -1;
-    // On an album's further static pages (pages/N.html) the page keeps its own tiles and the
-    // viewer adds the lightbox; URLs in the frame data are relative to the album's folder.
+    // Further static pages (pages/N.html) keep their tiles; the viewer adds the lightbox.
     this.slice = wall.hasAttribute("data-slice");
-    // The lightbox's URLs are absolute: its address changes the page's base (pushState).
+    // Absolute URLs for the lightbox: its pushState address moves the document's base.
     this.prefix = new URL(".", this.base).href;
     this.interval = Number(wall.getAttribute("data-slideshow")) || 4;
     const self = this;
@@ -399,8 +377,7 @@
     this.wall.classList.add("is-virtual");
   };
 
-  /** The wall's width and its offset in the document (the wall, never a tile), and from them
-   *  the wall's height when the album is too tall for one element. */
+  /** The wall's width and offset (never a tile's), and its height for very tall albums. */
   Viewer.prototype.measureWall = function () {
     const rect = this.outer.getBoundingClientRect();
     this.width = rect.width;
@@ -423,8 +400,7 @@
     window.requestAnimationFrame(function () { self.scheduled = false; self.update(); });
   };
 
-  /** Makes the tiles near the viewport exist: half a screen behind the scroll direction, and
-   *  the next screen ahead of it (prefetched). */
+  /** Makes the tiles near the viewport exist: half a screen behind, a screen ahead. */
   Viewer.prototype.update = function (scrollTarget) {
     const scroll = typeof scrollTarget === "number" ? scrollTarget : window.scrollY;
     if (scroll !== this.lastScroll) this.direction = scroll > this.lastScroll ? 1 : -1;
@@ -441,8 +417,7 @@
     const focused = document.activeElement;
     const kept = focused && focused.parentNode === this.wall && focused.hasAttribute("data-index") ? Number(focused.getAttribute("data-index")) : -1;
     this.recycler.update(withKept(indices, kept));
-    // The details of the tiles near the screen are wanted soon (the lightbox, recycling):
-    // fetch their chunks now, also for the tiles the server rendered.
+    // Their details are wanted soon (lightbox, recycling): fetch their chunks now.
     let lastChunk = -1;
     for (let p = 0; p < indices.length; p++) {
       const chunk = chunkOf(this.model, indices[p]);
@@ -456,8 +431,7 @@
     this.wasScaled = this.mapping.scaled;
   };
 
-  /** When the wall is shorter than the album, a tile sits at its frame's top minus the shift;
-   *  otherwise the CSS places it. */
+  /** In a scaled wall a tile sits at its frame's top minus the shift; else CSS places it. */
   Viewer.prototype.placeTile = function (node, index) {
     if (!this.mapping.scaled) {
       node.style.removeProperty("top");
@@ -535,8 +509,7 @@
     img.setAttribute("src", srcOf(item));
   };
 
-  /** prepareForReuse: the old photo is gone (and its download abandoned) before the node is
-   *  shown again, so a recycled tile shows its placeholder colour, never the previous photo. */
+  /** prepareForReuse: a recycled tile shows its colour, never the previous photo. */
   Viewer.prototype.unbindTile = function (node) {
     const img = node.querySelector("img");
     clearPicture(img, node.querySelectorAll("source"));
@@ -550,29 +523,26 @@
 
   // ---------------------------------------------------------------- lightbox
 
-  /** The size (CSS px) a photo is shown at in a stage of `stageW`×`stageH`: as large as fits,
-   *  but never larger than its largest image (`w`×`h`), so a small photo is not enlarged. */
+  /** A photo's size in the stage: as large as fits, never past its largest image (w×h). */
   function fitSize(w, h, stageW, stageH) {
     const scale = Math.min(stageW / w, stageH / h, 1);
     return { width: Math.max(1, Math.round(w * scale)), height: Math.max(1, Math.round(h * scale)) };
   }
 
-  /** The pan offset kept within bounds: an image larger than the stage may be moved until its
-   *  edge meets the stage's, a smaller one stays centred. */
+  /** A pan offset kept so the image's edge never leaves the stage's; a small one is centred. */
   function clampPan(t, scale, shown, stage) {
     const room = Math.max(0, (shown * scale - stage) / 2);
     return Math.max(-room, Math.min(room, t));
   }
 
-  /** The zoom {scale, x, y} after zooming to `scale` around point (px, py) (relative to the
-   *  stage's centre), so that the point under the finger or cursor stays where it is. */
+  /** The zoom after zooming to `scale` around (px, py) from the stage's centre: the point
+   *  under the finger or cursor stays. */
   function zoomAround(zoom, scale, px, py) {
     const k = scale / zoom.scale;
     return { scale: scale, x: px - (px - zoom.x) * k, y: py - (py - zoom.y) * k };
   }
 
-  /** What a drag of (dx, dy) px did when the photo is not zoomed: "next", "previous", "close"
-   *  (a swipe down) or "" (too short to mean anything). */
+  /** A drag when not zoomed: "next", "previous", "close" (down) or "". */
   function swipeAction(dx, dy) {
     if (Math.abs(dx) > 50 && Math.abs(dx) > Math.abs(dy)) return dx < 0 ? "next" : "previous";
     if (dy > 80 && dy > 2 * Math.abs(dx)) return "close";
@@ -584,8 +554,7 @@
     return "Photo " + (index + 1) + " of " + count + (title ? ": " + title : "");
   }
 
-  /** The element Tab (or Shift+Tab) moves to in a focus trap: the next in `list` after
-   *  `current`, wrapping around; the first (or last) when `current` is not in it. */
+  /** Where Tab (Shift+Tab: `backwards`) goes in a focus trap over `list`, wrapping round. */
   function trapTarget(list, current, backwards) {
     if (list.length === 0) return null;
     const at = list.indexOf(current);
@@ -601,13 +570,12 @@
     this.open(Number(tile.getAttribute("data-index")), true);
   };
 
-  /** Back and Forward: an entry the lightbox pushed opens its photo, a `#photo=` link opens
-   *  that photo, anything else closes the lightbox. */
+  /** Back, Forward and #photo= links open or close the lightbox. */
   Viewer.prototype.syncWithHistory = function () {
     const state = history.state;
     const fromHash = indexForHash(this.model, window.location.hash);
     if (fromHash >= 0) {
-      // A #photo= link: the album's own address goes under the photo's, so Back closes it.
+      // The album's address goes under the photo's, so Back closes it.
       history.replaceState(null, "", window.location.pathname + window.location.search);
       this.open(fromHash, true);
     } else if (state && typeof state.cascade === "number") {
@@ -627,9 +595,9 @@
     box.hidden = true;
     box.innerHTML =
       '<div class="lb-bar"><span class="lb-counter"></span>' +
-      '<button type="button" class="lb-play" aria-label="Play slideshow" aria-pressed="false">▶</button>' +
-      '<button type="button" class="lb-full" aria-label="Full screen">⛶</button>' +
-      '<a class="lb-download" hidden aria-label="Download the original">⤓</a>' +
+      '<button type="button" class="lb-play" aria-label="Slideshow" aria-pressed="false"></button>' +
+      '<button type="button" class="lb-full" aria-label="Full screen"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 4h6v2H6v4H4zm10 0h6v6h-2V6h-4zM4 14h2v4h4v2H4zm14 0h2v6h-6v-2h4z"/></svg></button>' +
+      '<a class="lb-download" hidden aria-label="Download the original"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M11 3h2v10l4-4 1.4 1.4L12 16.8l-6.4-6.4L7 9l4 4zM4 19h16v2H4z"/></svg></a>' +
       '<button type="button" class="lb-close" aria-label="Close">✕</button></div>' +
       '<div class="lb-stage"><div class="lb-zoom"><img class="lb-low" alt=""></div></div>' +
       '<button type="button" class="lb-prev" aria-label="Previous photo">‹</button>' +
@@ -673,8 +641,7 @@
     return box;
   };
 
-  /** Pointer gestures on the stage: one finger swipes (or pans a zoomed photo), two pinch,
-   *  a quick second tap zooms. */
+  /** Gestures: one finger swipes (or pans when zoomed), two pinch, a double tap zooms. */
   Viewer.prototype.bindPointers = function () {
     const self = this;
     const stage = this.stage;
@@ -713,7 +680,6 @@
       else if (action === "previous") self.step(-1);
       else if (action === "close") self.close(true);
       else if (event.pointerType === "touch" && Math.hypot(dx, dy) < 10) {
-        // A double tap zooms (touch browsers send no dblclick when the page cannot zoom).
         if (event.timeStamp - lastTap < 300) { self.toggleZoom(event.clientX, event.clientY); lastTap = 0; } else lastTap = event.timeStamp;
       }
     }
@@ -724,7 +690,7 @@
   Viewer.prototype.onKey = function (event) {
     const key = event.key;
     if (key === "Tab") {
-      // The focus trap: Tab and Shift+Tab go round the lightbox's visible controls.
+      // The focus trap.
       const list = Array.from(this.lightbox.querySelectorAll("button, a[href]")).filter(function (node) { return !node.hidden; });
       const target = trapTarget(list, document.activeElement, event.shiftKey);
       if (target) { event.preventDefault(); target.focus(); }
@@ -740,30 +706,26 @@
     event.preventDefault();
   };
 
-  /** Opens (or moves the open lightbox to) photo `index`. `push` adds a history entry whose
-   *  address is the photo's own page, so Back closes the lightbox and a copied address opens
-   *  the photo for anyone; moving between photos replaces that entry. */
+  /** Shows photo `index`. `push` adds a history entry at the photo's own page (Back closes,
+   *  the address opens the photo for anyone); moving between photos replaces it. */
   Viewer.prototype.open = function (index, push) {
     const detail = this.detailOf(index);
     if (!detail) {
       const self = this;
-      this.loadChunk(chunkOf(this.model, index)).then(function () { self.open(index, push); }, function () { /* stays as it is */ });
+      this.loadChunk(chunkOf(this.model, index)).then(function () { self.open(index, push); }, function () {});
       return;
     }
     const box = this.lightbox || this.buildLightbox();
     const wasOpen = this.current >= 0;
     const item = resolveItem(this.model, index, detail, this.prefix);
     this.item = item;
-    this.detail = detail;
     const img = this.image;
     const sources = box.querySelectorAll(".lb-zoom source");
-    // Clear the previous photo first so the wrong one never shows while the next one loads.
     clearPicture(img, sources);
     img.classList.remove("is-loaded");
     img.setAttribute("data-for", String(index));
     img.setAttribute("alt", item.alt);
-    // At once: the tile's image when it is already loaded (else the photo's colour), under
-    // the large one, which shows when it has arrived.
+    // At once the tile's loaded image (or colour), under the large one when it arrives.
     const low = box.querySelector(".lb-low");
     const tile = this.wall.querySelector('.tile[data-index="' + index + '"] img');
     low.removeAttribute("src");
@@ -799,15 +761,15 @@
     const focused = document.activeElement;
     prev.hidden = index === 0;
     next.hidden = index === this.model.count - 1;
-    // Focus stays on the control that was used; one that has just been hidden hands it on.
+    // Focus stays on the control used; a control just hidden hands it on.
     if (!wasOpen) {
-      // Back closes the lightbox and scrolls to its photo's tile: the browser must not
-      // restore the album's old scroll position over that.
+      // Back scrolls to the tile: the browser must not restore an old scroll over that.
       history.scrollRestoration = "manual";
       this.setInert(true);
       box.focus();
     } else if (focused && focused.hidden) {
-      (focused === next ? prev : next).hidden ? box.focus() : (focused === next ? prev : next).focus();
+      const other = focused === next ? prev : next;
+      (other.hidden ? box : other).focus();
     }
     const page = new URL(item.page, document.baseURI).href;
     const state = { cascade: index };
@@ -836,8 +798,7 @@
     this.zoomTo(this.zoom ? this.zoom.scale : 1);
   };
 
-  /** Zooms to `scale` (1: the photo fits; at most its largest image's own pixels) around a
-   *  point on screen, by default the stage's centre. */
+  /** Zooms to `scale` (1: fits; at most the largest image's pixels) around a point. */
   Viewer.prototype.zoomTo = function (scale, clientX, clientY) {
     const rect = this.stage.getBoundingClientRect();
     const px = clientX === undefined ? 0 : clientX - rect.left - rect.width / 2;
@@ -902,26 +863,18 @@
   /** The slideshow: the next photo every `data-slideshow` seconds, until the last. */
   Viewer.prototype.play = function () {
     const self = this;
-    clearTimeout(this.timer);
-    const button = this.lightbox.querySelector(".lb-play");
-    if (this.current >= this.model.count - 1) { this.pause(); return; }
-    this.timer = setTimeout(function () { self.step(1); }, this.interval * 1000);
-    button.setAttribute("aria-pressed", "true");
-    button.setAttribute("aria-label", "Pause slideshow");
-    button.textContent = "❚❚";
+    this.pause();
+    if (this.current < this.model.count - 1) this.timer = setTimeout(function () { self.step(1); }, this.interval * 1000);
+    this.lightbox.querySelector(".lb-play").setAttribute("aria-pressed", String(!!this.timer));
   };
 
   Viewer.prototype.pause = function () {
     clearTimeout(this.timer);
     this.timer = 0;
-    const button = this.lightbox.querySelector(".lb-play");
-    button.setAttribute("aria-pressed", "false");
-    button.setAttribute("aria-label", "Play slideshow");
-    button.textContent = "▶";
+    this.lightbox.querySelector(".lb-play").setAttribute("aria-pressed", "false");
   };
 
-  /** Closes the lightbox; `viaHistory` goes back when the lightbox added a history entry, so
-   *  the back button and Escape agree. Focus returns to the photo's tile. */
+  /** Closes; `viaHistory` goes Back when the lightbox pushed an entry. Focus goes to the tile. */
   Viewer.prototype.close = function (viaHistory) {
     if (!this.lightbox || this.lightbox.hidden) return;
     if (viaHistory && history.state && typeof history.state.cascade === "number") {
