@@ -80,7 +80,7 @@ struct PageRenderer: Sendable {
             "isRoot": index == 0,
         ] as [String: Any]
         let albums = page == 1 ? album.listed : []
-        // The first covers are above the fold: loaded at once, the first row with high priority.
+        // The first covers are above the fold: loaded at once, not lazily.
         context["albums"] = albums.enumerated().map { albumCard($1, from: directory, position: $0) }
         context["hasAlbums"] = !albums.isEmpty
         context["hasPhotos"] = !photos.isEmpty
@@ -183,7 +183,6 @@ struct PageRenderer: Sendable {
                 "alt": altText(cover),
                 "color": coverImages.color,
                 "loading": position < 8 ? "eager" : "lazy",
-                "fetchPriority": position < 4 ? "high" : "auto",
             ] as [String: Any]
         }
         return card

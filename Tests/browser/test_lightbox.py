@@ -301,3 +301,23 @@ def test_axe_finds_no_violations(server, browser, size, scheme):
         for violation in browser.execute_async_script(AXE_RUN):
             failures.append(f"{page}{' (lightbox)' if lightbox else ''}: {violation}")
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080), PHONE], ids=["1366x768", "1920x1080", "phone"])
+def test_a_photo_page_fits_one_screen_with_its_title_caption_and_links(site, server, browser, size):
+    browser.set_window_size(*size)
+    problems = []
+    for page in sorted((site / "nature").glob("*.html")):
+        if page.name == "index.html":
+            continue
+        browser.get(server + "nature/" + page.name)
+        wait_until(browser, "document.querySelector('.photo-image').complete")
+        state = browser.execute_script(
+            "const r = s => document.querySelector(s).getBoundingClientRect();"
+            "return {h1: r('h1').top, image: r('.photo-image'), nav: r('.photo-nav').bottom, height: innerHeight,"
+            " natural: document.querySelector('.photo-image').naturalWidth}")
+        if state["nav"] > state["height"] or state["h1"] < 0:
+            problems.append(f"{page.name} at {size}: navigation ends at {state['nav']:.0f} of {state['height']} px")
+        if state["image"]["height"] < min(200, state["height"] / 4):
+            problems.append(f"{page.name} at {size}: the image is only {state['image']['height']:.0f} px tall")
+    assert not problems, "\n".join(problems)
