@@ -251,10 +251,12 @@ struct PageRenderer: Sendable {
             "captionHTML": entry.photo.captionHTML ?? "",
             "hasCaptionHTML": entry.photo.captionHTML != nil,
             "hasCaption": entry.photo.caption != nil,
+            // The caption under the image, unless it is all in the title above it.
+            "showCaption": entry.photo.caption.map { $0 != title } ?? false,
             "date": date.map(options.dateFormat.string) ?? "",
             "isoDate": date?.iso8601 ?? "",
             "hasDate": date != nil,
-            "hasDetails": entry.photo.caption != nil || date != nil,
+            "hasDetails": (entry.photo.caption.map { $0 != title } ?? false) || date != nil,
             "fileName": entry.photo.fileName,
             "src": relativeURL(from: album.directory, to: large.path),
             "srcset": srcset(photoImages.renditions, from: album.directory),
