@@ -5,7 +5,8 @@
 /// two digits, `M` month number, `DD` day with two digits, `D` day, `HH` hour (00-23), `H`
 /// hour, `mm` minute, `ss` second. The default, `D MMMM YYYY, HH:mm`, gives "2 August 2007,
 /// 18:30". For a date without a time of day, the pattern ends before its first time token
-/// (and the punctuation and spaces before it): "2 August 2007".
+/// (and the text between it and the date): "2 August 2007"; a pattern that starts with the
+/// time loses the time tokens and the text after each.
 public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
     /// The pattern as written in `cascade.yml`.
     public var pattern: String
@@ -35,11 +36,19 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
     public func string(_ date: GalleryDate) -> String {
         var parts = Self.split(pattern)
         if date.time == nil, let first = parts.firstIndex(where: { $0.isToken && Self.timeTokens.contains($0.text) }) {
-            parts.removeSubrange(first...)
-            // Drop the separator that led to the time (", ", " at ", " – "), but not a word.
-            while let last = parts.last, !last.isToken,
-                  last.text.allSatisfy({ $0.isWhitespace || $0.isPunctuation || $0 == "@" || $0.isLetter }) {
-                parts.removeLast()
+            if parts[..<first].contains(where: \.isToken) {
+                // The date comes first: it ends before the text that leads to the time (", ", " at ").
+                parts.removeSubrange(first...)
+                while let last = parts.last, !last.isToken { parts.removeLast() }
+            } else {
+                // The time comes first ("HH:mm, D MMMM"): drop it and the text after each of its tokens.
+                var kept: [(text: String, isToken: Bool)] = []
+                var dropping = false
+                for part in parts {
+                    if part.isToken { dropping = Self.timeTokens.contains(part.text) }
+                    if !dropping { kept.append(part) }
+                }
+                parts = kept
             }
         }
         let time = date.time ?? (0, 0, 0)

@@ -20,7 +20,8 @@ struct DateFormatTests {
         #expect(DateFormat(pattern: "MMMM YYYY").string(date) == "March 2024")
         let noTime = try #require(GalleryDate("2024-03-05"))
         #expect(DateFormat(pattern: "D MMMM YYYY at HH:mm").string(noTime) == "5 March 2024")
-        #expect(DateFormat(pattern: "HH:mm, D MMMM").string(noTime) == "")
+        #expect(DateFormat(pattern: "HH:mm, D MMMM").string(noTime) == "5 March")
+        #expect(DateFormat(pattern: "HH:mm, D MMMM").string(date) == "07:08, 5 March")
     }
 
     @Test("cascade.yml reads date_format and slideshow_interval and refuses bad values")
