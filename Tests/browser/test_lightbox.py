@@ -321,3 +321,49 @@ def test_a_photo_page_fits_one_screen_with_its_title_caption_and_links(site, ser
         if state["image"]["height"] < min(200, state["height"] / 4):
             problems.append(f"{page.name} at {size}: the image is only {state['image']['height']:.0f} px tall")
     assert not problems, "\n".join(problems)
+
+
+def touch(driver, kind, points):
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
+        "type": kind, "touchPoints": [{"x": x, "y": y, "id": n} for n, (x, y) in enumerate(points)]})
+
+
+def test_touch_swipes_move_and_close_and_a_pinch_zooms(built, browser):
+    base, out = built
+    frames = framedata.load(out / "large" / "frames.json")
+    index = next(i for i, item in enumerate(frames["items"]) if item["width"] == 2000)
+    start(browser, base + "large/index.html", PHONE)
+    browser.execute_script(f"document.querySelector('.wall .tile[data-index=\"{index}\"]').click()")
+    wait_until(browser, OPEN)
+    before = counter(browser)
+    # Two fingers moving apart zoom in; the photo can then be panned, not swiped away.
+    touch(browser, "touchStart", [(180, 400), (210, 400)])
+    for step in range(1, 11):
+        touch(browser, "touchMove", [(180 - 8 * step, 400), (210 + 8 * step, 400)])
+    touch(browser, "touchEnd", [])
+    wait_until(browser, "document.querySelector('.lightbox').classList.contains('is-zoomed')")
+    assert browser.execute_script("return window.cascadeViewer.zoom.scale") > 1.5
+    touch(browser, "touchStart", [(300, 400)])
+    touch(browser, "touchMove", [(150, 400)])
+    touch(browser, "touchEnd", [])
+    assert counter(browser) == before, "a drag on a zoomed photo changed the photo"
+    browser.execute_script("window.cascadeViewer.zoomTo(1)")
+    # Not zoomed: a swipe to the left goes on, a swipe down closes.
+    touch(browser, "touchStart", [(300, 400)])
+    for x in range(280, 100, -30):
+        touch(browser, "touchMove", [(x, 405)])
+    touch(browser, "touchEnd", [])
+    wait_until(browser, f"document.querySelector('.lb-counter').textContent !== {before!r}")
+    touch(browser, "touchStart", [(200, 300)])
+    for y in range(320, 500, 30):
+        touch(browser, "touchMove", [(202, y)])
+    touch(browser, "touchEnd", [])
+    wait_until(browser, f"!({OPEN})")
+
+
+def test_no_slideshow_button_under_reduced_motion(server, browser):
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    start(browser, server + "nature/index.html")
+    browser.execute_script("document.querySelector('.wall .tile[data-index=\"0\"]').click()")
+    wait_until(browser, OPEN)
+    assert browser.execute_script("return document.querySelector('.lb-play').hidden")
