@@ -238,6 +238,7 @@ struct PageRenderer: Sendable {
         let photoImages = images[photo]!
         let title = photoTitle(photo)
         let date = entry.photo.date
+        let showCaption = entry.photo.captionHTML != nil || (entry.photo.caption.map { $0 != title } ?? false)
         let large = photoImages.renditions.last { $0.width <= 1600 } ?? photoImages.renditions[0]
         let ratio = String(format: "%.4f", Double(photoImages.width) / Double(max(photoImages.height, 1)))
         let largeSizes = "(min-aspect-ratio: \(photoImages.width)/\(photoImages.height)) calc(\(ratio) * (100vh - 140px)), 100vw"
@@ -251,12 +252,12 @@ struct PageRenderer: Sendable {
             "captionHTML": entry.photo.captionHTML ?? "",
             "hasCaptionHTML": entry.photo.captionHTML != nil,
             "hasCaption": entry.photo.caption != nil,
-            // The caption under the image, unless it is all in the title above it.
-            "showCaption": entry.photo.caption.map { $0 != title } ?? false,
+            // The caption under the image, unless it is plain text all in the title above it.
+            "showCaption": showCaption,
             "date": date.map(options.dateFormat.string) ?? "",
             "isoDate": date?.iso8601 ?? "",
             "hasDate": date != nil,
-            "hasDetails": (entry.photo.caption.map { $0 != title } ?? false) || date != nil,
+            "hasDetails": showCaption || date != nil,
             "fileName": entry.photo.fileName,
             "src": relativeURL(from: album.directory, to: large.path),
             "srcset": srcset(photoImages.renditions, from: album.directory),
