@@ -138,15 +138,15 @@ public struct SiteConfiguration: Sendable, Hashable {
             case "author": configuration.author = try reader.text(entry).get()
             case "base_url": configuration.baseURL = try baseURL(entry, reader)
             case "breakpoints": configuration.breakpoints = try breakpoints(entry, reader)
-            case "gap": configuration.gap = try reader.int(entry, in: 0...200, unit: " (CSS px)").get()
-            case "page_padding": configuration.pagePadding = try reader.int(entry, in: 0...400, unit: " (CSS px)").get()
+            case "gap": configuration.gap = try reader.int(entry, in: SettingRange.gap, unit: " (CSS px)").get()
+            case "page_padding": configuration.pagePadding = try reader.int(entry, in: SettingRange.pagePadding, unit: " (CSS px)").get()
             case "thumbnail_widths": configuration.thumbnailWidths = try reader.widths(entry).get()
             case "photo_widths": configuration.photoWidths = try reader.widths(entry).get()
             case "formats": configuration.formats = try formats(entry, reader)
-            case "quality": configuration.quality = try reader.int(entry, in: 1...100).get()
+            case "quality": configuration.quality = try reader.int(entry, in: SettingRange.quality).get()
             case "sort": configuration.sort = try reader.choice(entry.value, at: entry.path, as: AlbumSortOrder.self).get()
             case "max_megapixels":
-                configuration.maxMegapixels = try reader.int(entry, in: 1...10_000, unit: " (megapixels)").get()
+                configuration.maxMegapixels = try reader.int(entry, in: SettingRange.maxMegapixels, unit: " (megapixels)").get()
             case "strip_gps": configuration.stripGPS = try reader.bool(entry).get()
             case "download_originals": configuration.downloadOriginals = try reader.bool(entry).get()
             case "date_format":
@@ -157,7 +157,7 @@ public struct SiteConfiguration: Sendable, Hashable {
                 }
                 configuration.dateFormat = format
             case "slideshow_interval":
-                configuration.slideshowInterval = try reader.int(entry, in: 1...600, unit: " (seconds)").get()
+                configuration.slideshowInterval = try reader.int(entry, in: SettingRange.slideshowInterval, unit: " (seconds)").get()
             default: break  // `entries` refuses keys that are not listed
             }
         }
@@ -193,8 +193,8 @@ public struct SiteConfiguration: Sendable, Hashable {
             var columns: Int?
             for field in fields {
                 switch field.key {
-                case "min_width": minWidth = try reader.int(field, in: 0...100_000, unit: " (CSS px)").get()
-                default: columns = try reader.int(field, in: 1...24).get()
+                case "min_width": minWidth = try reader.int(field, in: SettingRange.breakpointMinWidth, unit: " (CSS px)").get()
+                default: columns = try reader.int(field, in: SettingRange.columns).get()
                 }
             }
             guard let minWidth, let columns else {

@@ -7,12 +7,13 @@ import Waterfall
 /// Renders the pages and `frames.json` of each album through the theme.
 struct PageRenderer: Sendable {
     let plan: SitePlan
-    /// Per photo of the plan, its images (nil for a photo that was skipped).
-    let images: [PhotoImages?]
-    /// Per photo of the plan, its original published for download, if it is.
-    var originals: [Int: (path: String, size: Int)] = [:]
+    /// Per photo of the plan, as published (nil for a photo that was skipped): its images and
+    /// its original, when the site offers it for download.
+    let published: [PublishedPhoto?]
     let options: SiteOptions
     let theme: Theme
+    /// How many pages are rendered at once.
+    let jobs: Int
 
     /// One album's files: its page (and, for a large album, its further static pages) and its
     /// frame data, each with its site-relative path, the fingerprint of what it is made from
@@ -26,30 +27,20 @@ struct PageRenderer: Sendable {
         let wall = try makeWall(photos)
         let pageCount = SitePlan.pageCount(photos: photos.count, perPage: options.tilesPerPage)
         // A large album's static pages are independent of each other: made on every core.
-        let made = Mutex((files: [(path: String, key: String?, contents: String?)?](repeating: nil, count: pageCount),
-                          failure: SiteError?.none))
-        DispatchQueue.concurrentPerform(iterations: pageCount) { offset in
-            do throws(SiteError) {
-                let page = offset + 1
-                let path = plan.albumPagePath(album: index, page: page)
-                let context = try albumContext(index, page: page, pageCount: pageCount, wall: wall)
-                let key = fingerprint(context)
-                let file = (path, key, unchanged(path, key) ? nil : try theme.render("album", context))
-                made.withLock { $0.files[offset] = file }
-            } catch {
-                made.withLock { $0.failure = $0.failure ?? error }
-            }
+        let renderer = self
+        var files = try parallelMap(Array(1...pageCount), jobs: jobs) { page throws(SiteError) -> (path: String, key: String?, contents: String?) in
+            let path = renderer.plan.albumPagePath(album: index, page: page)
+            let context = try renderer.albumContext(index, page: page, pageCount: pageCount, wall: wall)
+            let key = renderer.fingerprint(context)
+            return (path, key, unchanged(path, key) ? nil : try renderer.theme.render("album", context))
         }
-        let result = made.withLock { $0 }
-        if let failure = result.failure { throw failure }
-        var files = result.files.map { $0! }
         files += framesFiles(album: index, wall: wall).map { ($0.0, nil, $0.1) }
         return files
     }
 
     private func makeWall(_ photos: [Int]) throws(SiteError) -> AlbumWall {
         let sizes = photos.map { photo in
-            Size(width: Double(images[photo]!.width), height: Double(images[photo]!.height))
+            Size(width: Double(published[photo]!.images.width), height: Double(published[photo]!.images.height))
         }
         do {
             return try AlbumWall(displaySizes: sizes, breakpoints: options.breakpoints, gap: options.gap)
@@ -158,7 +149,7 @@ struct PageRenderer: Sendable {
 
     /// The site-relative path of the image that represents an album: its cover's largest tile image.
     private func coverImage(of album: Int) -> String? {
-        guard let cover = cover(of: album), let coverImages = images[cover] else { return nil }
+        guard let cover = cover(of: album), let coverImages = published[cover]?.images else { return nil }
         return (coverImages.renditions.last { $0.width <= tileImageLimit } ?? coverImages.renditions.first)?.path
     }
 
@@ -170,7 +161,7 @@ struct PageRenderer: Sendable {
             "photoCount": totalPhotos(index),
             "countLabel": albumCountLabel(index),
         ]
-        if let cover = cover(of: index), let coverImages = images[cover] {
+        if let cover = cover(of: index), let coverImages = published[cover]?.images {
             let tileImages = coverImages.renditions.filter { $0.width <= tileImageLimit }
             let chosen = tileImages.first { $0.width >= 600 } ?? tileImages.last ?? coverImages.renditions[0]
             let sizes = "(min-width: 700px) 320px, 50vw"
@@ -189,7 +180,7 @@ struct PageRenderer: Sendable {
     }
 
     private func tile(_ photo: Int, position: Int, wallIndex: Int, wall: AlbumWall, sizes: String, directory: String) -> [String: Any] {
-        let photoImages = images[photo]!
+        let photoImages = published[photo]!.images
         let tileImages = photoImages.renditions.filter { $0.width <= tileImageLimit }
         let usable = tileImages.isEmpty ? [photoImages.renditions[0]] : tileImages
         let src = usable.first { $0.width >= 400 } ?? usable.last!
@@ -235,7 +226,7 @@ struct PageRenderer: Sendable {
     private func photoContext(_ photo: Int, position: Int, in albumIndex: Int) -> [String: Any] {
         let album = plan.albums[albumIndex]
         let entry = plan.photos[photo]
-        let photoImages = images[photo]!
+        let photoImages = published[photo]!.images
         let title = photoTitle(photo)
         let date = entry.photo.date
         let showCaption = entry.photo.captionHTML != nil || (entry.photo.caption.map { $0 != title } ?? false)
@@ -271,7 +262,7 @@ struct PageRenderer: Sendable {
         ] as [String: Any]
         let albumPage = plan.albumPagePath(album: albumIndex, page: position / options.tilesPerPage + 1)
         context["album"] = ["name": album.title, "url": relativeURL(from: album.directory, to: albumPage)] as [String: Any]
-        if let original = originals[photo] {
+        if let original = published[photo]?.original {
             context["original"] = [
                 "url": relativeURL(from: album.directory, to: original.path),
                 "label": "\(entry.photo.info.displayWidth) × \(entry.photo.info.displayHeight), \(Self.byteCount(original.size))",
@@ -325,7 +316,7 @@ struct PageRenderer: Sendable {
         // Each photo's placeholder colour, six hex digits a photo: a tile shows it before its chunk loads.
         json += "],\"colors\":\""
         json += photos.map { photo in
-            let hex = images[photo]!.color.dropFirst()
+            let hex = published[photo]!.images.color.dropFirst()
             return hex.count == 6 && hex.allSatisfy(\.isHexDigit) ? String(hex) : "808080"
         }.joined()
         json += "\"}\n"
@@ -335,7 +326,7 @@ struct PageRenderer: Sendable {
             var text = "{\"start\":\(range.lowerBound),\"items\":["
             text += range.map { position in
                 let photo = photos[position]
-                let photoImages = images[photo]!
+                let photoImages = published[photo]!.images
                 return "{\"alt\":\(jsonString(altText(photo))),\"width\":\(photoImages.width),\"height\":\(photoImages.height)"
                     + ",\"color\":\(jsonString(photoImages.color)),\"widths\":["
                     + photoImages.renditions.map { String($0.width) }.joined(separator: ",") + "]"
@@ -379,7 +370,7 @@ struct PageRenderer: Sendable {
         if let date = entry.photo.date {
             text += ",\"date\":\(jsonString(options.dateFormat.string(date))),\"isoDate\":\(jsonString(date.iso8601))"
         }
-        if let original = originals[photo] {
+        if let original = published[photo]?.original {
             text += ",\"original\":{\"url\":\(jsonString(relativeURL(from: plan.albums[index].directory, to: original.path)))"
             text += ",\"fileName\":\(jsonString(entry.photo.fileName))"
             text += ",\"label\":\(jsonString("\(entry.photo.info.displayWidth) × \(entry.photo.info.displayHeight), \(Self.byteCount(original.size))"))}"
@@ -418,7 +409,7 @@ struct PageRenderer: Sendable {
         plan.photos[photo].photo.caption ?? plan.photos[photo].photo.stem
     }
 
-    private func cover(of index: Int) -> Int? {
+    func cover(of index: Int) -> Int? {
         plan.albums[index].coverPhoto ?? plan.albums[index].photos.first
             ?? plan.albums[index].listed.lazy.compactMap { cover(of: $0) }.first
     }
@@ -433,7 +424,7 @@ struct PageRenderer: Sendable {
         count == 1 ? "1 photo" : "\(count) photos"
     }
 
-    private func totalPhotos(_ index: Int) -> Int {
+    func totalPhotos(_ index: Int) -> Int {
         plan.albums[index].photos.count + plan.albums[index].albums.reduce(0) { $0 + totalPhotos($1) }
     }
 }
