@@ -180,6 +180,9 @@ public struct SiteOptions: Sendable {
             throw .invalidOption("tiles per page and the frame chunk size must be positive")
         }
         if limits.maxPixels < 1 { throw .invalidOption("the pixel limit must be positive") }
+        if !SettingRange.slideshowInterval.contains(slideshowInterval) {
+            throw .invalidOption("the slideshow interval must be \(SettingRange.text(SettingRange.slideshowInterval)) seconds")
+        }
     }
 }
 
