@@ -9,6 +9,7 @@ axe-core comes from the axe-playwright-python wheel (PyPI), which carries axe.mi
 import importlib.util
 import os
 import pathlib
+import re
 import subprocess
 import time
 
@@ -17,6 +18,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 import framedata
+import sitecheck
 from conftest import REPO, make_driver, serve
 from photo_factory import album, png
 
@@ -114,6 +116,19 @@ def test_next_twice_moves_two_photos_and_focus_stays_on_next(server, browser):
     assert counter(browser) == "1 / 5"
     keys(browser, Keys.ARROW_RIGHT)
     assert counter(browser) == "2 / 5"
+    # Its date as the photo's page shows it (date_format's default), not EXIF's raw form.
+    page_date = sitecheck_date(server, browser.current_url)
+    assert page_date, "the example's second Nature photo has a date"
+    assert browser.execute_script("return document.querySelector('.lb-date').textContent") == page_date
+    assert re.fullmatch(r"\d{1,2} [A-Z][a-z]+ \d{4}, \d{2}:\d{2}", page_date), page_date
+
+
+def sitecheck_date(server, url):
+    """The <time> text of the photo page at `url`, fetched over HTTP."""
+    status, body = sitecheck.fetch(url)
+    assert status == 200, url
+    match = re.search(r"<time[^>]*>([^<]*)</time>", body.decode("utf-8"))
+    return match.group(1) if match else None
 
 
 def test_focus_never_leaves_the_open_lightbox_and_the_page_is_inert(server, browser):
