@@ -58,6 +58,13 @@ extension SiteConfiguration {
         # Publish each original file and link to it from the photo's page.
         download_originals: false
 
+        # How capture dates are shown: YYYY year, MMMM month name, MMM short month name, MM or M
+        # month number, DD or D day, HH or H hour, mm minute, ss second; other text is kept.
+        date_format: "\(defaults.dateFormat.pattern)"
+
+        # Seconds each photo stays on screen in the lightbox's slideshow (\(SettingRange.text(SettingRange.slideshowInterval))).
+        slideshow_interval: \(defaults.slideshowInterval)
+
         """
     }
 

@@ -15,6 +15,8 @@ public enum SettingRange {
     public static let columns = 1...24
     /// A breakpoint's minimum album width, CSS px.
     public static let breakpointMinWidth = 0...100_000
+    /// Seconds a photo stays on screen in the lightbox's slideshow.
+    public static let slideshowInterval = 1...600
 
     /// `range` as the README and `cascade init` write it: "16 to 20000".
     public static func text(_ range: ClosedRange<Int>) -> String {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GalleryConfig
 import Synchronization
 import Waterfall
 
@@ -66,16 +67,21 @@ struct PageRenderer: Sendable {
             "hasDescription": page == 1 && album.descriptionHTML != nil,
             "photoCount": photos.count,
             "totalPhotoCount": totalPhotos(index),
-            "countLabel": photoCountLabel(totalPhotos(index)),
+            "countLabel": albumCountLabel(index),
             "isRoot": index == 0,
         ] as [String: Any]
         let albums = page == 1 ? album.listed : []
-        context["albums"] = albums.map { albumCard($0, from: directory) }
+        // The first covers are above the fold: loaded at once, not lazily.
+        context["albums"] = albums.enumerated().map { albumCard($1, from: directory, position: $0) }
         context["hasAlbums"] = !albums.isEmpty
         context["hasPhotos"] = !photos.isEmpty
         context["isEmpty"] = album.listed.isEmpty && photos.isEmpty
         context["wallCSS"] = page == 1 ? wall.css(renderedCount: range.count) : pageWall.css()
-        if page == 1 { context["framesURL"] = "frames.json" }
+        // Every static page carries the viewer: page 1 shows the whole wall, the others keep
+        // their own tiles and get the lightbox (`wallIsSlice`).
+        context["framesURL"] = page == 1 ? "frames.json" : "../frames.json"
+        context["wallIsSlice"] = page > 1
+        context["slideshowInterval"] = options.slideshowInterval
         let sizesAttribute = pageWall.sizesAttribute(pagePadding: options.pagePadding)
         context["tiles"] = range.map { position in
             tile(photos[position], position: position, wallIndex: position - range.lowerBound, wall: pageWall,
@@ -147,13 +153,13 @@ struct PageRenderer: Sendable {
         return (coverImages.renditions.last { $0.width <= tileImageLimit } ?? coverImages.renditions.first)?.path
     }
 
-    private func albumCard(_ index: Int, from directory: String) -> [String: Any] {
+    private func albumCard(_ index: Int, from directory: String, position: Int) -> [String: Any] {
         let album = plan.albums[index]
         var card: [String: Any] = [
             "name": album.title,
             "url": relativeURL(from: directory, to: album.directory + "index.html"),
             "photoCount": totalPhotos(index),
-            "countLabel": photoCountLabel(totalPhotos(index)),
+            "countLabel": albumCountLabel(index),
         ]
         if let cover = cover(of: index), let coverImages = published[cover]?.images {
             let tileImages = coverImages.renditions.filter { $0.width <= tileImageLimit }
@@ -167,6 +173,7 @@ struct PageRenderer: Sendable {
                 "width": chosen.width, "height": chosen.height,
                 "alt": altText(cover),
                 "color": coverImages.color,
+                "loading": position < 8 ? "eager" : "lazy",
             ] as [String: Any]
         }
         return card
@@ -220,7 +227,9 @@ struct PageRenderer: Sendable {
         let album = plan.albums[albumIndex]
         let entry = plan.photos[photo]
         let photoImages = published[photo]!.images
-        let title = entry.photo.caption ?? entry.photo.stem
+        let title = photoTitle(photo)
+        let date = entry.photo.date
+        let showCaption = entry.photo.captionHTML != nil || (entry.photo.caption.map { $0 != title } ?? false)
         let large = photoImages.renditions.last { $0.width <= 1600 } ?? photoImages.renditions[0]
         let ratio = String(format: "%.4f", Double(photoImages.width) / Double(max(photoImages.height, 1)))
         let largeSizes = "(min-aspect-ratio: \(photoImages.width)/\(photoImages.height)) calc(\(ratio) * (100vh - 140px)), 100vw"
@@ -234,10 +243,12 @@ struct PageRenderer: Sendable {
             "captionHTML": entry.photo.captionHTML ?? "",
             "hasCaptionHTML": entry.photo.captionHTML != nil,
             "hasCaption": entry.photo.caption != nil,
-            "date": entry.photo.captureDate ?? "",
-            "isoDate": (entry.photo.captureDate ?? "").replacingOccurrences(of: " ", with: "T"),
-            "hasDate": entry.photo.captureDate != nil,
-            "hasDetails": entry.photo.caption != nil || entry.photo.captureDate != nil,
+            // The caption under the image, unless it is plain text all in the title above it.
+            "showCaption": showCaption,
+            "date": date.map(options.dateFormat.string) ?? "",
+            "isoDate": date?.iso8601 ?? "",
+            "hasDate": date != nil,
+            "hasDetails": showCaption || date != nil,
             "fileName": entry.photo.fileName,
             "src": relativeURL(from: album.directory, to: large.path),
             "srcset": srcset(photoImages.renditions, from: album.directory),
@@ -318,7 +329,8 @@ struct PageRenderer: Sendable {
                 let photoImages = published[photo]!.images
                 return "{\"alt\":\(jsonString(altText(photo))),\"width\":\(photoImages.width),\"height\":\(photoImages.height)"
                     + ",\"color\":\(jsonString(photoImages.color)),\"widths\":["
-                    + photoImages.renditions.map { String($0.width) }.joined(separator: ",") + "]}"
+                    + photoImages.renditions.map { String($0.width) }.joined(separator: ",") + "]"
+                    + lightboxDetails(photo, album: index) + "}"
             }.joined(separator: ",")
             text += "]}\n"
             files.append((album.directory + SitePlan.framesChunkPath(chunk), text))
@@ -346,6 +358,51 @@ struct PageRenderer: Sendable {
             }
             return ["type": source.type, "srcset": srcset(images, from: directory), "sizes": sizes]
         }
+    }
+
+    /// The lightbox's details of a photo in a chunk item (after its other fields): its title,
+    /// its caption as HTML when it is Markdown, its date for people and for `<time>`, and its
+    /// original's address and label when originals are published.
+    private func lightboxDetails(_ photo: Int, album index: Int) -> String {
+        let entry = plan.photos[photo]
+        var text = ",\"title\":\(jsonString(photoTitle(photo)))"
+        if let html = entry.photo.captionHTML { text += ",\"captionHTML\":\(jsonString(html))" }
+        if let date = entry.photo.date {
+            text += ",\"date\":\(jsonString(options.dateFormat.string(date))),\"isoDate\":\(jsonString(date.iso8601))"
+        }
+        if let original = published[photo]?.original {
+            text += ",\"original\":{\"url\":\(jsonString(relativeURL(from: plan.albums[index].directory, to: original.path)))"
+            text += ",\"fileName\":\(jsonString(entry.photo.fileName))"
+            text += ",\"label\":\(jsonString("\(entry.photo.info.displayWidth) × \(entry.photo.info.displayHeight), \(Self.byteCount(original.size))"))}"
+        }
+        return text
+    }
+
+    /// A photo's title (its page's title, `og:title` and breadcrumb): its caption's first line,
+    /// cut at a word to at most about 80 characters, else its file name without extension.
+    private func photoTitle(_ photo: Int) -> String {
+        guard let caption = plan.photos[photo].photo.caption else { return plan.photos[photo].photo.stem }
+        let firstLine = caption.split(whereSeparator: \.isNewline).first.map(String.init) ?? caption
+        let words = firstLine.split(whereSeparator: \.isWhitespace)
+        var title = ""
+        for word in words {
+            if title.count + word.count + 1 > 80 {
+                if title.isEmpty { title = String(word.prefix(79)) }
+                return title + "…"
+            }
+            title += (title.isEmpty ? "" : " ") + word
+        }
+        return title.isEmpty ? plan.photos[photo].photo.stem : title
+    }
+
+    /// An album's count: its own photos, and those of its albums when it has any, so that it
+    /// agrees with the "2 / 5" of its photos' pages.
+    private func albumCountLabel(_ index: Int) -> String {
+        let own = plan.albums[index].photos.count
+        let total = totalPhotos(index)
+        if own == total { return photoCountLabel(own) }
+        if own == 0 { return "\(photoCountLabel(total)) in its albums" }
+        return "\(photoCountLabel(own)), \(total) with its albums"
     }
 
     private func altText(_ photo: Int) -> String {

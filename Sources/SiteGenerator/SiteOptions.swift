@@ -58,6 +58,10 @@ public struct SiteOptions: Sendable {
     public var catalogPath: String?
     /// Whether a build waits while another build of the same output folder runs (else it fails).
     public var waitForLock: Bool = true
+    /// How capture dates are shown (`date_format`).
+    public var dateFormat: DateFormat = SiteConfiguration().dateFormat
+    /// Seconds each photo stays in the lightbox's slideshow (`slideshow_interval`).
+    public var slideshowInterval: Int = SiteConfiguration().slideshowInterval
     /// A test hook: albums whose input key is unchanged are rendered anyway, and one whose files
     /// come out different stops the program (see ``PageRenderer/inputKey(album:siteKey:)``).
     /// `CASCADE_VERIFY_ALBUM_KEYS=1` in the environment sets it.
@@ -124,6 +128,8 @@ public struct SiteOptions: Sendable {
         keepGPS = !configuration.stripGPS
         downloadOriginals = configuration.downloadOriginals
         sourceFormats = sources
+        dateFormat = configuration.dateFormat
+        slideshowInterval = configuration.slideshowInterval
     }
 
     /// The formats a configuration lists, whatever their order: the most widely supported one
@@ -174,6 +180,9 @@ public struct SiteOptions: Sendable {
             throw .invalidOption("tiles per page and the frame chunk size must be positive")
         }
         if limits.maxPixels < 1 { throw .invalidOption("the pixel limit must be positive") }
+        if !SettingRange.slideshowInterval.contains(slideshowInterval) {
+            throw .invalidOption("the slideshow interval must be \(SettingRange.text(SettingRange.slideshowInterval)) seconds")
+        }
     }
 }
 

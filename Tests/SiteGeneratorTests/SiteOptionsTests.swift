@@ -34,11 +34,15 @@ struct SiteOptionsTests {
         options.gap = SettingRange.gap.upperBound + 1
         #expect(throws: SiteError.self) { try options.validate() }
         #expect(throws: ConfigurationError.self) { try SiteConfiguration.parse("gap: \(SettingRange.gap.upperBound + 1)") }
+        options.gap = 8
+        options.slideshowInterval = SettingRange.slideshowInterval.upperBound + 1
+        #expect(throws: SiteError.self) { try options.validate() }
     }
 
     @Test("cascade init's file states the ranges the checks use")
     func initTemplateRanges() {
-        for range in [SettingRange.imageWidth, SettingRange.gap, SettingRange.pagePadding, SettingRange.quality, SettingRange.maxMegapixels, SettingRange.columns] {
+        for range in [SettingRange.imageWidth, SettingRange.gap, SettingRange.pagePadding, SettingRange.quality, SettingRange.maxMegapixels, SettingRange.columns,
+                      SettingRange.slideshowInterval] {
             #expect(SiteConfiguration.initTemplate.contains(SettingRange.text(range)), "\(range)")
         }
     }
