@@ -139,14 +139,29 @@ final class Catalog: Sendable {
     /// Records what a build made (`new`), writing only the rows that differ from what the
     /// catalog holds (`old`): nothing at all when nothing changed.
     func save(_ new: BuildManifest, replacing old: BuildManifest) throws(SiteError) {
+        try save(files: new.files, pages: new.pages, photos: new.photos.lazy.map { ($0.key, $0.value) }, replacing: old)
+    }
+
+    /// Records what a build made: its files, its pages' fingerprints and its photos' records
+    /// (each path once; a sequence, so that a large library's records need not be gathered into
+    /// one more dictionary), writing only the rows that differ from `old`.
+    func save(
+        files: [String], pages: [String: String], photos: some Sequence<(String, BuildManifest.PhotoRecord)>,
+        replacing old: BuildManifest
+    ) throws(SiteError) {
         let oldFiles = Set(old.files)
-        let newFiles = Set(new.files)
+        let newFiles = Set(files)
         let addedFiles = newFiles.subtracting(oldFiles)
         let removedFiles = oldFiles.subtracting(newFiles)
-        let changedPages = new.pages.filter { old.pages[$0.key] != $0.value }
-        let removedPages = old.pages.keys.filter { new.pages[$0] == nil }
-        let changedPhotos = new.photos.filter { old.photos[$0.key] != $0.value }
-        let removedPhotos = old.photos.keys.filter { new.photos[$0] == nil }
+        let changedPages = pages.filter { old.pages[$0.key] != $0.value }
+        let removedPages = old.pages.keys.filter { pages[$0] == nil }
+        var photoPaths = Set<String>()
+        var changedPhotos: [(String, BuildManifest.PhotoRecord)] = []
+        for (path, record) in photos {
+            photoPaths.insert(path)
+            if old.photos[path] != record { changedPhotos.append((path, record)) }
+        }
+        let removedPhotos = old.photos.keys.filter { !photoPaths.contains($0) }
         guard !(addedFiles.isEmpty && removedFiles.isEmpty && changedPages.isEmpty && removedPages.isEmpty
             && changedPhotos.isEmpty && removedPhotos.isEmpty)
         else { return }

@@ -100,25 +100,20 @@ public struct SiteBuilder: Sendable {
         finished(ImageStage.name)
 
         var made = Set<String>()
-        var records = BuildManifest()
-        for case let photo? in images.published {
-            records.photos[photo.photo.relativePath] = photo.images
-            made.formUnion(photo.images.allPaths)
-        }
+        for case let photo? in images.published { made.formUnion(photo.images.allPaths) }
         var published = images.published
         made.formUnion(try OriginalsStage(options: options, writer: writer)
             .run(plan: images.plan, published: &published, kept: imagePlan.kept, progress: progress))
         let renderer = PageRenderer(plan: images.plan, published: published, options: options, theme: theme, jobs: jobs)
         let pages = try PageStage(renderer: renderer, writer: writer, jobs: jobs).run(previousKeys: earlier.previous.pages)
         made.formUnion(pages.files)
-        records.pages = pages.keys
         if let sitemap = try SitemapStage(baseURL: options.baseURL, writer: writer).run(plan: images.plan, files: made) {
             made.insert(sitemap)
         }
         finished(PageStage.name)
 
         let filesRemoved = try SweepStage(writer: writer, catalog: catalog).run(
-            made: made, refused: scan.refused, records: records, pending: imagePlan.pending,
+            made: made, refused: scan.refused, published: published, pageKeys: pages.keys, pending: imagePlan.pending,
             legacyManifest: earlier.fromLegacyManifest, progress: progress)
         finished(SweepStage.name)
 

@@ -10,7 +10,8 @@ struct SweepStage {
 
     /// Returns how many stale files were deleted.
     func run(
-        made: Set<String>, refused: Set<String>, records: BuildManifest, pending: BuildManifest, legacyManifest: Bool,
+        made: Set<String>, refused: Set<String>, published: [PublishedPhoto?], pageKeys: [String: String],
+        pending: BuildManifest, legacyManifest: Bool,
         progress: @Sendable (BuildEvent) -> Void
     ) throws(SiteError) -> Int {
         // A file this build was refused (the user's own) is never the tool's.
@@ -24,9 +25,8 @@ struct SweepStage {
         writer.removeTemporaryFiles()
         // Everything written is on disk before the catalog says so.
         writer.syncFileSystem()
-        var manifest = records
-        manifest.files = made.sorted()
-        try catalog.save(manifest, replacing: pending)
+        let records = published.lazy.compactMap { $0 }.map { ($0.photo.relativePath, $0.images) }
+        try catalog.save(files: made.sorted(), pages: pageKeys, photos: records, replacing: pending)
         return removed
     }
 }
