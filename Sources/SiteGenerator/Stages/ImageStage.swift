@@ -29,6 +29,7 @@ struct ImageStage {
         var plan = scan.plan
         let results = try await process(plan: plan, images: images, previous: previous, progress: progress)
         var output = Output(plan: plan, published: [], problems: [])
+        output.published.reserveCapacity(results.count)  // a wide value a photo: no doubling
         for (index, outcome) in results.enumerated() {
             switch outcome {
             case .success(let result):
