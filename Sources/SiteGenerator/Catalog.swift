@@ -139,15 +139,18 @@ final class Catalog: Sendable {
     /// Records what a build made (`new`), writing only the rows that differ from what the
     /// catalog holds (`old`): nothing at all when nothing changed.
     func save(_ new: BuildManifest, replacing old: BuildManifest) throws(SiteError) {
-        try save(files: new.files, pages: new.pages, photos: new.photos.lazy.map { ($0.key, $0.value) }, replacing: old)
+        let changed = new.photos.filter { old.photos[$0.key] != $0.value }.map { ($0.key, $0.value) }
+        try save(files: new.files, pages: new.pages, photoPaths: Set(new.photos.keys), changedPhotos: changed,
+                 replacing: CatalogState(files: old.files, pages: old.pages, photoPaths: Set(old.photos.keys)))
     }
 
-    /// Records what a build made: its files, its pages' fingerprints and its photos' records
-    /// (each path once; a sequence, so that a large library's records need not be gathered into
-    /// one more dictionary), writing only the rows that differ from `old`.
+    /// Records what a build made: its files, its pages' fingerprints, the paths of its photos
+    /// and the records that differ from the catalog's (a large library's build does not hold
+    /// both every old and every new record to compare them), writing only the rows that differ
+    /// from `old`.
     func save(
-        files: [String], pages: [String: String], photos: some Sequence<(String, BuildManifest.PhotoRecord)>,
-        replacing old: BuildManifest
+        files: [String], pages: [String: String], photoPaths: Set<String>,
+        changedPhotos: [(String, BuildManifest.PhotoRecord)], replacing old: CatalogState
     ) throws(SiteError) {
         let oldFiles = Set(old.files)
         let newFiles = Set(files)
@@ -155,13 +158,7 @@ final class Catalog: Sendable {
         let removedFiles = oldFiles.subtracting(newFiles)
         let changedPages = pages.filter { old.pages[$0.key] != $0.value }
         let removedPages = old.pages.keys.filter { pages[$0] == nil }
-        var photoPaths = Set<String>()
-        var changedPhotos: [(String, BuildManifest.PhotoRecord)] = []
-        for (path, record) in photos {
-            photoPaths.insert(path)
-            if old.photos[path] != record { changedPhotos.append((path, record)) }
-        }
-        let removedPhotos = old.photos.keys.filter { !photoPaths.contains($0) }
+        let removedPhotos = old.photoPaths.subtracting(photoPaths)
         guard !(addedFiles.isEmpty && removedFiles.isEmpty && changedPages.isEmpty && removedPages.isEmpty
             && changedPhotos.isEmpty && removedPhotos.isEmpty)
         else { return }
@@ -186,4 +183,12 @@ final class Catalog: Sendable {
             throw .catalog(path: path, reason: "\(error)")
         }
     }
+}
+
+/// What the catalog holds, the photos' records but for their paths: what a build compares its
+/// own files, pages and photos with when it saves.
+struct CatalogState: Sendable {
+    var files: [String]
+    var pages: [String: String]
+    var photoPaths: Set<String>
 }

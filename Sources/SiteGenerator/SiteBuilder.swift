@@ -79,25 +79,11 @@ public struct SiteBuilder: Sendable {
         let lock = try BuildLock(output: output, wait: options.waitForLock) { progress(.warning($0)) }
         defer { withExtendedLifetime(lock) {} }
         let catalog = try Catalog(path: options.catalogPath ?? Catalog.defaultPath(output: output)) { progress(.warning($0)) }
-        let earlier = try EarlierBuild(catalog: catalog, output: output) { progress(.warning($0)) }
-        SiteWriter(root: output).removeTemporaryFiles()
-        finished("catalog read")
-
-        let scan = try ScanStage(options: options, jobs: jobs).run(source: source, output: output, earlier: earlier, progress: progress)
-        progress(.scanned(photos: scan.plan.photos.count, albums: scan.plan.albums.count))
-        for problem in scan.problems { progress(.skipped(problem)) }
-        finished(ScanStage.name)
-
+        // What earlier builds made is needed up to the image stage: it is read, and let go of,
+        // in `makeImages`, so that a large library's records are not held while pages are made.
+        let (scan, imagePlan, images, earlierPages, legacyManifest) = try await makeImages(
+            source: source, output: output, catalog: catalog, jobs: jobs, finished: finished, progress: progress)
         let writer = SiteWriter(root: output, refused: scan.refused)
-        let work = PhotoWork(
-            widths: options.allImageWidths, formats: options.allImageFormats, limits: options.limits,
-            settings: options.allImageFormats.map(options.imageSettingsKey(for:)), keepGPS: options.keepGPS, writer: writer)
-        let imagePlan = try ImagePlanStage(work: work, jobs: jobs).run(scan: scan, earlier: earlier, catalog: catalog)
-        finished(ImagePlanStage.name)
-
-        let images = try await ImageStage(work: work, jobs: jobs)
-            .run(scan: scan, images: imagePlan, previous: earlier.previous.photos, progress: progress)
-        finished(ImageStage.name)
 
         var made = Set<String>()
         for case let photo? in images.published { made.formUnion(photo.images.allPaths) }
@@ -105,7 +91,7 @@ public struct SiteBuilder: Sendable {
         made.formUnion(try OriginalsStage(options: options, writer: writer)
             .run(plan: images.plan, published: &published, kept: imagePlan.kept, progress: progress))
         let renderer = PageRenderer(plan: images.plan, published: published, options: options, theme: theme, jobs: jobs)
-        let pages = try PageStage(renderer: renderer, writer: writer, jobs: jobs).run(previousKeys: earlier.previous.pages)
+        let pages = try PageStage(renderer: renderer, writer: writer, jobs: jobs).run(previousKeys: earlierPages)
         made.formUnion(pages.files)
         if let sitemap = try SitemapStage(baseURL: options.baseURL, writer: writer).run(plan: images.plan, files: made) {
             made.insert(sitemap)
@@ -113,8 +99,8 @@ public struct SiteBuilder: Sendable {
         finished(PageStage.name)
 
         let filesRemoved = try SweepStage(writer: writer, catalog: catalog).run(
-            made: made, refused: scan.refused, published: published, pageKeys: pages.keys, pending: imagePlan.pending,
-            legacyManifest: earlier.fromLegacyManifest, progress: progress)
+            made: made, refused: scan.refused, published: published, changedRecords: images.changedRecords,
+            pageKeys: pages.keys, pending: imagePlan.pending, legacyManifest: legacyManifest, progress: progress)
         finished(SweepStage.name)
 
         let albums = images.plan.reachableAlbums
@@ -125,6 +111,35 @@ public struct SiteBuilder: Sendable {
             imagesWritten: images.imagesWritten, pagesWritten: pages.written, pages: pages.pages,
             filesRemoved: filesRemoved, skipped: (scan.problems + images.problems).sorted { $0.path < $1.path },
             outputDirectory: output)
+    }
+
+    /// The stages up to the images: reads what earlier builds made, scans, plans and makes the
+    /// images. Returns what the later stages need of it: the earlier build's page fingerprints
+    /// and whether it came from a legacy manifest, but not its photos' records.
+    private func makeImages(
+        source: String, output: String, catalog: Catalog, jobs: Int, finished: (String) -> Void,
+        progress: @Sendable (BuildEvent) -> Void
+    ) async throws(SiteError) -> (ScanStage.Output, ImagePlanStage.Output, ImageStage.Output, [String: String], Bool) {
+        let earlier = try EarlierBuild(catalog: catalog, output: output) { progress(.warning($0)) }
+        SiteWriter(root: output).removeTemporaryFiles()
+        finished("catalog read")
+
+        let scan = try ScanStage(options: options, jobs: jobs).run(source: source, output: output, earlier: earlier, progress: progress)
+        progress(.scanned(photos: scan.plan.photos.count, albums: scan.plan.albums.count))
+        for problem in scan.problems { progress(.skipped(problem)) }
+        finished(ScanStage.name)
+
+        let work = PhotoWork(
+            widths: options.allImageWidths, formats: options.allImageFormats, limits: options.limits,
+            settings: options.allImageFormats.map(options.imageSettingsKey(for:)), keepGPS: options.keepGPS,
+            writer: SiteWriter(root: output, refused: scan.refused))
+        let imagePlan = try ImagePlanStage(work: work, jobs: jobs).run(scan: scan, earlier: earlier, catalog: catalog)
+        finished(ImagePlanStage.name)
+
+        let images = try await ImageStage(work: work, jobs: jobs).run(
+            scan: scan, images: imagePlan, previous: earlier.previous.photos, stored: earlier.stored.photos, progress: progress)
+        finished(ImageStage.name)
+        return (scan, imagePlan, images, earlier.previous.pages, earlier.fromLegacyManifest)
     }
 
     /// A page's bytes: its UTF-8 without control characters other than tab and line ends (a NUL

@@ -25,7 +25,7 @@ struct ImagePlanStage {
         /// Source paths of the photos whose images stay as they are.
         var kept: Set<String>
         /// What the catalog holds now that this stage changed it.
-        var pending: BuildManifest
+        var pending: CatalogState
     }
 
     var work: PhotoWork
@@ -75,9 +75,9 @@ struct ImagePlanStage {
             + scan.planned.filter { !earlier.owned.contains($0) && !scan.refused.contains($0) }
         let forgetting = earlier.stored.photos.keys.filter { !kept.contains($0) }
         try catalog.prepare(addingFiles: adding, forgettingPhotos: forgetting)
-        var pending = earlier.stored
-        pending.files = Array(storedFiles.union(adding))
-        for path in forgetting { pending.photos[path] = nil }
+        let pending = CatalogState(
+            files: Array(storedFiles.union(adding)), pages: earlier.stored.pages,
+            photoPaths: Set(earlier.stored.photos.keys).subtracting(forgetting))
         return Output(photos: photos, staged: staged, kept: kept, pending: pending)
     }
 }

@@ -14,6 +14,8 @@ struct ImageStage {
         var published: [PublishedPhoto?]
         /// The photos skipped here, and why.
         var problems: [ScanProblem]
+        /// The records that differ from the catalog's, by source path.
+        var changedRecords: [(String, BuildManifest.PhotoRecord)] = []
         var imagesWritten = 0
         var photosMade = 0
         var photosReused = 0
@@ -24,7 +26,7 @@ struct ImageStage {
 
     func run(
         scan: ScanStage.Output, images: ImagePlanStage.Output, previous: [String: BuildManifest.PhotoRecord],
-        progress: @Sendable (BuildEvent) -> Void
+        stored: [String: BuildManifest.PhotoRecord], progress: @Sendable (BuildEvent) -> Void
     ) async throws(SiteError) -> Output {
         var plan = scan.plan
         let results = try await process(plan: plan, images: images, previous: previous, progress: progress)
@@ -36,6 +38,11 @@ struct ImageStage {
                 output.imagesWritten += result.imagesWritten
                 if result.reused { output.photosReused += 1 } else { output.photosMade += 1 }
                 output.published.append(PublishedPhoto(planned: plan.photos[index], images: result.record))
+                // The catalog keeps the records of the photos kept as they were (the others it forgot).
+                let path = plan.photos[index].photo.relativePath
+                if !images.pending.photoPaths.contains(path) || stored[path] != result.record {
+                    output.changedRecords.append((path, result.record))
+                }
             case .failure(let error):
                 let problem = ScanProblem(path: plan.photos[index].photo.relativePath, reason: error.description)
                 output.problems.append(problem)

@@ -10,8 +10,8 @@ struct SweepStage {
 
     /// Returns how many stale files were deleted.
     func run(
-        made: Set<String>, refused: Set<String>, published: [PublishedPhoto?], pageKeys: [String: String],
-        pending: BuildManifest, legacyManifest: Bool,
+        made: Set<String>, refused: Set<String>, published: [PublishedPhoto?], changedRecords: [(String, BuildManifest.PhotoRecord)],
+        pageKeys: [String: String], pending: CatalogState, legacyManifest: Bool,
         progress: @Sendable (BuildEvent) -> Void
     ) throws(SiteError) -> Int {
         // A file this build was refused (the user's own) is never the tool's.
@@ -25,8 +25,8 @@ struct SweepStage {
         writer.removeTemporaryFiles()
         // Everything written is on disk before the catalog says so.
         writer.syncFileSystem()
-        let records = published.lazy.compactMap { $0 }.map { ($0.photo.relativePath, $0.images) }
-        try catalog.save(files: made.sorted(), pages: pageKeys, photos: records, replacing: pending)
+        let photoPaths = Set(published.lazy.compactMap { $0?.photo.relativePath })
+        try catalog.save(files: made.sorted(), pages: pageKeys, photoPaths: photoPaths, changedPhotos: changedRecords, replacing: pending)
         return removed
     }
 }
