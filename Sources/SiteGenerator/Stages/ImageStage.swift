@@ -29,26 +29,27 @@ struct ImageStage {
         stored: [String: BuildManifest.PhotoRecord], progress: @Sendable (BuildEvent) -> Void
     ) async throws(SiteError) -> Output {
         var plan = scan.plan
-        let results = try await process(plan: plan, images: images, previous: previous, progress: progress)
-        var output = Output(plan: plan, published: [], problems: [])
-        output.published.reserveCapacity(results.count)  // a wide value a photo: no doubling
-        for (index, outcome) in results.enumerated() {
+        var output = Output(plan: plan, published: [PublishedPhoto?](repeating: nil, count: plan.photos.count), problems: [])
+        var failures: [(index: Int, error: ImagingError)] = []
+        try await process(plan: plan, images: images, previous: previous, progress: progress) { index, outcome in
             switch outcome {
             case .success(let result):
                 output.imagesWritten += result.imagesWritten
                 if result.reused { output.photosReused += 1 } else { output.photosMade += 1 }
-                output.published.append(PublishedPhoto(planned: plan.photos[index], images: result.record))
+                output.published[index] = PublishedPhoto(planned: plan.photos[index], images: result.record)
                 // The catalog keeps the records of the photos kept as they were (the others it forgot).
                 let path = plan.photos[index].photo.relativePath
                 if !images.pending.photoPaths.contains(path) || stored[path] != result.record {
                     output.changedRecords.append((path, result.record))
                 }
             case .failure(let error):
-                let problem = ScanProblem(path: plan.photos[index].photo.relativePath, reason: error.description)
-                output.problems.append(problem)
-                progress(.skipped(problem))
-                output.published.append(nil)
+                failures.append((index, error))
             }
+        }
+        for failure in failures.sorted(by: { $0.index < $1.index }) {
+            let problem = ScanProblem(path: plan.photos[failure.index].photo.relativePath, reason: failure.error.description)
+            output.problems.append(problem)
+            progress(.skipped(problem))
         }
         plan.keepPhotos { output.published[$0] != nil }
         output.plan = plan
@@ -57,10 +58,9 @@ struct ImageStage {
 
     private func process(
         plan: SitePlan, images: ImagePlanStage.Output, previous: [String: BuildManifest.PhotoRecord],
-        progress: @Sendable (BuildEvent) -> Void
-    ) async throws(SiteError) -> [Result<PhotoResult, ImagingError>] {
+        progress: @Sendable (BuildEvent) -> Void, accept: (Int, Result<PhotoResult, ImagingError>) -> Void
+    ) async throws(SiteError) {
         let count = plan.photos.count
-        var results = [Result<PhotoResult, ImagingError>?](repeating: nil, count: count)
         var firstFailure: SiteError?
         let work = self.work
         let staged = images.staged
@@ -76,8 +76,8 @@ struct ImageStage {
             let photo = plan.photos[index].photo
             let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
             switch work.apply(.keep(formats: formats), to: photo, hash: hash, paths: paths, previous: previous, staged: staged) {
-            case .success(let result): results[index] = .success(result)
-            case .failure(.image(let error)): results[index] = .failure(error)
+            case .success(let result): accept(index, .success(result))
+            case .failure(.image(let error)): accept(index, .failure(error))
             case .failure(.write(let error)): throw error
             }
             done += 1
@@ -102,23 +102,23 @@ struct ImageStage {
             }
             for _ in 0..<min(jobs, waiting.count) { startNext() }
             while let (index, outcome) = await group.next() {
+                var reused = false
                 switch outcome {
                 case .success(let result):
-                    results[index] = .success(result)
+                    reused = result.reused
+                    accept(index, .success(result))
                 case .failure(.image(let error)):
-                    results[index] = .failure(error)
+                    accept(index, .failure(error))
                 case .failure(.write(let error)):
                     firstFailure = firstFailure ?? error
                     group.cancelAll()
                     continue
                 }
                 done += 1
-                let reused = (try? results[index]?.get().reused) ?? false
                 progress(.photoDone(done: done, total: count, path: plan.photos[index].photo.relativePath, reused: reused))
                 if firstFailure == nil { startNext() }
             }
         }
         if let firstFailure { throw firstFailure }
-        return results.map { $0! }
     }
 }
