@@ -55,10 +55,11 @@ struct ServerDidNotStart: Error {}
 /// with a real HTTP client connected to it.
 func withServer<Value: Sendable>(
     root: String, liveReload: Bool = true, pollTimeout: Duration = .seconds(10),
+    limits: PreviewServer.Limits = PreviewServer.Limits(),
     _ body: @escaping @Sendable (PreviewServer, TestClient) async throws -> Value
 ) async throws -> Value {
     let server = try PreviewServer(
-        configuration: .init(root: root, port: 0, liveReload: liveReload, pollTimeout: pollTimeout))
+        configuration: .init(root: root, port: 0, liveReload: liveReload, pollTimeout: pollTimeout, limits: limits))
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let task = Task {
         defer { continuation.finish() }
