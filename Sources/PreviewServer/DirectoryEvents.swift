@@ -24,7 +24,7 @@ final class DirectoryEvents: Sendable {
     private let stopping = Atomic<Bool>(false)
 
     #if os(Linux)
-    init?(directories: [String]) {
+    init?(directories: [String], meter: CPUMeter = CPUMeter()) {
         let raw = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard raw >= 0 else { return nil }
         let descriptor = Descriptor(owning: raw)
@@ -36,6 +36,8 @@ final class DirectoryEvents: Sendable {
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while self?.stopping.load(ordering: .acquiring) == false {
                 var entry = pollfd(fd: descriptor.raw, events: Int16(POLLIN), revents: 0)
+                let start = CPUMeter.threadTime()
+                defer { meter.add(nanoseconds: CPUMeter.threadTime() - start) }
                 guard poll(&entry, 1, 500) > 0 else { continue }
                 // Read everything there is (the descriptor does not block).
                 while buffer.withUnsafeMutableBytes({ read(descriptor.raw, $0.baseAddress, $0.count) }) > 0 {}
@@ -73,7 +75,7 @@ final class DirectoryEvents: Sendable {
         return true
     }
     #else
-    init?(directories: [String]) { return nil }
+    init?(directories: [String], meter: CPUMeter = CPUMeter()) { return nil }
     func watchAll() -> Bool { false }
     #endif
 

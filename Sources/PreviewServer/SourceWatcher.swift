@@ -145,6 +145,8 @@ public struct SourceWatcher: Sendable {
     public let interval: Duration
     /// Whether inotify events are waited for where available (`false`: always poll).
     public let usesEvents: Bool
+    /// The processor time the watching took (snapshots, watches, reading events).
+    let meter = CPUMeter()
     /// How long the folder must stay unchanged before the rebuild starts.
     public let quietPeriod: Duration
     /// The snapshot that changes are measured against at the start of ``run(reload:rebuild:)``.
@@ -184,11 +186,11 @@ public struct SourceWatcher: Sendable {
     ///   - reload: signalled after every rebuild that returned `true`.
     ///   - rebuild: called with what changed; returns whether the rebuild succeeded.
     public func run(reload: LiveReload? = nil, rebuild: @Sendable (SourceChange) async -> Bool) async {
-        let events = usesEvents ? DirectoryEvents(directories: directories) : nil
+        let events = usesEvents ? DirectoryEvents(directories: directories, meter: meter) : nil
         defer { events?.stop() }
         var iterator = events?.events.makeAsyncIterator()
         // Watching before the first comparison: a change after the baseline is seen either way.
-        var watching = events?.watchAll() ?? false
+        var watching = meter.measure { events?.watchAll() ?? false }
         var last = baseline
         // The first look is at once: changes made between the baseline and the watches.
         var lookNow = true
@@ -201,13 +203,13 @@ public struct SourceWatcher: Sendable {
                 guard (try? await Task.sleep(for: interval)) != nil else { return }
             }
             // New folders get their watch before the snapshot, so nothing made in them is missed.
-            watching = events?.watchAll() ?? false
+            watching = meter.measure { events?.watchAll() ?? false }
             var current = currentSnapshot()
             if current == last { continue }
             // Wait for the folder to settle.
             while true {
                 guard (try? await Task.sleep(for: quietPeriod)) != nil else { return }
-                watching = events?.watchAll() ?? false
+                watching = meter.measure { events?.watchAll() ?? false }
                 let again = currentSnapshot()
                 if again == current { break }
                 current = again
@@ -221,6 +223,10 @@ public struct SourceWatcher: Sendable {
     /// The folders' snapshot now; a folder that is gone or unreadable has no entries (every
     /// file removed).
     private func currentSnapshot() -> SourceSnapshot {
+        meter.measure { takeSnapshot() }
+    }
+
+    private func takeSnapshot() -> SourceSnapshot {
         Self.snapshot(of: directories) { (try? SourceSnapshot.take(of: $0)) ?? SourceSnapshot() }
     }
 }
