@@ -47,6 +47,7 @@ import Darwin
                 return try await group.reduce([0, 0, 0]) { zip($0, $1).map { $0 + $1 } }
             }
         }
+        print("symlink race: 4000 requests, \(counts[0]) leaked, \(counts[1]) inside file, \(counts[2]) not found")
         #expect(counts[0] == 0, "\(counts[0]) of 4000 requests sent the file outside the site")
         // Both states were seen: the race really ran.
         #expect(counts[1] > 0)
@@ -90,6 +91,7 @@ import Darwin
             for reader in readers { received.append(try await reader.value) }
             return (peak, received)
         }
+        print("slow readers: 8 of a 100 MB file, process peak \(peak >> 20) MB, received \(received.map { $0 >> 20 }) MB")
         #expect(peak > 0 && peak < 200 << 20, "the process grew to \(peak >> 20) MB")
         // Every reader got data and none could have read it all: the test really was slow.
         #expect(received.allSatisfy { $0 > 0 && $0 < size }, "\(received)")
@@ -115,6 +117,7 @@ import Darwin
             #expect(response.text == "0123456789")
             return clock.now - start
         }
+        print("1,100 idle connections: a request answered after \(elapsed)")
         #expect(elapsed < .seconds(1), "answered after \(elapsed)")
         withExtendedLifetime(folder) {}
     }
