@@ -54,7 +54,12 @@ final class DirectoryEvents: Sendable {
     /// before taking a snapshot, so that any change after the snapshot wakes the watcher.
     func watchAll() -> Bool {
         var visited = Set<[UInt64]>()
-        return directories.allSatisfy { watch($0, visited: &visited) }
+        return directories.allSatisfy { directory in
+            // A watched folder that is gone: poll until it is back (no event would tell).
+            var status = stat()
+            guard stat(directory, &status) == 0 else { return false }
+            return watch(directory, visited: &visited)
+        }
     }
 
     private func watch(_ directory: String, visited: inout Set<[UInt64]>) -> Bool {
