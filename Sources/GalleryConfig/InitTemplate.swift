@@ -3,7 +3,9 @@ import Foundation
 extension SiteConfiguration {
     /// The starter `cascade.yml` that `cascade init` writes: every key, commented, set to its
     /// default (the optional texts commented out), so that it parses to ``SiteConfiguration/init()``.
-    public static let initTemplate = """
+    public static var initTemplate: String {
+        let defaults = SiteConfiguration()
+        return """
         # Cascade settings for this photo folder.
         # Every key is optional: delete a line (or comment it out) to keep its default.
         # Cascade only reads this folder; `cascade init` is the one command that writes this file.
@@ -19,40 +21,36 @@ extension SiteConfiguration {
         # base_url: https://example.com/photos/
 
         # Columns of the waterfall: from each album width (CSS px) upwards, this many columns.
-        # Listed by growing min_width; the first starts at 0. Columns: 1 to 24.
+        # Listed by growing min_width; the first starts at 0. Columns: \(SettingRange.text(SettingRange.columns)).
         breakpoints:
-          - { min_width: 0, columns: 2 }
-          - { min_width: 600, columns: 3 }
-          - { min_width: 1000, columns: 4 }
-          - { min_width: 1600, columns: 5 }
-          - { min_width: 2400, columns: 6 }
+        \(defaults.breakpoints.map { "  - { min_width: \($0.minWidth), columns: \($0.columns) }" }.joined(separator: "\n"))
 
-        # Space between tiles, in CSS px (0 to 200).
-        gap: 8
+        # Space between tiles, in CSS px (\(SettingRange.text(SettingRange.gap))).
+        gap: \(defaults.gap)
 
-        # Space around the page content, in CSS px (0 to 400).
-        page_padding: 12
+        # Space around the page content, in CSS px (\(SettingRange.text(SettingRange.pagePadding))).
+        page_padding: \(defaults.pagePadding)
 
-        # Widths in pixels of the tile images in an album (16 to 20000; never upscaled).
-        thumbnail_widths: [400, 800, 1600]
+        # Widths in pixels of the tile images in an album (\(SettingRange.text(SettingRange.imageWidth)); never upscaled).
+        thumbnail_widths: \(defaults.thumbnailWidths)
 
         # Widths in pixels of the large image on a photo's page and in the lightbox.
-        photo_widths: [800, 1600, 2400]
+        photo_widths: \(defaults.photoWidths)
 
         # Formats of the generated images: jpeg, webp, avif. Every image is made in each;
         # browsers get the best they support (AVIF, then WebP), and the rest JPEG.
         # Example: [jpeg, avif]. AVIF is slow to make.
         formats: [jpeg]
 
-        # Quality of the generated images, 1 to 100.
-        quality: 82
+        # Quality of the generated images, \(SettingRange.text(SettingRange.quality)).
+        quality: \(defaults.quality)
 
         # Order of photos and albums: date (capture date, oldest first; undated ones last, by name)
         # or name (numbers by value: IMG_2 before IMG_10). An album's index.md can override it.
         sort: date
 
-        # Photos whose header claims more megapixels than this are refused (1 to 10000).
-        max_megapixels: 200
+        # Photos whose header claims more megapixels than this are refused (\(SettingRange.text(SettingRange.maxMegapixels))).
+        max_megapixels: \(defaults.maxMegapixels)
 
         # Keep GPS positions out of everything published.
         strip_gps: true
@@ -60,7 +58,15 @@ extension SiteConfiguration {
         # Publish each original file and link to it from the photo's page.
         download_originals: false
 
+        # How capture dates are shown: YYYY year, MMMM month name, MMM short month name, MM or M
+        # month number, DD or D day, HH or H hour, mm minute, ss second; other text is kept.
+        date_format: "\(defaults.dateFormat.pattern)"
+
+        # Seconds each photo stays on screen in the lightbox's slideshow (\(SettingRange.text(SettingRange.slideshowInterval))).
+        slideshow_interval: \(defaults.slideshowInterval)
+
         """
+    }
 
     /// Writes ``initTemplate`` to `folder/cascade.yml` and returns the file's path.
     ///

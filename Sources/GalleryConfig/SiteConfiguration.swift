@@ -69,6 +69,10 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var stripGPS: Bool
     /// Whether a photo's page links to its original file, published next to the page.
     public var downloadOriginals: Bool
+    /// How capture dates are shown on the pages and in the lightbox (see ``DateFormat``).
+    public var dateFormat: DateFormat
+    /// Seconds each photo stays in the lightbox's slideshow.
+    public var slideshowInterval: Int
 
     /// The defaults: the settings of a photo folder without `cascade.yml`.
     public init() {
@@ -86,6 +90,8 @@ public struct SiteConfiguration: Sendable, Hashable {
         maxMegapixels = 200
         stripGPS = true
         downloadOriginals = false
+        dateFormat = .default
+        slideshowInterval = 4
     }
 
     /// 2 columns from 0 px, 3 from 600, 4 from 1000, 5 from 1600, 6 from 2400.
@@ -144,17 +150,26 @@ public struct SiteConfiguration: Sendable, Hashable {
             case "author": configuration.author = try reader.text(entry).get()
             case "base_url": configuration.baseURL = try baseURL(entry, reader)
             case "breakpoints": configuration.breakpoints = try breakpoints(entry, reader)
-            case "gap": configuration.gap = try reader.int(entry, in: 0...200, unit: " (CSS px)").get()
-            case "page_padding": configuration.pagePadding = try reader.int(entry, in: 0...400, unit: " (CSS px)").get()
+            case "gap": configuration.gap = try reader.int(entry, in: SettingRange.gap, unit: " (CSS px)").get()
+            case "page_padding": configuration.pagePadding = try reader.int(entry, in: SettingRange.pagePadding, unit: " (CSS px)").get()
             case "thumbnail_widths": configuration.thumbnailWidths = try reader.widths(entry).get()
             case "photo_widths": configuration.photoWidths = try reader.widths(entry).get()
             case "formats": configuration.formats = try formats(entry, reader)
-            case "quality": configuration.quality = try reader.int(entry, in: 1...100).get()
+            case "quality": configuration.quality = try reader.int(entry, in: SettingRange.quality).get()
             case "sort": configuration.sort = try reader.choice(entry.value, at: entry.path, as: AlbumSortOrder.self).get()
             case "max_megapixels":
-                configuration.maxMegapixels = try reader.int(entry, in: 1...10_000, unit: " (megapixels)").get()
+                configuration.maxMegapixels = try reader.int(entry, in: SettingRange.maxMegapixels, unit: " (megapixels)").get()
             case "strip_gps": configuration.stripGPS = try reader.bool(entry).get()
             case "download_originals": configuration.downloadOriginals = try reader.bool(entry).get()
+            case "date_format":
+                let format = DateFormat(pattern: try reader.text(entry).get())
+                guard format.hasTokens else {
+                    throw reader.error(.badValue, entry.path, entry.value,
+                                       "must show at least one of YYYY, MMMM, MMM, MM, M, DD, D, HH, H, mm, ss (for example \"D MMMM YYYY, HH:mm\")")
+                }
+                configuration.dateFormat = format
+            case "slideshow_interval":
+                configuration.slideshowInterval = try reader.int(entry, in: SettingRange.slideshowInterval, unit: " (seconds)").get()
             default: break  // `entries` refuses keys that are not listed
             }
         }
@@ -165,6 +180,7 @@ public struct SiteConfiguration: Sendable, Hashable {
     public static let keys = [
         "title", "author", "base_url", "breakpoints", "gap", "page_padding", "thumbnail_widths", "photo_widths",
         "formats", "quality", "sort", "max_megapixels", "strip_gps", "download_originals",
+        "date_format", "slideshow_interval",
     ]
 
     private static func baseURL(_ entry: YAMLReader.Entry, _ reader: YAMLReader) throws(ConfigurationError) -> String {
@@ -189,8 +205,8 @@ public struct SiteConfiguration: Sendable, Hashable {
             var columns: Int?
             for field in fields {
                 switch field.key {
-                case "min_width": minWidth = try reader.int(field, in: 0...100_000, unit: " (CSS px)").get()
-                default: columns = try reader.int(field, in: 1...24).get()
+                case "min_width": minWidth = try reader.int(field, in: SettingRange.breakpointMinWidth, unit: " (CSS px)").get()
+                default: columns = try reader.int(field, in: SettingRange.columns).get()
                 }
             }
             guard let minWidth, let columns else {

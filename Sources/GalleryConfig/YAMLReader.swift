@@ -155,7 +155,7 @@ struct YAMLReader {
         Result { () throws(ConfigurationError) -> [Int] in
             var values: [Int] = []
             for (path, node) in try items(entry, what: "widths in pixels").get() {
-                let value = try int(node, at: path, in: 16...20_000, unit: " (pixels)").get()
+                let value = try int(node, at: path, in: SettingRange.imageWidth, unit: " (pixels)").get()
                 guard !values.contains(value) else {
                     throw error(.badValue, path, node, "\(value) is listed twice; list each width once")
                 }

@@ -90,25 +90,32 @@ final class Catalog: Sendable {
     /// Everything the catalog holds. A photo record that cannot be read is left out (its
     /// images are made anew; its files stay listed, so they are still the tool's).
     func snapshot() throws(SiteError) -> BuildManifest {
+        var manifest = BuildManifest()
+        var rows: [(path: String, record: Data)] = []
         do {
-            return try database.read { db in
-                var manifest = BuildManifest()
+            try database.read { db in
                 manifest.files = try String.fetchAll(db, sql: "SELECT path FROM file ORDER BY path")
                 let pages = try Row.fetchCursor(db, sql: "SELECT path, fingerprint FROM page")
                 while let row = try pages.next() { manifest.pages[row[0]] = row[1] as String }
-                let decoder = JSONDecoder()
                 let photos = try Row.fetchCursor(db, sql: "SELECT path, record FROM photo")
-                while let row = try photos.next() {
-                    let data: Data = row[1]
-                    if let record = try? decoder.decode(BuildManifest.PhotoRecord.self, from: data) {
-                        manifest.photos[row[0]] = record
-                    }
-                }
-                return manifest
+                while let row = try photos.next() { rows.append((row[0], row[1])) }
             }
         } catch {
             throw .catalog(path: path, reason: "\(error)")
         }
+        // Decoding the records is most of the time a large library's catalog takes: on every
+        // core, a decoder per slice. A record that cannot be decoded is left out (its photo is
+        // made anew).
+        let slices = stride(from: 0, to: rows.count, by: 2_000).map { $0..<min($0 + 2_000, rows.count) }
+        let decoded = parallelMap(slices, jobs: ProcessInfo.processInfo.activeProcessorCount) { [rows] slice in
+            let decoder = JSONDecoder()
+            return slice.map { try? decoder.decode(BuildManifest.PhotoRecord.self, from: rows[$0].record) }
+        }
+        manifest.photos.reserveCapacity(rows.count)
+        for (slice, records) in zip(slices, decoded) {
+            for (index, record) in zip(slice, records) where record != nil { manifest.photos[rows[index].path] = record }
+        }
+        return manifest
     }
 
     /// Before a build writes anything: lists `files` as the tool's (so that what an interrupted
@@ -132,14 +139,26 @@ final class Catalog: Sendable {
     /// Records what a build made (`new`), writing only the rows that differ from what the
     /// catalog holds (`old`): nothing at all when nothing changed.
     func save(_ new: BuildManifest, replacing old: BuildManifest) throws(SiteError) {
+        let changed = new.photos.filter { old.photos[$0.key] != $0.value }.map { ($0.key, $0.value) }
+        try save(files: new.files, pages: new.pages, photoPaths: Set(new.photos.keys), changedPhotos: changed,
+                 replacing: CatalogState(files: old.files, pages: old.pages, photoPaths: Set(old.photos.keys)))
+    }
+
+    /// Records what a build made: its files, its pages' fingerprints, the paths of its photos
+    /// and the records that differ from the catalog's (a large library's build does not hold
+    /// both every old and every new record to compare them), writing only the rows that differ
+    /// from `old`.
+    func save(
+        files: [String], pages: [String: String], photoPaths: Set<String>,
+        changedPhotos: [(String, BuildManifest.PhotoRecord)], replacing old: CatalogState
+    ) throws(SiteError) {
         let oldFiles = Set(old.files)
-        let newFiles = Set(new.files)
+        let newFiles = Set(files)
         let addedFiles = newFiles.subtracting(oldFiles)
         let removedFiles = oldFiles.subtracting(newFiles)
-        let changedPages = new.pages.filter { old.pages[$0.key] != $0.value }
-        let removedPages = old.pages.keys.filter { new.pages[$0] == nil }
-        let changedPhotos = new.photos.filter { old.photos[$0.key] != $0.value }
-        let removedPhotos = old.photos.keys.filter { new.photos[$0] == nil }
+        let changedPages = pages.filter { old.pages[$0.key] != $0.value }
+        let removedPages = old.pages.keys.filter { pages[$0] == nil }
+        let removedPhotos = old.photoPaths.subtracting(photoPaths)
         guard !(addedFiles.isEmpty && removedFiles.isEmpty && changedPages.isEmpty && removedPages.isEmpty
             && changedPhotos.isEmpty && removedPhotos.isEmpty)
         else { return }
@@ -164,4 +183,12 @@ final class Catalog: Sendable {
             throw .catalog(path: path, reason: "\(error)")
         }
     }
+}
+
+/// What the catalog holds, the photos' records but for their paths: what a build compares its
+/// own files, pages and photos with when it saves.
+struct CatalogState: Sendable {
+    var files: [String]
+    var pages: [String: String]
+    var photoPaths: Set<String>
 }

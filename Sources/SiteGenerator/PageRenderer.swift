@@ -1,17 +1,19 @@
 import Dispatch
 import Foundation
+import GalleryConfig
 import Synchronization
 import Waterfall
 
 /// Renders the pages and `frames.json` of each album through the theme.
 struct PageRenderer: Sendable {
     let plan: SitePlan
-    /// Per photo of the plan, its images (nil for a photo that was skipped).
-    let images: [PhotoImages?]
-    /// Per photo of the plan, its original published for download, if it is.
-    var originals: [Int: (path: String, size: Int)] = [:]
+    /// Per photo of the plan, as published (nil for a photo that was skipped): its images and
+    /// its original, when the site offers it for download.
+    let published: [PublishedPhoto?]
     let options: SiteOptions
     let theme: Theme
+    /// How many pages are rendered at once.
+    let jobs: Int
 
     /// One album's files: its page (and, for a large album, its further static pages) and its
     /// frame data, each with its site-relative path, the fingerprint of what it is made from
@@ -25,30 +27,20 @@ struct PageRenderer: Sendable {
         let wall = try makeWall(photos)
         let pageCount = SitePlan.pageCount(photos: photos.count, perPage: options.tilesPerPage)
         // A large album's static pages are independent of each other: made on every core.
-        let made = Mutex((files: [(path: String, key: String?, contents: String?)?](repeating: nil, count: pageCount),
-                          failure: SiteError?.none))
-        DispatchQueue.concurrentPerform(iterations: pageCount) { offset in
-            do throws(SiteError) {
-                let page = offset + 1
-                let path = plan.albumPagePath(album: index, page: page)
-                let context = try albumContext(index, page: page, pageCount: pageCount, wall: wall)
-                let key = fingerprint(context)
-                let file = (path, key, unchanged(path, key) ? nil : try theme.render("album", context))
-                made.withLock { $0.files[offset] = file }
-            } catch {
-                made.withLock { $0.failure = $0.failure ?? error }
-            }
+        let renderer = self
+        var files = try parallelMap(Array(1...pageCount), jobs: jobs) { page throws(SiteError) -> (path: String, key: String?, contents: String?) in
+            let path = renderer.plan.albumPagePath(album: index, page: page)
+            let context = try renderer.albumContext(index, page: page, pageCount: pageCount, wall: wall)
+            let key = renderer.fingerprint(context)
+            return (path, key, unchanged(path, key) ? nil : try renderer.theme.render("album", context))
         }
-        let result = made.withLock { $0 }
-        if let failure = result.failure { throw failure }
-        var files = result.files.map { $0! }
         files += framesFiles(album: index, wall: wall).map { ($0.0, nil, $0.1) }
         return files
     }
 
     private func makeWall(_ photos: [Int]) throws(SiteError) -> AlbumWall {
         let sizes = photos.map { photo in
-            Size(width: Double(images[photo]!.width), height: Double(images[photo]!.height))
+            Size(width: Double(published[photo]!.images.width), height: Double(published[photo]!.images.height))
         }
         do {
             return try AlbumWall(displaySizes: sizes, breakpoints: options.breakpoints, gap: options.gap)
@@ -75,16 +67,21 @@ struct PageRenderer: Sendable {
             "hasDescription": page == 1 && album.descriptionHTML != nil,
             "photoCount": photos.count,
             "totalPhotoCount": totalPhotos(index),
-            "countLabel": photoCountLabel(totalPhotos(index)),
+            "countLabel": albumCountLabel(index),
             "isRoot": index == 0,
         ] as [String: Any]
         let albums = page == 1 ? album.listed : []
-        context["albums"] = albums.map { albumCard($0, from: directory) }
+        // The first covers are above the fold: loaded at once, not lazily.
+        context["albums"] = albums.enumerated().map { albumCard($1, from: directory, position: $0) }
         context["hasAlbums"] = !albums.isEmpty
         context["hasPhotos"] = !photos.isEmpty
         context["isEmpty"] = album.listed.isEmpty && photos.isEmpty
         context["wallCSS"] = page == 1 ? wall.css(renderedCount: range.count) : pageWall.css()
-        if page == 1 { context["framesURL"] = "frames.json" }
+        // Every static page carries the viewer: page 1 shows the whole wall, the others keep
+        // their own tiles and get the lightbox (`wallIsSlice`).
+        context["framesURL"] = page == 1 ? "frames.json" : "../frames.json"
+        context["wallIsSlice"] = page > 1
+        context["slideshowInterval"] = options.slideshowInterval
         let sizesAttribute = pageWall.sizesAttribute(pagePadding: options.pagePadding)
         context["tiles"] = range.map { position in
             tile(photos[position], position: position, wallIndex: position - range.lowerBound, wall: pageWall,
@@ -152,19 +149,19 @@ struct PageRenderer: Sendable {
 
     /// The site-relative path of the image that represents an album: its cover's largest tile image.
     private func coverImage(of album: Int) -> String? {
-        guard let cover = cover(of: album), let coverImages = images[cover] else { return nil }
+        guard let cover = cover(of: album), let coverImages = published[cover]?.images else { return nil }
         return (coverImages.renditions.last { $0.width <= tileImageLimit } ?? coverImages.renditions.first)?.path
     }
 
-    private func albumCard(_ index: Int, from directory: String) -> [String: Any] {
+    private func albumCard(_ index: Int, from directory: String, position: Int) -> [String: Any] {
         let album = plan.albums[index]
         var card: [String: Any] = [
             "name": album.title,
             "url": relativeURL(from: directory, to: album.directory + "index.html"),
             "photoCount": totalPhotos(index),
-            "countLabel": photoCountLabel(totalPhotos(index)),
+            "countLabel": albumCountLabel(index),
         ]
-        if let cover = cover(of: index), let coverImages = images[cover] {
+        if let cover = cover(of: index), let coverImages = published[cover]?.images {
             let tileImages = coverImages.renditions.filter { $0.width <= tileImageLimit }
             let chosen = tileImages.first { $0.width >= 600 } ?? tileImages.last ?? coverImages.renditions[0]
             let sizes = "(min-width: 700px) 320px, 50vw"
@@ -176,13 +173,14 @@ struct PageRenderer: Sendable {
                 "width": chosen.width, "height": chosen.height,
                 "alt": altText(cover),
                 "color": coverImages.color,
+                "loading": position < 8 ? "eager" : "lazy",
             ] as [String: Any]
         }
         return card
     }
 
     private func tile(_ photo: Int, position: Int, wallIndex: Int, wall: AlbumWall, sizes: String, directory: String) -> [String: Any] {
-        let photoImages = images[photo]!
+        let photoImages = published[photo]!.images
         let tileImages = photoImages.renditions.filter { $0.width <= tileImageLimit }
         let usable = tileImages.isEmpty ? [photoImages.renditions[0]] : tileImages
         let src = usable.first { $0.width >= 400 } ?? usable.last!
@@ -228,8 +226,10 @@ struct PageRenderer: Sendable {
     private func photoContext(_ photo: Int, position: Int, in albumIndex: Int) -> [String: Any] {
         let album = plan.albums[albumIndex]
         let entry = plan.photos[photo]
-        let photoImages = images[photo]!
-        let title = entry.photo.caption ?? entry.photo.stem
+        let photoImages = published[photo]!.images
+        let title = photoTitle(photo)
+        let date = entry.photo.date
+        let showCaption = entry.photo.captionHTML != nil || (entry.photo.caption.map { $0 != title } ?? false)
         let large = photoImages.renditions.last { $0.width <= 1600 } ?? photoImages.renditions[0]
         let ratio = String(format: "%.4f", Double(photoImages.width) / Double(max(photoImages.height, 1)))
         let largeSizes = "(min-aspect-ratio: \(photoImages.width)/\(photoImages.height)) calc(\(ratio) * (100vh - 140px)), 100vw"
@@ -243,10 +243,12 @@ struct PageRenderer: Sendable {
             "captionHTML": entry.photo.captionHTML ?? "",
             "hasCaptionHTML": entry.photo.captionHTML != nil,
             "hasCaption": entry.photo.caption != nil,
-            "date": entry.photo.captureDate ?? "",
-            "isoDate": (entry.photo.captureDate ?? "").replacingOccurrences(of: " ", with: "T"),
-            "hasDate": entry.photo.captureDate != nil,
-            "hasDetails": entry.photo.caption != nil || entry.photo.captureDate != nil,
+            // The caption under the image, unless it is plain text all in the title above it.
+            "showCaption": showCaption,
+            "date": date.map(options.dateFormat.string) ?? "",
+            "isoDate": date?.iso8601 ?? "",
+            "hasDate": date != nil,
+            "hasDetails": showCaption || date != nil,
             "fileName": entry.photo.fileName,
             "src": relativeURL(from: album.directory, to: large.path),
             "srcset": srcset(photoImages.renditions, from: album.directory),
@@ -260,7 +262,7 @@ struct PageRenderer: Sendable {
         ] as [String: Any]
         let albumPage = plan.albumPagePath(album: albumIndex, page: position / options.tilesPerPage + 1)
         context["album"] = ["name": album.title, "url": relativeURL(from: album.directory, to: albumPage)] as [String: Any]
-        if let original = originals[photo] {
+        if let original = published[photo]?.original {
             context["original"] = [
                 "url": relativeURL(from: album.directory, to: original.path),
                 "label": "\(entry.photo.info.displayWidth) × \(entry.photo.info.displayHeight), \(Self.byteCount(original.size))",
@@ -314,7 +316,7 @@ struct PageRenderer: Sendable {
         // Each photo's placeholder colour, six hex digits a photo: a tile shows it before its chunk loads.
         json += "],\"colors\":\""
         json += photos.map { photo in
-            let hex = images[photo]!.color.dropFirst()
+            let hex = published[photo]!.images.color.dropFirst()
             return hex.count == 6 && hex.allSatisfy(\.isHexDigit) ? String(hex) : "808080"
         }.joined()
         json += "\"}\n"
@@ -324,10 +326,11 @@ struct PageRenderer: Sendable {
             var text = "{\"start\":\(range.lowerBound),\"items\":["
             text += range.map { position in
                 let photo = photos[position]
-                let photoImages = images[photo]!
+                let photoImages = published[photo]!.images
                 return "{\"alt\":\(jsonString(altText(photo))),\"width\":\(photoImages.width),\"height\":\(photoImages.height)"
                     + ",\"color\":\(jsonString(photoImages.color)),\"widths\":["
-                    + photoImages.renditions.map { String($0.width) }.joined(separator: ",") + "]}"
+                    + photoImages.renditions.map { String($0.width) }.joined(separator: ",") + "]"
+                    + lightboxDetails(photo, album: index) + "}"
             }.joined(separator: ",")
             text += "]}\n"
             files.append((album.directory + SitePlan.framesChunkPath(chunk), text))
@@ -357,11 +360,56 @@ struct PageRenderer: Sendable {
         }
     }
 
+    /// The lightbox's details of a photo in a chunk item (after its other fields): its title,
+    /// its caption as HTML when it is Markdown, its date for people and for `<time>`, and its
+    /// original's address and label when originals are published.
+    private func lightboxDetails(_ photo: Int, album index: Int) -> String {
+        let entry = plan.photos[photo]
+        var text = ",\"title\":\(jsonString(photoTitle(photo)))"
+        if let html = entry.photo.captionHTML { text += ",\"captionHTML\":\(jsonString(html))" }
+        if let date = entry.photo.date {
+            text += ",\"date\":\(jsonString(options.dateFormat.string(date))),\"isoDate\":\(jsonString(date.iso8601))"
+        }
+        if let original = published[photo]?.original {
+            text += ",\"original\":{\"url\":\(jsonString(relativeURL(from: plan.albums[index].directory, to: original.path)))"
+            text += ",\"fileName\":\(jsonString(entry.photo.fileName))"
+            text += ",\"label\":\(jsonString("\(entry.photo.info.displayWidth) × \(entry.photo.info.displayHeight), \(Self.byteCount(original.size))"))}"
+        }
+        return text
+    }
+
+    /// A photo's title (its page's title, `og:title` and breadcrumb): its caption's first line,
+    /// cut at a word to at most about 80 characters, else its file name without extension.
+    private func photoTitle(_ photo: Int) -> String {
+        guard let caption = plan.photos[photo].photo.caption else { return plan.photos[photo].photo.stem }
+        let firstLine = caption.split(whereSeparator: \.isNewline).first.map(String.init) ?? caption
+        let words = firstLine.split(whereSeparator: \.isWhitespace)
+        var title = ""
+        for word in words {
+            if title.count + word.count + 1 > 80 {
+                if title.isEmpty { title = String(word.prefix(79)) }
+                return title + "…"
+            }
+            title += (title.isEmpty ? "" : " ") + word
+        }
+        return title.isEmpty ? plan.photos[photo].photo.stem : title
+    }
+
+    /// An album's count: its own photos, and those of its albums when it has any, so that it
+    /// agrees with the "2 / 5" of its photos' pages.
+    private func albumCountLabel(_ index: Int) -> String {
+        let own = plan.albums[index].photos.count
+        let total = totalPhotos(index)
+        if own == total { return photoCountLabel(own) }
+        if own == 0 { return "\(photoCountLabel(total)) in its albums" }
+        return "\(photoCountLabel(own)), \(total) with its albums"
+    }
+
     private func altText(_ photo: Int) -> String {
         plan.photos[photo].photo.caption ?? plan.photos[photo].photo.stem
     }
 
-    private func cover(of index: Int) -> Int? {
+    func cover(of index: Int) -> Int? {
         plan.albums[index].coverPhoto ?? plan.albums[index].photos.first
             ?? plan.albums[index].listed.lazy.compactMap { cover(of: $0) }.first
     }
@@ -376,7 +424,7 @@ struct PageRenderer: Sendable {
         count == 1 ? "1 photo" : "\(count) photos"
     }
 
-    private func totalPhotos(_ index: Int) -> Int {
+    func totalPhotos(_ index: Int) -> Int {
         plan.albums[index].photos.count + plan.albums[index].albums.reduce(0) { $0 + totalPhotos($1) }
     }
 }

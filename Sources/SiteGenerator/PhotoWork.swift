@@ -32,10 +32,10 @@ struct PhotoWork: Sendable {
 
     /// The photo's content hash: the earlier record's when the file's identity is unchanged
     /// (nothing is read), else the hash of its bytes.
-    func contentHash(of photo: GalleryPhoto, previous: BuildManifest.PhotoRecord?) -> Result<String, PhotoFailure> {
+    func contentHash(of photo: GalleryPhoto, previous: BuildManifest.PhotoRecord?) -> Result<String, ImagingError> {
         if let previous, previous.matches(photo.identity) { return .success(previous.contentHash) }
         guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
-            return .failure(.image(.io(path: photo.relativePath, reason: "cannot be read")))
+            return .failure(.io(path: photo.relativePath, reason: "cannot be read"))
         }
         return .success(SiteGenerator.contentHash([UInt8](data)))
     }
@@ -135,28 +135,3 @@ struct PhotoWork: Sendable {
 
 /// The images written for one photo: its catalog record (display size, colour, renditions).
 typealias PhotoImages = BuildManifest.PhotoRecord
-
-/// `transform` applied to every element of `items`, on `jobs` threads at once; the results in
-/// the order of `items`.
-func parallelMap<Element: Sendable, Result: Sendable>(
-    _ items: [Element], jobs: Int, _ transform: @Sendable (Element) -> Result
-) -> [Result] {
-    let results = ResultSlots<Result>(count: items.count)
-    let next = Atomic<Int>(0)
-    DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, items.count))) { _ in
-        while true {
-            let index = next.add(1, ordering: .relaxed).oldValue
-            guard index < items.count else { return }
-            results.set(index, transform(items[index]))
-        }
-    }
-    return results.values
-}
-
-/// One slot per result of ``parallelMap(_:jobs:_:)``.
-private final class ResultSlots<Value: Sendable>: Sendable {
-    private let slots: Mutex<[Value?]>
-    init(count: Int) { slots = Mutex([Value?](repeating: nil, count: count)) }
-    func set(_ index: Int, _ value: Value) { slots.withLock { $0[index] = value } }
-    var values: [Value] { slots.withLock { $0.map { $0! } } }
-}

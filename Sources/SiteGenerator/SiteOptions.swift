@@ -1,3 +1,4 @@
+import Foundation
 import GalleryConfig
 import Imaging
 
@@ -57,20 +58,29 @@ public struct SiteOptions: Sendable {
     public var catalogPath: String?
     /// Whether a build waits while another build of the same output folder runs (else it fails).
     public var waitForLock: Bool = true
+    /// How capture dates are shown (`date_format`).
+    public var dateFormat: DateFormat = SiteConfiguration().dateFormat
+    /// Seconds each photo stays in the lightbox's slideshow (`slideshow_interval`).
+    public var slideshowInterval: Int = SiteConfiguration().slideshowInterval
+    /// A test hook: albums whose input key is unchanged are rendered anyway, and one whose files
+    /// come out different stops the program (see ``PageRenderer/inputKey(album:siteKey:)``).
+    /// `CASCADE_VERIFY_ALBUM_KEYS=1` in the environment sets it.
+    var verifyAlbumKeys = ProcessInfo.processInfo.environment["CASCADE_VERIFY_ALBUM_KEYS"] == "1"
 
-    /// Creates options with the defaults a gallery needs.
+    /// Creates options with the defaults of a photo folder without `cascade.yml`
+    /// (``SiteConfiguration/init()``, the one source of defaults).
     public init(
         sourceDirectory: String,
         outputDirectory: String,
         templatesDirectory: String? = nil,
         title: String,
-        breakpoints: [ColumnBreakpoint] = SiteOptions.defaultBreakpoints,
-        gap: Int = 8,
-        pagePadding: Int = 12,
-        tileWidths: [Int] = [400, 800, 1600],
-        photoWidths: [Int] = [800, 1600, 2400],
-        imageFormat: EncodeFormat = .jpeg(quality: 82),
-        limits: DecodeLimits = .default,
+        breakpoints: [ColumnBreakpoint] = SiteConfiguration().breakpoints,
+        gap: Int = SiteConfiguration().gap,
+        pagePadding: Int = SiteConfiguration().pagePadding,
+        tileWidths: [Int] = SiteConfiguration().thumbnailWidths,
+        photoWidths: [Int] = SiteConfiguration().photoWidths,
+        imageFormat: EncodeFormat = SiteOptions.encodeFormats(SiteConfiguration().formats, quality: SiteConfiguration().quality).image,
+        limits: DecodeLimits = DecodeLimits(maxPixels: SiteConfiguration().maxPixels),
         jobs: Int = 0,
         tilesPerPage: Int = 500,
         framesChunkSize: Int = 1000
@@ -118,6 +128,8 @@ public struct SiteOptions: Sendable {
         keepGPS = !configuration.stripGPS
         downloadOriginals = configuration.downloadOriginals
         sourceFormats = sources
+        dateFormat = configuration.dateFormat
+        slideshowInterval = configuration.slideshowInterval
     }
 
     /// The formats a configuration lists, whatever their order: the most widely supported one
@@ -142,20 +154,14 @@ public struct SiteOptions: Sendable {
         }
     }
 
-    /// 2 columns on phones, up to 6 on very wide screens.
-    public static let defaultBreakpoints: [ColumnBreakpoint] = [
-        ColumnBreakpoint(minWidth: 0, columns: 2),
-        ColumnBreakpoint(minWidth: 600, columns: 3),
-        ColumnBreakpoint(minWidth: 1000, columns: 4),
-        ColumnBreakpoint(minWidth: 1600, columns: 5),
-        ColumnBreakpoint(minWidth: 2400, columns: 6),
-    ]
+    /// 2 columns on phones, up to 6 on very wide screens (``SiteConfiguration/defaultBreakpoints``).
+    public static let defaultBreakpoints: [ColumnBreakpoint] = SiteConfiguration.defaultBreakpoints
 
     /// Checks the options that do not depend on the file system.
     func validate() throws(SiteError) {
         if breakpoints.isEmpty { throw .invalidOption("at least one breakpoint is needed") }
-        if breakpoints.contains(where: { $0.columns < 1 || $0.columns > 24 }) {
-            throw .invalidOption("a breakpoint's column count must be between 1 and 24")
+        if breakpoints.contains(where: { !SettingRange.columns.contains($0.columns) }) {
+            throw .invalidOption("a breakpoint's column count must be \(SettingRange.text(SettingRange.columns))")
         }
         if breakpoints.contains(where: { $0.minWidth < 0 }) {
             throw .invalidOption("a breakpoint's minimum width cannot be negative")
@@ -163,14 +169,20 @@ public struct SiteOptions: Sendable {
         if Set(breakpoints.map(\.minWidth)).count != breakpoints.count {
             throw .invalidOption("two breakpoints have the same minimum width")
         }
-        if gap < 0 || gap > 200 { throw .invalidOption("the gap must be between 0 and 200 px") }
-        if tileWidths.isEmpty || photoWidths.isEmpty || (tileWidths + photoWidths).contains(where: { $0 < 16 || $0 > 10_000 }) {
-            throw .invalidOption("image widths must be between 16 and 10000 px")
+        if !SettingRange.gap.contains(gap) { throw .invalidOption("the gap must be \(SettingRange.text(SettingRange.gap)) px") }
+        if !SettingRange.pagePadding.contains(pagePadding) {
+            throw .invalidOption("the page padding must be \(SettingRange.text(SettingRange.pagePadding)) px")
+        }
+        if tileWidths.isEmpty || photoWidths.isEmpty || !(tileWidths + photoWidths).allSatisfy(SettingRange.imageWidth.contains) {
+            throw .invalidOption("image widths must be \(SettingRange.text(SettingRange.imageWidth)) px")
         }
         if tilesPerPage < 1 || framesChunkSize < 1 {
             throw .invalidOption("tiles per page and the frame chunk size must be positive")
         }
         if limits.maxPixels < 1 { throw .invalidOption("the pixel limit must be positive") }
+        if !SettingRange.slideshowInterval.contains(slideshowInterval) {
+            throw .invalidOption("the slideshow interval must be \(SettingRange.text(SettingRange.slideshowInterval)) seconds")
+        }
     }
 }
 

@@ -55,6 +55,7 @@ struct SitePlan: Sendable {
     /// which file (if any) of the photo's page, images or original under that slug exists and
     /// is not the tool's: such a photo gets the next free slug (listed in ``collisions``).
     init(root: GalleryAlbum, taken: (String, String, GalleryPhoto) -> String? = { _, _, _ in nil }) {
+        photos.reserveCapacity(root.totalPhotoCount)
         _ = add(root, directory: "", ancestors: [], insideHidden: false, taken: taken)
     }
 

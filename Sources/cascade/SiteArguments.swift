@@ -43,8 +43,12 @@ struct SiteArguments: ParsableArguments {
     var noWait = false
 
     func validate() throws {
-        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
-        if let maxMegapixels, maxMegapixels <= 0 { throw ValidationError("--max-megapixels must be positive") }
+        if let quality, !SettingRange.quality.contains(quality) {
+            throw ValidationError("--quality must be \(SettingRange.text(SettingRange.quality))")
+        }
+        if let maxMegapixels, !SettingRange.maxMegapixels.contains(maxMegapixels) {
+            throw ValidationError("--max-megapixels must be \(SettingRange.text(SettingRange.maxMegapixels))")
+        }
         guard jobs >= 0 else { throw ValidationError("--jobs cannot be negative") }
         if format != nil, formatList == nil {
             throw ValidationError("--format must be jpeg, webp or avif, or several of them separated by commas")

@@ -39,9 +39,10 @@ import TestSupport
             #expect(links.count == min(perPage, photos - (page - 1) * perPage), "\(path)")
             // Each static page's links resolve to the photos' pages.
             seen += links.map { resolve(unescapeHTML($0), from: path) }
-            // Only the first page has the viewer; every page links to the next and previous.
-            #expect(html.contains("viewer.js") == (page == 1))
-            #expect(html.contains("data-frames=") == (page == 1))
+            // Every page has the viewer (page 1 the whole wall, the others the lightbox over
+            // their own tiles); every page links to the next and previous.
+            #expect(html.contains("viewer.js"))
+            #expect(html.contains(page == 1 ? "data-frames=\"frames.json\"" : "data-frames=\"../frames.json\" data-slice"))
             #expect(html.contains("rel=\"next\"") == (page < pageCount))
             #expect(html.contains("rel=\"prev\"") == (page > 1))
             #expect(html.contains("class=\"wall-pages\"") == (pageCount > 1))

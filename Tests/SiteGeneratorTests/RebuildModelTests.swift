@@ -29,13 +29,14 @@ struct RebuildModelTests {
         return try image.encoded(as: .jpeg(quality: 90))
     }
 
-    func build(_ source: TemporaryFolder, _ output: String, _ settings: Settings, jobs: Int, catalog: String) async throws {
+    func build(_ source: TemporaryFolder, _ output: String, _ settings: Settings, jobs: Int, catalog: String, verify: Bool = false) async throws {
         var options = SiteOptions(sourceDirectory: source.path, outputDirectory: output, title: "M",
                                   imageFormat: .jpeg(quality: settings.quality), jobs: jobs)
         options.tileWidths = [50, 100]
         options.photoWidths = [120]
         options.sourceFormats = settings.webp ? [.webp(quality: settings.quality)] : []
         options.catalogPath = catalog
+        options.verifyAlbumKeys = verify
         _ = try await SiteBuilder(options: options).build()
     }
 
@@ -50,8 +51,11 @@ struct RebuildModelTests {
         try FileManager.default.moveItem(atPath: source.path + "/" + from, toPath: source.path + "/" + to)
     }
 
-    @Test("random edits, each followed by a rebuild, end like a clean build", arguments: [(1, UInt64(11)), (2, UInt64(12)), (1, UInt64(13)), (2, UInt64(14))])
-    func randomEdits(jobs: Int, seed: UInt64) async throws {
+    /// With `verify`, albums whose input key did not change are rendered anyway, and the build
+    /// stops if one of their files would change; without, they are not rendered at all.
+    @Test("random edits, each followed by a rebuild, end like a clean build",
+          arguments: [(1, UInt64(11), true), (2, UInt64(12), true), (1, UInt64(13), false), (2, UInt64(14), false)])
+    func randomEdits(jobs: Int, seed: UInt64, verify: Bool) async throws {
         var random = SplitMix64(seed: seed)
         let source = try TemporaryFolder()
         let output = try TemporaryFolder()
@@ -67,9 +71,9 @@ struct RebuildModelTests {
         var settings = Settings()
         try await build(source, output.path, settings, jobs: jobs, catalog: state.path + "/catalog.sqlite")
         var log: [String] = []
-        for step in 0..<10 {
+        for step in 0..<12 {
             let names = photos(source)
-            switch random.int(0...9) {
+            switch random.int(0...11) {
             case 0:
                 let name = "\(albums[random.int(0...2)])/n\(step).jpg"
                 try source.write(name, try newPhoto())
@@ -125,6 +129,16 @@ struct RebuildModelTests {
             case 8:
                 settings.webp.toggle()
                 log.append("webp \(settings.webp)")
+            case 9:
+                // A caption added or changed: the photo's page, its neighbours' and its album's.
+                let name = names[random.int(0...(names.count - 1))]
+                try source.write(name + ".md", Array("Caption \(step)".utf8))
+                log.append("caption \(name)")
+            case 10:
+                // An album's title: its pages, its photos' breadcrumbs, its parent's card.
+                let album = albums[random.int(0...2)]
+                try source.write(album + "/index.md", Array("---\ntitle: Title \(step)\n---\n".utf8))
+                log.append("title \(album)")
             default:
                 // A name taken by a deleted photo.
                 if names.count > 2 {
@@ -135,7 +149,7 @@ struct RebuildModelTests {
                     log.append("rename \(taker) onto deleted \(gone)")
                 }
             }
-            try await build(source, output.path, settings, jobs: jobs, catalog: state.path + "/catalog.sqlite")
+            try await build(source, output.path, settings, jobs: jobs, catalog: state.path + "/catalog.sqlite", verify: verify)
             let clean = try TemporaryFolder()
             try await build(source, clean.path, settings, jobs: jobs, catalog: state.path + "/clean-\(step).sqlite")
             var site = try snapshot(output.path)

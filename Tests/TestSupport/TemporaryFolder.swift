@@ -7,8 +7,20 @@ public final class TemporaryFolder: Sendable {
     /// The folder's path.
     public var path: String { url.path }
 
+    /// The cache folder of this test process: builds that keep their catalog in the default
+    /// place (`$XDG_CACHE_HOME/cascade`) keep it here, not in the user's `~/.cache`. Set once,
+    /// before the first temporary folder (and so the first build) is made.
+    private static let testCache: Void = {
+        setenv("XDG_CACHE_HOME", cachePath, 1)
+        atexit { try? FileManager.default.removeItem(atPath: TemporaryFolder.cachePath) }
+    }()
+    private static var cachePath: String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("cascade-test-cache-\(getpid())").path
+    }
+
     /// Makes a new, empty folder.
     public init() throws {
+        Self.testCache
         url = FileManager.default.temporaryDirectory.appendingPathComponent("cascade-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }

@@ -6,6 +6,7 @@ Environment:
   CASCADE_SITE         an already built site to test instead (skips the build)
   CASCADE_SCREENSHOTS  a folder to save screenshots of album pages into
 """
+import atexit
 import contextlib
 import os
 import pathlib
@@ -13,10 +14,17 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 
 import pytest
+
+# The builds these tests run keep their catalogs in a cache folder of their own, removed at the
+# end, not in the user's (~/.cache/cascade).
+_CACHE = tempfile.mkdtemp(prefix="cascade-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
 
 # Keep Selenium Manager offline and quiet: the driver is given explicitly below.
 os.environ["SE_AVOID_STATS"] = "true"

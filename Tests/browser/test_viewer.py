@@ -238,15 +238,17 @@ def test_lightbox_keys_back_button_and_deep_link(big_album):
         wait_for_viewer(driver)
         driver.execute_script("document.querySelector('.wall .tile[data-index=\"3\"]').click()")
         wait_until(driver, LIGHTBOX_OPEN)
-        assert driver.execute_script("return location.hash") == f"#photo={items[3]['id']}"
+        # The address bar holds the photo's own page while the lightbox shows it.
+        assert driver.current_url == base + items[3]["page"]
         src = driver.execute_script("return document.querySelector('.lightbox-image').getAttribute('src')")
-        assert src == items[3]["images"][-1]["url"]
+        # Absolute: the lightbox's address (the photo's page) is the document's base meanwhile.
+        assert src == base + items[3]["images"][-1]["url"]
         driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight'}))")
-        wait_until(driver, f"location.hash === '#photo={items[4]['id']}'")
+        wait_until(driver, f"location.href === '{base + items[4]['page']}'")
         driver.back()
         time.sleep(0.3)
         assert driver.execute_script("return document.querySelector('.lightbox').hidden")
-        assert driver.execute_script("return location.hash") == ""
+        assert driver.current_url == base + "index.html"
         assert driver.execute_script("return document.activeElement.dataset.index") == "4"
         # A link to a photo far down the album opens it directly (its details are loaded first);
         # Escape closes it and focus goes to its tile, scrolled into view.
@@ -254,11 +256,12 @@ def test_lightbox_keys_back_button_and_deep_link(big_album):
         driver.get(base + "index.html#photo=" + items[far]["id"])
         wait_for_viewer(driver)
         wait_until(driver, LIGHTBOX_OPEN)
-        assert driver.execute_script("return document.querySelector('.lightbox-image').getAttribute('src')") == items[far]["images"][-1]["url"]
+        assert driver.execute_script("return document.querySelector('.lightbox-image').getAttribute('src')") == base + items[far]["images"][-1]["url"]
         driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft'}))")
-        wait_until(driver, f"location.hash === '#photo={items[far - 1]['id']}'")
+        wait_until(driver, f"location.href === '{base + items[far - 1]['page']}'")
         driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}))")
-        assert driver.execute_script("return document.querySelector('.lightbox').hidden")
+        wait_until(driver, "document.querySelector('.lightbox').hidden")
+        assert driver.current_url == base + "index.html"
         assert driver.execute_script("return document.activeElement.dataset.index") == str(far - 1)
         on_screen = driver.execute_script(
             "const r = document.activeElement.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight")

@@ -6,6 +6,7 @@ Environment:
   CASCADE_BIN              the cascade binary (default: <repo>/.build/debug/cascade)
   CASCADE_SKIP_LOAD_TEST   set to 1 to skip the 5,000-photo load test
 """
+import atexit
 import dataclasses
 import html.parser
 import json
@@ -13,6 +14,7 @@ import os
 import pathlib
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,6 +22,12 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+
+# The builds these tests run keep their catalogs in a cache folder of their own, removed at the
+# end, not in the user's (~/.cache/cascade).
+_CACHE = tempfile.mkdtemp(prefix="cascade-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
 
 import pytest
 

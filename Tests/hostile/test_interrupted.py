@@ -53,7 +53,7 @@ def assert_like_clean_build(tmp_path, source, out, catalog, label):
 
 
 def edit(source, rng, step):
-    """Swaps two names, rotates three, adds two photos and deletes one."""
+    """Rotates three names, adds two photos, changes one photo's content and deletes another."""
     names = sorted(p.relative_to(source).as_posix() for p in source.rglob("*.jpg"))
     a, b, c = rng.sample(names, 3)
     os.rename(source / a, source / "t.tmp")
@@ -62,7 +62,15 @@ def edit(source, rng, step):
     os.rename(source / "t.tmp", source / c)
     for index in range(2):
         corpus.save(source, f"{'AB'[index]}/new-{step}-{index}.jpg", photo(1000 * step + index))
-    (source / rng.choice([n for n in names if n not in (a, b, c)])).unlink()
+    changed, deleted = rng.sample([n for n in names if n not in (a, b, c)], 2)
+    corpus.save(source, changed, photo(5000 + step))
+    (source / deleted).unlink()
+
+
+def timed_build(source, out, catalog, *extra):
+    started = time.monotonic()
+    finish(start(source, out, catalog, *extra))
+    return time.monotonic() - started
 
 
 def test_kill_9_at_many_points_then_rebuild_equals_a_clean_build(tmp_path):
@@ -74,18 +82,26 @@ def test_kill_9_at_many_points_then_rebuild_equals_a_clean_build(tmp_path):
     corpus.save(out, USER_FILE, b"mine")
     finish(start(source, out, catalog))
     rng = random.Random(7)
+    # The kill points are fractions of how long such a rebuild takes on this machine, measured
+    # here, so that a fast machine is interrupted as often as a slow one.
+    edit(source, rng, 0)
+    duration = timed_build(source, out, catalog)
     killed = 0
-    for step, delay in enumerate([0.02, 0.08, 0.15, 0.3, 0.5, 0.8, 1.2, 1.8]):
+    fractions = [0.05, 0.5, 0.2, 0.8, 0.35, 0.65, 0.1, 0.95, 0.28, 0.72, 0.42, 0.58]
+    for step, fraction in enumerate(fractions, start=1):
         edit(source, rng, step)
         process = start(source, out, catalog, "--jobs", str(1 + step % 2))
-        time.sleep(delay)
+        started = time.monotonic()
+        time.sleep(fraction * duration)
         if process.poll() is None:
             process.send_signal(signal.SIGKILL)
             killed += 1
+        else:
+            duration = time.monotonic() - started
         process.communicate()
-        if step % 3 == 2:
+        if step % 4 == 0:
             assert_like_clean_build(tmp_path, source, out, catalog, f"step{step}")
-    assert killed >= 4, "the builds finished before they could be killed: use larger photos"
+    assert killed >= len(fractions) // 2, f"only {killed} of {len(fractions)} builds could be killed"
     assert_like_clean_build(tmp_path, source, out, catalog, "final")
 
 

@@ -1,22 +1,14 @@
-/* Cascade viewer: turns a static album page into a virtualized, reuse-aware waterfall.
- *
- * The page already places every tile with CSS alone (see cascade.css); this script only decides
- * which tiles exist. It reads every position from the precomputed frames (frames.json) and the
- * same formulas as the CSS, and never measures a tile: tiles near the viewport get a node, a
- * tile that leaves gives its node back to a pool, and an arriving tile takes a node from the
- * pool before a new one is created, like UICollectionView's dequeueReusableCell.
- * Without this script (or when frames.json cannot be loaded) the static page stays as it is.
- *
- * The pure parts (model, geometry, visible-tile query, recycler) are exported for node --test.
- */
+/* Cascade viewer: a virtualized waterfall over a static album page, and its lightbox.
+ * CSS places every tile (cascade.css); this script only decides which tiles exist, from the
+ * frames (frames.json) and the CSS formulas, never measuring a tile, and reuses tile nodes
+ * through a pool. Without it the static page works as it is. Pure parts are exported for node. */
 (function (global) {
   "use strict";
 
   // ---------------------------------------------------------------- model and geometry
 
-  /** Builds the layout model from frames.json (version 2): per breakpoint, each item's column,
-   *  the sum of the aspect ratios above it (A) and their count (k), and each column's items top
-   *  to bottom. Per-photo details (alt text, colour, image widths) come later, in chunks. */
+  /** The layout model from frames.json: per breakpoint, each item's column, the sum of the
+   *  ratios above it (A), their count (k), and each column's items. */
   function buildModel(data) {
     const count = data.count;
     const gap = data.gap;
@@ -68,15 +60,14 @@
     return Math.floor(i / model.chunkSize);
   }
 
-  /** Item i with its URLs, from the model and its details (one entry of a chunk's items):
-   *  page, alt, width, height, color, thumbnails (tile images) and images (every width), and
-   *  sources: the same in each further format offered through <picture> ({type, thumbnails,
-   *  images}, best first). */
-  function resolveItem(model, i, detail) {
+  /** Item i from its chunk's details: page, alt, size, color, thumbnails, images and sources
+   *  (the same per further format), each URL after `prefix` (the album's folder). */
+  function resolveItem(model, i, detail, prefix) {
     const id = model.ids[i];
+    prefix = prefix || "";
     function imagesAt(template) {
       return detail.widths.map(function (width) {
-        return { width: width, url: template.replace("{id}", id).replace("{width}", String(width)) };
+        return { width: width, url: prefix + template.replace("{id}", id).replace("{width}", String(width)) };
       });
     }
     function tileImages(images) {
@@ -89,15 +80,13 @@
       return { type: source.type, thumbnails: tileImages(list), images: list };
     });
     return {
-      page: model.pageURL.replace("{id}", id), alt: detail.alt, width: detail.width, height: detail.height,
+      page: prefix + model.pageURL.replace("{id}", id), alt: detail.alt, width: detail.width, height: detail.height,
       color: detail.color, thumbnails: tileImages(images), images: images, sources: sources,
     };
   }
 
-  /** How the wall maps to the page when the album is taller than a browser lets one element be
-   *  (`height` > `limit`): the wall is then `limit` px tall, and while it is scrolled from its
-   *  top to its last screen the content moves `factor` times as fast, so the last screen of the
-   *  wall shows the last screen of the album. Past that (the page's footer) it moves one to one. */
+  /** An album taller than `limit` gets a wall `limit` px tall whose content scrolls `factor`
+   *  times as fast until its last screen, then one to one (the footer). */
   function scrollMapping(height, limit, viewport) {
     if (!(height > limit) || limit <= viewport) {
       return { scaled: false, wallHeight: height, factor: 1, height: height, viewport: viewport };
@@ -157,9 +146,8 @@
     return tallest;
   }
 
-  /** Indices (ascending) of the items whose rectangles reach into [top, bottom) of the wall.
-   *  Each column's items are in increasing y, so a binary search per column finds the first
-   *  one that reaches below `top`: O(columns · log n + k), never a scan of every item. */
+  /** Indices (ascending) of the items reaching into [top, bottom): a binary search per
+   *  column, O(columns · log n + k). */
   function visibleItems(model, b, width, top, bottom) {
     const bp = model.breakpoints[b];
     const w = columnWidth(model, b, width);
@@ -210,9 +198,8 @@
     return srcsetOfImages(item.thumbnails);
   }
 
-  /** Points a <picture>'s <source> elements at an item's images in their formats (`key`:
-   *  "thumbnails" or "images"); a <source> of a type the item lacks offers nothing. They are
-   *  set before the <img>, which the browser then resolves against them. */
+  /** Points <source> elements at an item's `key` images ("thumbnails" or "images") in their
+   *  type; a type the item lacks offers nothing. Set before the <img>. */
   function bindSources(sourceNodes, item, key, sizes) {
     for (let s = 0; s < sourceNodes.length; s++) {
       const node = sourceNodes[s];
@@ -226,8 +213,7 @@
     }
   }
 
-  /** Empties a <picture>: its <source>s' srcsets and the <img>'s srcset and src go, so the
-   *  previous photo never shows again and its download is abandoned. */
+  /** Empties a <picture>: the previous photo never shows again, its download is abandoned. */
   function clearPicture(img, sourceNodes) {
     for (let s = 0; s < sourceNodes.length; s++) sourceNodes[s].removeAttribute("srcset");
     img.removeAttribute("srcset");
@@ -268,12 +254,31 @@
     return -1;
   }
 
+  /** `indices` with `kept` (a focused tile, or -1) in order among them: never recycled. */
+  function withKept(indices, kept) {
+    if (kept < 0 || indices.indexOf(kept) >= 0) return indices;
+    const result = indices.slice();
+    let at = result.length;
+    while (at > 0 && result[at - 1] > kept) at -= 1;
+    result.splice(at, 0, kept);
+    return result;
+  }
+
+  /** Inserts tile `index` so the DOM holds tiles in item order (Tab, screen readers). */
+  function insertInOrder(parent, node, index) {
+    const children = parent.children;
+    let low = 0, high = children.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (Number(children[mid].getAttribute("data-index")) < index) low = mid + 1; else high = mid;
+    }
+    parent.insertBefore(node, children[low] || null);
+  }
+
   // ---------------------------------------------------------------- recycler
 
-  /** Keeps a node per visible index and a pool of free nodes.
-   *  `create()` makes a node, `bind(node, index)` shows an item in it, `unbind(node)` clears it
-   *  (prepareForReuse). `update(indices)` makes exactly those indices visible. The pool keeps at
-   *  most `maxPool` free nodes. */
+  /** A node per visible index and a pool of at most `maxPool` free nodes; hooks create, bind
+   *  and unbind (prepareForReuse) them; `update(indices)` shows exactly those. */
   function Recycler(hooks, maxPool) {
     this.hooks = hooks;
     this.maxPool = maxPool || 64;
@@ -314,8 +319,7 @@
 
   // ---------------------------------------------------------------- the page
 
-  /** The tallest wall the viewer makes (px): browsers cannot make one element much taller than
-   *  about 15 million px, so a taller album is scrolled through a wall of this height. */
+  /** The tallest wall (px): browsers cannot make an element much taller than 15 million px. */
   const MAX_WALL_HEIGHT = 8000000;
 
   function Viewer(wall, data) {
@@ -335,6 +339,11 @@
     this.scheduled = false;
     this.lightbox = null;
     this.current = -1;
+    // Further static pages (pages/N.html) keep their tiles; the viewer adds the lightbox.
+    this.slice = wall.hasAttribute("data-slice");
+    // Absolute URLs for the lightbox: its pushState address moves the document's base.
+    this.prefix = new URL(".", this.base).href;
+    this.interval = Number(wall.getAttribute("data-slideshow")) || 4;
     const self = this;
     this.recycler = new Recycler({
       create: function () { return self.createTile(); },
@@ -351,6 +360,9 @@
       const index = Number(tiles[t].getAttribute("data-index"));
       this.recycler.adopt(index, tiles[t]);
     }
+    this.wall.addEventListener("click", function (event) { self.onClick(event); });
+    window.addEventListener("popstate", function () { self.syncWithHistory(); });
+    if (this.slice) { this.syncWithHistory(); return; }
     // From now on the wall is as tall as the whole album, not just the tiles in the page.
     this.wall.classList.add("is-full");
     this.measureWall();
@@ -361,14 +373,11 @@
     }
     // A viewport that only gets taller or shorter changes how a very tall album is scrolled.
     window.addEventListener("resize", function () { self.measureWall(); self.schedule(); });
-    this.wall.addEventListener("click", function (event) { self.onClick(event); });
-    window.addEventListener("popstate", function () { self.syncWithHash(); });
-    this.syncWithHash();
+    this.syncWithHistory();
     this.wall.classList.add("is-virtual");
   };
 
-  /** The wall's width and its offset in the document (the wall, never a tile), and from them
-   *  the wall's height when the album is too tall for one element. */
+  /** The wall's width and offset (never a tile's), and its height for very tall albums. */
   Viewer.prototype.measureWall = function () {
     const rect = this.outer.getBoundingClientRect();
     this.width = rect.width;
@@ -391,8 +400,7 @@
     window.requestAnimationFrame(function () { self.scheduled = false; self.update(); });
   };
 
-  /** Makes the tiles near the viewport exist: half a screen behind the scroll direction, and
-   *  the next screen ahead of it (prefetched). */
+  /** Makes the tiles near the viewport exist: half a screen behind, a screen ahead. */
   Viewer.prototype.update = function (scrollTarget) {
     const scroll = typeof scrollTarget === "number" ? scrollTarget : window.scrollY;
     if (scroll !== this.lastScroll) this.direction = scroll > this.lastScroll ? 1 : -1;
@@ -406,9 +414,10 @@
     const to = this.direction > 0 ? top + height + ahead : top + height + behind;
     const b = breakpointIndex(this.model, this.width);
     const indices = visibleItems(this.model, b, this.width, from, to);
-    this.recycler.update(indices);
-    // The details of the tiles near the screen are wanted soon (the lightbox, recycling):
-    // fetch their chunks now, also for the tiles the server rendered.
+    const focused = document.activeElement;
+    const kept = focused && focused.parentNode === this.wall && focused.hasAttribute("data-index") ? Number(focused.getAttribute("data-index")) : -1;
+    this.recycler.update(withKept(indices, kept));
+    // Their details are wanted soon (lightbox, recycling): fetch their chunks now.
     let lastChunk = -1;
     for (let p = 0; p < indices.length; p++) {
       const chunk = chunkOf(this.model, indices[p]);
@@ -422,8 +431,7 @@
     this.wasScaled = this.mapping.scaled;
   };
 
-  /** When the wall is shorter than the album, a tile sits at its frame's top minus the shift;
-   *  otherwise the CSS places it. */
+  /** In a scaled wall a tile sits at its frame's top minus the shift; else CSS places it. */
   Viewer.prototype.placeTile = function (node, index) {
     if (!this.mapping.scaled) {
       node.style.removeProperty("top");
@@ -482,7 +490,7 @@
     // The index has every tile's colour: a tile waiting for its chunk shows it already.
     node.setAttribute("style", tileStyle(model, index, detail ? detail.color : colorOf(model, index)));
     this.placeTile(node, index);
-    if (!node.parentNode) this.wall.appendChild(node);
+    if (!node.parentNode) insertInOrder(this.wall, node, index);
     if (!detail) {
       // Its chunk is on the way: the tile shows its placeholder until then.
       node.setAttribute("data-pending", "1");
@@ -501,8 +509,7 @@
     img.setAttribute("src", srcOf(item));
   };
 
-  /** prepareForReuse: the old photo is gone (and its download abandoned) before the node is
-   *  shown again, so a recycled tile shows its placeholder colour, never the previous photo. */
+  /** prepareForReuse: a recycled tile shows its colour, never the previous photo. */
   Viewer.prototype.unbindTile = function (node) {
     const img = node.querySelector("img");
     clearPicture(img, node.querySelectorAll("source"));
@@ -516,6 +523,45 @@
 
   // ---------------------------------------------------------------- lightbox
 
+  /** A photo's size in the stage: as large as fits, never past its largest image (w×h). */
+  function fitSize(w, h, stageW, stageH) {
+    const scale = Math.min(stageW / w, stageH / h, 1);
+    return { width: Math.max(1, Math.round(w * scale)), height: Math.max(1, Math.round(h * scale)) };
+  }
+
+  /** A pan offset kept so the image's edge never leaves the stage's; a small one is centred. */
+  function clampPan(t, scale, shown, stage) {
+    const room = Math.max(0, (shown * scale - stage) / 2);
+    return Math.max(-room, Math.min(room, t));
+  }
+
+  /** The zoom after zooming to `scale` around (px, py) from the stage's centre: the point
+   *  under the finger or cursor stays. */
+  function zoomAround(zoom, scale, px, py) {
+    const k = scale / zoom.scale;
+    return { scale: scale, x: px - (px - zoom.x) * k, y: py - (py - zoom.y) * k };
+  }
+
+  /** A drag when not zoomed: "next", "previous", "close" (down) or "". */
+  function swipeAction(dx, dy) {
+    if (Math.abs(dx) > 50 && Math.abs(dx) > Math.abs(dy)) return dx < 0 ? "next" : "previous";
+    if (dy > 80 && dy > 2 * Math.abs(dx)) return "close";
+    return "";
+  }
+
+  /** What the live region says about photo `index`: "Photo 3 of 9: Dune". */
+  function photoStatus(index, count, title) {
+    return "Photo " + (index + 1) + " of " + count + (title ? ": " + title : "");
+  }
+
+  /** Where Tab (Shift+Tab: `backwards`) goes in a focus trap over `list`, wrapping round. */
+  function trapTarget(list, current, backwards) {
+    if (list.length === 0) return null;
+    const at = list.indexOf(current);
+    if (at < 0) return backwards ? list[list.length - 1] : list[0];
+    return list[(at + (backwards ? list.length - 1 : 1)) % list.length];
+  }
+
   Viewer.prototype.onClick = function (event) {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const tile = event.target.closest(".tile");
@@ -524,114 +570,336 @@
     this.open(Number(tile.getAttribute("data-index")), true);
   };
 
-  Viewer.prototype.syncWithHash = function () {
-    const index = indexForHash(this.model, window.location.hash);
-    if (index >= 0) this.open(index, false);
-    else if (this.lightbox) this.close(false);
+  /** Back, Forward and #photo= links open or close the lightbox. */
+  Viewer.prototype.syncWithHistory = function () {
+    const state = history.state;
+    const fromHash = indexForHash(this.model, window.location.hash);
+    if (fromHash >= 0) {
+      // The album's address goes under the photo's, so Back closes it.
+      history.replaceState(null, "", window.location.pathname + window.location.search);
+      this.open(fromHash, true);
+    } else if (state && typeof state.cascade === "number") {
+      this.open(state.cascade, false);
+    } else if (this.current >= 0) {
+      this.close(false);
+    }
   };
 
   Viewer.prototype.buildLightbox = function () {
+    const self = this;
     const box = document.createElement("div");
     box.className = "lightbox";
     box.setAttribute("role", "dialog");
     box.setAttribute("aria-modal", "true");
-    box.setAttribute("aria-label", "Photo");
+    box.tabIndex = -1;
     box.hidden = true;
     box.innerHTML =
-      '<figure class="lightbox-figure"><figcaption class="lightbox-caption"></figcaption></figure>' +
-      '<button type="button" class="lightbox-close" aria-label="Close">×</button>' +
-      '<button type="button" class="lightbox-prev" aria-label="Previous photo">‹</button>' +
-      '<button type="button" class="lightbox-next" aria-label="Next photo">›</button>' +
-      '<a class="lightbox-page">Open the photo’s page</a>';
-    const figure = box.querySelector(".lightbox-figure");
+      '<div class="lb-bar"><span class="lb-counter"></span>' +
+      '<button type="button" class="lb-play" aria-label="Slideshow" aria-pressed="false"></button>' +
+      '<button type="button" class="lb-full" aria-label="Full screen"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 4h6v2H6v4H4zm10 0h6v6h-2V6h-4zM4 14h2v4h4v2H4zm14 0h2v6h-6v-2h4z"/></svg></button>' +
+      '<a class="lb-download" hidden aria-label="Download the original"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M11 3h2v10l4-4 1.4 1.4L12 16.8l-6.4-6.4L7 9l4 4zM4 19h16v2H4z"/></svg></a>' +
+      '<button type="button" class="lb-close" aria-label="Close">✕</button></div>' +
+      '<div class="lb-stage"><div class="lb-zoom"><img class="lb-low" alt=""></div></div>' +
+      '<button type="button" class="lb-prev" aria-label="Previous photo">‹</button>' +
+      '<button type="button" class="lb-next" aria-label="Next photo">›</button>' +
+      '<p class="lb-caption"><span class="lb-text"></span> <time class="lb-date"></time></p>' +
+      '<p class="lb-status" aria-live="polite"></p>';
     const image = document.createElement("img");
     image.className = "lightbox-image";
     image.setAttribute("alt", "");
-    figure.insertBefore(pictureWith(this.model, image), figure.firstChild);
+    image.addEventListener("load", function () {
+      if (image.getAttribute("data-for") === String(self.current)) { image.classList.add("is-loaded"); self.preload(); }
+    });
+    const zoomer = box.querySelector(".lb-zoom");
+    zoomer.appendChild(pictureWith(this.model, image));
     document.body.appendChild(box);
-    const self = this;
-    box.querySelector(".lightbox-close").addEventListener("click", function () { self.close(true); });
-    box.querySelector(".lightbox-prev").addEventListener("click", function () { self.step(-1); });
-    box.querySelector(".lightbox-next").addEventListener("click", function () { self.step(1); });
-    box.addEventListener("click", function (event) { if (event.target === box) self.close(true); });
-    document.addEventListener("keydown", function (event) {
-      if (box.hidden) return;
-      if (event.key === "Escape") { event.preventDefault(); self.close(true); }
-      else if (event.key === "ArrowLeft") { event.preventDefault(); self.step(-1); }
-      else if (event.key === "ArrowRight") { event.preventDefault(); self.step(1); }
-    });
-    let startX = null;
-    box.addEventListener("pointerdown", function (event) { startX = event.clientX; });
-    box.addEventListener("pointerup", function (event) {
-      if (startX === null) return;
-      const dx = event.clientX - startX;
-      startX = null;
-      if (Math.abs(dx) > 50) self.step(dx < 0 ? 1 : -1);
-    });
     this.lightbox = box;
+    this.stage = box.querySelector(".lb-stage");
+    this.zoomer = zoomer;
+    this.image = image;
+    function on(selector, handler) { box.querySelector(selector).addEventListener("click", handler); }
+    on(".lb-close", function () { self.close(true); });
+    on(".lb-prev", function () { self.step(-1); });
+    on(".lb-next", function () { self.step(1); });
+    on(".lb-play", function () { self.playing() ? self.pause() : self.play(); });
+    on(".lb-full", function () {
+      if (document.fullscreenElement) document.exitFullscreen(); else if (box.requestFullscreen) box.requestFullscreen();
+    });
+    if (!document.fullscreenEnabled) box.querySelector(".lb-full").hidden = true;
+    if (window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches) box.querySelector(".lb-play").hidden = true;
+    this.stage.addEventListener("click", function (event) { if (event.target === self.stage && self.zoom.scale === 1) self.close(true); });
+    this.stage.addEventListener("dblclick", function (event) { self.toggleZoom(event.clientX, event.clientY); });
+    this.stage.addEventListener("wheel", function (event) {
+      if (!event.ctrlKey && self.zoom.scale === 1) return;
+      event.preventDefault();
+      if (event.ctrlKey) self.zoomTo(self.zoom.scale * Math.exp(-event.deltaY / 200), event.clientX, event.clientY);
+      else self.panBy(-event.deltaX, -event.deltaY);
+    }, { passive: false });
+    document.addEventListener("keydown", function (event) { if (!box.hidden) self.onKey(event); });
+    window.addEventListener("resize", function () { if (!box.hidden) self.fit(); });
+    this.bindPointers();
     return box;
   };
 
+  /** Gestures: one finger swipes (or pans when zoomed), two pinch, a double tap zooms. */
+  Viewer.prototype.bindPointers = function () {
+    const self = this;
+    const stage = this.stage;
+    const pointers = new Map();
+    let start = null, pinch = null, lastTap = 0;
+    function spread() {
+      const p = Array.from(pointers.values());
+      return { d: Math.hypot(p[0].x - p[1].x, p[0].y - p[1].y), x: (p[0].x + p[1].x) / 2, y: (p[0].y + p[1].y) / 2 };
+    }
+    stage.addEventListener("pointerdown", function (event) {
+      pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (pointers.size === 2) { pinch = { at: spread(), scale: self.zoom.scale }; start = null; }
+      else if (pointers.size === 1) start = { x: event.clientX, y: event.clientY, zx: self.zoom.x, zy: self.zoom.y };
+    });
+    stage.addEventListener("pointermove", function (event) {
+      if (!pointers.has(event.pointerId)) return;
+      pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (pinch && pointers.size === 2) {
+        const now = spread();
+        self.zoomTo(pinch.scale * now.d / pinch.at.d, now.x, now.y);
+      } else if (start && self.zoom.scale > 1) {
+        self.zoom.x = start.zx + event.clientX - start.x;
+        self.zoom.y = start.zy + event.clientY - start.y;
+        self.applyZoom();
+      }
+    });
+    function end(event) {
+      if (!pointers.delete(event.pointerId)) return;
+      if (pointers.size < 2) pinch = null;
+      if (!start || pointers.size > 0) return;
+      const dx = event.clientX - start.x, dy = event.clientY - start.y;
+      start = null;
+      if (self.zoom.scale > 1 || event.type !== "pointerup") return;
+      const action = swipeAction(dx, dy);
+      if (action === "next") self.step(1);
+      else if (action === "previous") self.step(-1);
+      else if (action === "close") self.close(true);
+      else if (event.pointerType === "touch" && Math.hypot(dx, dy) < 10) {
+        if (event.timeStamp - lastTap < 300) { self.toggleZoom(event.clientX, event.clientY); lastTap = 0; } else lastTap = event.timeStamp;
+      }
+    }
+    stage.addEventListener("pointerup", end);
+    stage.addEventListener("pointercancel", end);
+  };
+
+  Viewer.prototype.onKey = function (event) {
+    const key = event.key;
+    if (key === "Tab") {
+      // The focus trap.
+      const list = Array.from(this.lightbox.querySelectorAll("button, a[href]")).filter(function (node) { return !node.hidden; });
+      const target = trapTarget(list, document.activeElement, event.shiftKey);
+      if (target) { event.preventDefault(); target.focus(); }
+      return;
+    }
+    const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -1, PageDown: 1, Home: -this.model.count, End: this.model.count };
+    if (key === "Escape") this.close(true);
+    else if (key in moves) this.step(moves[key], true);
+    else if (key === "+" || key === "=") this.zoomTo(this.zoom.scale * 1.5);
+    else if (key === "-") this.zoomTo(this.zoom.scale / 1.5);
+    else if (key === "0") this.zoomTo(1);
+    else return;
+    event.preventDefault();
+  };
+
+  /** Shows photo `index`. `push` adds a history entry at the photo's own page (Back closes,
+   *  the address opens the photo for anyone); moving between photos replaces it. */
   Viewer.prototype.open = function (index, push) {
     const detail = this.detailOf(index);
     if (!detail) {
       const self = this;
-      const chunk = chunkOf(this.model, index);
-      this.loadChunk(chunk).then(function () { self.open(index, push); }, function () { /* stays closed */ });
+      this.loadChunk(chunkOf(this.model, index)).then(function () { self.open(index, push); }, function () {});
       return;
     }
     const box = this.lightbox || this.buildLightbox();
-    const item = resolveItem(this.model, index, detail);
-    const img = box.querySelector(".lightbox-image");
-    const sources = box.querySelectorAll(".lightbox-figure source");
-    // Clear the previous photo first so the wrong one never shows while the next one loads.
+    const wasOpen = this.current >= 0;
+    const item = resolveItem(this.model, index, detail, this.prefix);
+    this.item = item;
+    const img = this.image;
+    const sources = box.querySelectorAll(".lb-zoom source");
     clearPicture(img, sources);
-    img.style.background = item.color || "";
-    img.setAttribute("width", String(item.width));
-    img.setAttribute("height", String(item.height));
+    img.classList.remove("is-loaded");
+    img.setAttribute("data-for", String(index));
     img.setAttribute("alt", item.alt);
-    img.setAttribute("sizes", "100vw");
-    bindSources(sources, item, "images", "100vw");
-    img.setAttribute("srcset", srcsetOfImages(item.images));
-    img.setAttribute("src", item.images[item.images.length - 1].url);
-    box.querySelector(".lightbox-caption").textContent = item.alt;
-    box.querySelector(".lightbox-page").setAttribute("href", item.page);
-    box.querySelector(".lightbox-prev").hidden = index === 0;
-    box.querySelector(".lightbox-next").hidden = index === this.model.count - 1;
-    const hash = "#photo=" + this.model.ids[index];
-    if (push && this.current < 0) history.pushState({ cascade: true }, "", hash);
-    else if (window.location.hash !== hash) history.replaceState(history.state, "", hash);
-    if (this.current < 0) this.opener = index;
+    // At once the tile's loaded image (or colour), under the large one when it arrives.
+    const low = box.querySelector(".lb-low");
+    const tile = this.wall.querySelector('.tile[data-index="' + index + '"] img');
+    low.removeAttribute("src");
+    if (tile && tile.complete && tile.currentSrc) low.src = tile.currentSrc;
+    this.zoomer.style.background = item.color || "";
     this.current = index;
     box.hidden = false;
     document.documentElement.classList.add("has-lightbox");
-    box.querySelector(".lightbox-close").focus();
+    this.zoom = { scale: 1, x: 0, y: 0 };
+    this.fit();
+    bindSources(sources, item, "images", img.getAttribute("sizes"));
+    img.setAttribute("srcset", srcsetOfImages(item.images));
+    img.setAttribute("src", item.images[item.images.length - 1].url);
+    const title = detail.title || item.alt;
+    const text = box.querySelector(".lb-text");
+    if (detail.captionHTML) text.innerHTML = detail.captionHTML; else text.textContent = item.alt;
+    const date = box.querySelector(".lb-date");
+    date.textContent = detail.date || "";
+    if (detail.isoDate) date.setAttribute("datetime", detail.isoDate); else date.removeAttribute("datetime");
+    box.querySelector(".lb-counter").textContent = (index + 1) + " / " + this.model.count;
+    box.setAttribute("aria-label", title);
+    box.querySelector(".lb-status").textContent = photoStatus(index, this.model.count, title);
+    const download = box.querySelector(".lb-download");
+    download.hidden = !detail.original;
+    if (detail.original) {
+      download.setAttribute("href", this.prefix + detail.original.url);
+      download.setAttribute("download", detail.original.fileName);
+      download.setAttribute("title", "Download the original (" + detail.original.label + ")");
+    } else {
+      download.removeAttribute("href");
+    }
+    const prev = box.querySelector(".lb-prev"), next = box.querySelector(".lb-next");
+    const focused = document.activeElement;
+    prev.hidden = index === 0;
+    next.hidden = index === this.model.count - 1;
+    // Focus stays on the control used; a control just hidden hands it on.
+    if (!wasOpen) {
+      // Back scrolls to the tile: the browser must not restore an old scroll over that.
+      history.scrollRestoration = "manual";
+      this.setInert(true);
+      box.focus();
+    } else if (focused && focused.hidden) {
+      const other = focused === next ? prev : next;
+      (other.hidden ? box : other).focus();
+    }
+    const page = new URL(item.page, document.baseURI).href;
+    const state = { cascade: index };
+    if (push && !wasOpen) history.pushState(state, "", page);
+    else if (window.location.href !== page) history.replaceState(state, "", page);
+    if (this.playing()) this.play();
   };
 
-  Viewer.prototype.step = function (delta) {
-    const next = this.current + delta;
-    if (next >= 0 && next < this.model.count) this.open(next, false);
+  /** Everything but the lightbox is inert while it is open. */
+  Viewer.prototype.setInert = function (on) {
+    const children = document.body.children;
+    for (let c = 0; c < children.length; c++) {
+      if (children[c] !== this.lightbox) children[c].inert = on;
+    }
   };
 
-  /** Closes the lightbox; `viaHistory` goes back when the lightbox added a history entry, so
-   *  the back button and Escape agree. Focus returns to the photo's tile. */
+  /** Sizes the photo to the stage (never past its largest image) and resets the zoom. */
+  Viewer.prototype.fit = function () {
+    const largest = this.item.images[this.item.images.length - 1];
+    const height = largest.width * this.item.height / this.item.width;
+    const size = fitSize(largest.width, height, this.stage.clientWidth, this.stage.clientHeight);
+    this.shown = size;
+    this.fullScale = largest.width / size.width;
+    this.zoomer.style.width = size.width + "px";
+    this.zoomer.style.height = size.height + "px";
+    this.zoomTo(this.zoom ? this.zoom.scale : 1);
+  };
+
+  /** Zooms to `scale` (1: fits; at most the largest image's pixels) around a point. */
+  Viewer.prototype.zoomTo = function (scale, clientX, clientY) {
+    const rect = this.stage.getBoundingClientRect();
+    const px = clientX === undefined ? 0 : clientX - rect.left - rect.width / 2;
+    const py = clientY === undefined ? 0 : clientY - rect.top - rect.height / 2;
+    const clamped = Math.max(1, Math.min(scale, Math.max(1, this.fullScale)));
+    this.zoom = zoomAround(this.zoom, clamped, px, py);
+    this.applyZoom();
+  };
+
+  Viewer.prototype.toggleZoom = function (clientX, clientY) {
+    this.zoomTo(this.zoom.scale > 1 ? 1 : this.fullScale, clientX, clientY);
+  };
+
+  Viewer.prototype.panBy = function (dx, dy) {
+    this.zoom.x += dx;
+    this.zoom.y += dy;
+    this.applyZoom();
+  };
+
+  Viewer.prototype.applyZoom = function () {
+    const z = this.zoom;
+    z.x = clampPan(z.x, z.scale, this.shown.width, this.stage.clientWidth);
+    z.y = clampPan(z.y, z.scale, this.shown.height, this.stage.clientHeight);
+    this.zoomer.style.transform = z.scale === 1 ? "" : "translate(" + z.x + "px," + z.y + "px) scale(" + z.scale + ")";
+    this.lightbox.classList.toggle("is-zoomed", z.scale > 1);
+    // The browser picks the image for the size shown: zoomed in, the largest.
+    const sizes = Math.ceil(this.shown.width * z.scale) + "px";
+    if (this.image.getAttribute("sizes") !== sizes) {
+      this.image.setAttribute("sizes", sizes);
+      const sources = this.lightbox.querySelectorAll(".lb-zoom source");
+      for (let s = 0; s < sources.length; s++) sources[s].setAttribute("sizes", sizes);
+    }
+  };
+
+  /** Loads the neighbours' images at the size they will be shown, once this one is in. */
+  Viewer.prototype.preload = function () {
+    for (let d = -1; d <= 1; d += 2) {
+      const index = this.current + d;
+      const detail = index >= 0 && index < this.model.count ? this.detailOf(index) : null;
+      if (!detail) continue;
+      const item = resolveItem(this.model, index, detail, this.prefix);
+      const img = document.createElement("img");
+      const picture = pictureWith(this.model, img);
+      bindSources(picture.querySelectorAll("source"), item, "images", this.image.getAttribute("sizes"));
+      img.setAttribute("sizes", this.image.getAttribute("sizes"));
+      img.setAttribute("srcset", srcsetOfImages(item.images));
+      img.setAttribute("src", item.images[item.images.length - 1].url);
+    }
+  };
+
+  /** Moves by `delta` photos (clamped to the album's ends when `clamp`). */
+  Viewer.prototype.step = function (delta, clamp) {
+    let next = this.current + delta;
+    if (clamp) next = Math.max(0, Math.min(this.model.count - 1, next));
+    if (next >= 0 && next < this.model.count && next !== this.current) this.open(next, false);
+  };
+
+  Viewer.prototype.playing = function () {
+    return !!this.timer;
+  };
+
+  /** The slideshow: the next photo every `data-slideshow` seconds, until the last. */
+  Viewer.prototype.play = function () {
+    const self = this;
+    this.pause();
+    if (this.current < this.model.count - 1) this.timer = setTimeout(function () { self.step(1); }, this.interval * 1000);
+    this.lightbox.querySelector(".lb-play").setAttribute("aria-pressed", String(!!this.timer));
+  };
+
+  Viewer.prototype.pause = function () {
+    clearTimeout(this.timer);
+    this.timer = 0;
+    this.lightbox.querySelector(".lb-play").setAttribute("aria-pressed", "false");
+  };
+
+  /** Closes; `viaHistory` goes Back when the lightbox pushed an entry. Focus goes to the tile. */
   Viewer.prototype.close = function (viaHistory) {
     if (!this.lightbox || this.lightbox.hidden) return;
-    if (viaHistory && history.state && history.state.cascade) {
+    if (viaHistory && history.state && typeof history.state.cascade === "number") {
       history.back();  // popstate closes it
       return;
     }
-    if (window.location.hash) history.replaceState(null, "", window.location.pathname + window.location.search);
+    this.pause();
+    if (document.fullscreenElement) document.exitFullscreen();
     const index = this.current;
     this.current = -1;
     this.lightbox.hidden = true;
-    clearPicture(this.lightbox.querySelector(".lightbox-image"), this.lightbox.querySelectorAll(".lightbox-figure source"));
+    clearPicture(this.image, this.lightbox.querySelectorAll(".lb-zoom source"));
     document.documentElement.classList.remove("has-lightbox");
+    this.setInert(false);
     this.focusTile(index);
+    history.scrollRestoration = "auto";
   };
 
   /** Brings tile `index` into view (from the frames, not by measuring) and focuses it. */
   Viewer.prototype.focusTile = function (index) {
+    if (this.slice) {
+      const tile = this.wall.querySelector('.tile[data-index="' + index + '"]');
+      if (tile) { tile.focus({ preventScroll: true }); tile.scrollIntoView({ block: "nearest" }); }
+      return;
+    }
     // The page's scrollbar came back with the lightbox gone: the wall may be narrower again.
     this.measureWall();
     const b = breakpointIndex(this.model, this.width);
@@ -668,7 +936,9 @@
     contentHeight: contentHeight, visibleItems: visibleItems, tileStyle: tileStyle, srcsetOf: srcsetOf,
     srcOf: srcOf, bindSources: bindSources, colorOf: colorOf, photoId: photoId, indexForHash: indexForHash, Recycler: Recycler, chunkOf: chunkOf,
     resolveItem: resolveItem, scrollMapping: scrollMapping, contentOffset: contentOffset, wallOffset: wallOffset,
-    MAX_WALL_HEIGHT: MAX_WALL_HEIGHT,
+    MAX_WALL_HEIGHT: MAX_WALL_HEIGHT, fitSize: fitSize, clampPan: clampPan, zoomAround: zoomAround,
+    swipeAction: swipeAction, photoStatus: photoStatus, trapTarget: trapTarget, withKept: withKept,
+    insertInOrder: insertInOrder,
   };
   if (typeof module === "object" && module.exports) {
     module.exports = api;

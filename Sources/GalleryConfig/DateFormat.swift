@@ -1,0 +1,97 @@
+/// How dates are shown to people (`date_format` in `cascade.yml`): a pattern whose tokens are
+/// replaced by the date's fields and whose other characters are kept as they are.
+///
+/// Tokens: `YYYY` year, `MMMM` month name (August), `MMM` short name (Aug), `MM` month with
+/// two digits, `M` month number, `DD` day with two digits, `D` day, `HH` hour (00-23), `H`
+/// hour, `mm` minute, `ss` second. The default, `D MMMM YYYY, HH:mm`, gives "2 August 2007,
+/// 18:30". For a date without a time of day, the pattern ends before its first time token
+/// (and the text between it and the date): "2 August 2007"; a pattern that starts with the
+/// time loses the time tokens and the text after each.
+public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
+    /// The pattern as written in `cascade.yml`.
+    public var pattern: String
+
+    /// "2 August 2007, 18:30".
+    public static let `default` = DateFormat(pattern: "D MMMM YYYY, HH:mm")
+
+    private static let tokens = ["YYYY", "MMMM", "MMM", "MM", "M", "DD", "D", "HH", "H", "mm", "ss"]
+    private static let timeTokens: Set<String> = ["HH", "H", "mm", "ss"]
+    private static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September",
+        "October", "November", "December",
+    ]
+
+    public init(pattern: String) {
+        self.pattern = pattern
+    }
+
+    public var description: String { pattern }
+
+    /// Whether the pattern shows anything of a date (at least one token).
+    public var hasTokens: Bool {
+        Self.split(pattern).contains { $0.isToken }
+    }
+
+    /// The date as the pattern shows it.
+    public func string(_ date: GalleryDate) -> String {
+        var parts = Self.split(pattern)
+        if date.time == nil, let first = parts.firstIndex(where: { $0.isToken && Self.timeTokens.contains($0.text) }) {
+            if parts[..<first].contains(where: \.isToken) {
+                // The date comes first: it ends before the text that leads to the time (", ", " at ").
+                parts.removeSubrange(first...)
+                while let last = parts.last, !last.isToken { parts.removeLast() }
+            } else {
+                // The time comes first ("HH:mm, D MMMM"): drop it and the text after each of its tokens.
+                var kept: [(text: String, isToken: Bool)] = []
+                var dropping = false
+                for part in parts {
+                    if part.isToken { dropping = Self.timeTokens.contains(part.text) }
+                    if !dropping { kept.append(part) }
+                }
+                parts = kept
+            }
+        }
+        let time = date.time ?? (0, 0, 0)
+        return parts.map { part -> String in
+            guard part.isToken else { return part.text }
+            switch part.text {
+            case "YYYY": return pad(date.year, 4)
+            case "MMMM": return Self.monthNames[date.month - 1]
+            case "MMM": return String(Self.monthNames[date.month - 1].prefix(3))
+            case "MM": return pad(date.month, 2)
+            case "M": return String(date.month)
+            case "DD": return pad(date.day, 2)
+            case "D": return String(date.day)
+            case "HH": return pad(time.hour, 2)
+            case "H": return String(time.hour)
+            case "mm": return pad(time.minute, 2)
+            default: return pad(time.second, 2)
+            }
+        }.joined()
+    }
+
+    /// The pattern cut into tokens and the literal text between them.
+    private static func split(_ pattern: String) -> [(text: String, isToken: Bool)] {
+        var parts: [(text: String, isToken: Bool)] = []
+        var rest = Substring(pattern)
+        while !rest.isEmpty {
+            if let token = tokens.first(where: { rest.hasPrefix($0) }) {
+                parts.append((token, true))
+                rest = rest.dropFirst(token.count)
+            } else {
+                if let last = parts.last, !last.isToken {
+                    parts[parts.count - 1].text.append(rest.first!)
+                } else {
+                    parts.append((String(rest.first!), false))
+                }
+                rest = rest.dropFirst()
+            }
+        }
+        return parts
+    }
+
+    private func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+}

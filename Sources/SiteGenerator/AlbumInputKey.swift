@@ -1,0 +1,93 @@
+import Foundation
+
+/// The fingerprint of everything an album's files (its pages, its photos' pages, its frame
+/// data) are made from, cheap enough to compute for every album of a large library on every
+/// build: when it is what the catalog recorded and the files are there, none of them is
+/// rendered again. Page fingerprints (``PageRenderer``) stay the finer check for an album that
+/// did change.
+///
+/// It is fed the site's key (the theme's fingerprint and every option but those that cannot
+/// change a page), the album's own fields, the cards of its listed sub-albums, and each photo in
+/// order (neighbours show on photo pages): its place, its content hash (everything read from
+/// the file), its caption, its images and its original.
+///
+/// With ``SiteOptions/verifyAlbumKeys`` (a test hook; `CASCADE_VERIFY_ALBUM_KEYS=1` in the
+/// environment sets it) an album whose key is unchanged is rendered anyway, and a file of it
+/// that comes out different stops the program: an input the key misses is found by any such
+/// test that changes it.
+extension PageRenderer {
+    /// The part of every album's key that is the same for the whole site.
+    var siteKey: String {
+        var pageOptions = options
+        pageOptions.sourceDirectory = ""
+        pageOptions.outputDirectory = ""
+        pageOptions.jobs = 0
+        pageOptions.catalogPath = nil
+        pageOptions.waitForLock = true
+        pageOptions.verifyAlbumKeys = false
+        var hasher = FingerprintHasher()
+        hasher.combine(theme.fingerprint)
+        hasher.combine(String(reflecting: pageOptions))
+        return hasher.hex
+    }
+
+    /// The key of the album `index`, given ``siteKey``.
+    func inputKey(album index: Int, siteKey: String) -> String {
+        var hasher = FingerprintHasher()
+        hasher.combine(siteKey)
+        let album = plan.albums[index]
+        hasher.combine(album.directory)
+        hasher.combine(album.title)
+        hasher.combine(album.descriptionHTML ?? "\u{0}")
+        hasher.combine(album.hidden ? "hidden" : "shown")
+        hasher.combine(String(index == 0))
+        for ancestor in album.ancestors {
+            hasher.combine(ancestor.name)
+            hasher.combine(ancestor.directory)
+        }
+        hasher.combine(String(totalPhotos(index)))
+        feed(cover(of: index), into: &hasher)
+        hasher.combine(String(album.listed.count))
+        for child in album.listed {
+            hasher.combine(plan.albums[child].title)
+            hasher.combine(plan.albums[child].directory)
+            hasher.combine(String(totalPhotos(child)))
+            feed(cover(of: child), into: &hasher)
+        }
+        hasher.combine(String(album.photos.count))
+        for photo in album.photos { feed(photo, into: &hasher) }
+        return "album-" + hasher.hex
+    }
+
+    private func feed(_ index: Int?, into hasher: inout FingerprintHasher) {
+        guard let index, let published = published[index] else {
+            hasher.combine("\u{0}")
+            return
+        }
+        hasher.combine(published.planned.slug)
+        hasher.combine(published.planned.directory)
+        let photo = published.photo
+        hasher.combine(photo.relativePath)
+        hasher.combine(photo.fileName)
+        hasher.combine(photo.captionText ?? "\u{0}")
+        hasher.combine(photo.captionHTML ?? "\u{0}")
+        let images = published.images
+        hasher.combine(images.contentHash)
+        hasher.combine(String(images.probeVersion ?? -1))
+        hasher.combine("\(images.width)x\(images.height)\(images.color)")
+        for rendition in images.renditions {
+            hasher.combine("\(rendition.width)x\(rendition.height)")
+            hasher.combine(rendition.path)
+        }
+        for source in images.sources ?? [] {
+            hasher.combine(source.type)
+            for path in source.paths { hasher.combine(path) }
+        }
+        if let original = published.original {
+            hasher.combine(original.path)
+            hasher.combine(String(original.size))
+        } else {
+            hasher.combine("\u{0}")
+        }
+    }
+}

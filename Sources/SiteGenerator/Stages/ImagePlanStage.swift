@@ -1,0 +1,83 @@
+import Gallery
+import Imaging
+
+/// What the build does with one photo's images, decided before any file is written.
+enum PhotoPlan: Sendable {
+    /// The photo cannot be read: it is skipped.
+    case unreadable(ImagingError)
+    /// The photo's content hash, and what happens to its images.
+    case planned(hash: String, decision: ImageDecision)
+}
+
+/// The second stage: each photo's content hash and reuse decision (``ReusePlanner``), the files
+/// that moves take staged under temporary names (so that any permutation of names, a swap or a
+/// rotation, ends like a clean build), and the catalog told which files this build may write and
+/// which records it may replace: an interrupted build leaves a catalog that makes those again
+/// rather than trust them.
+struct ImagePlanStage {
+    static let name = "plan"
+
+    struct Output: Sendable {
+        /// Per photo of the plan, what happens to its images.
+        var photos: [PhotoPlan]
+        /// Where the files that moves take were staged (absolute), by their site-relative path.
+        var staged: [String: String]
+        /// Source paths of the photos whose images stay as they are.
+        var kept: Set<String>
+        /// What the catalog holds now that this stage changed it.
+        var pending: CatalogState
+    }
+
+    var work: PhotoWork
+    var jobs: Int
+
+    func run(scan: ScanStage.Output, earlier: EarlierBuild, catalog: Catalog) throws(SiteError) -> Output {
+        let plan = scan.plan
+        let previous = earlier.previous.photos
+        let hashes = parallelMap(plan.photos.map(\.photo), jobs: jobs) { photo in
+            work.contentHash(of: photo, previous: previous[photo.relativePath])
+        }
+        let planner = ReusePlanner(previous: previous, settings: work.settings, exists: work.writer.exists)
+        var photos: [PhotoPlan] = []
+        var staged: [String: String] = [:]
+        var kept = Set<String>()
+        for index in hashes.indices {
+            let hash: String
+            switch hashes[index] {
+            case .failure(let error):
+                photos.append(.unreadable(error))
+                continue
+            case .success(let value):
+                hash = value
+            }
+            let path = plan.photos[index].photo.relativePath
+            let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
+            let widths = paths.keys.sorted()
+            let wanted = work.formats.indices.map { format in widths.map { paths[$0]![format] } }
+            var decision = planner.decide(path: path, hash: hash, widths: widths, wanted: wanted)
+            switch decision {
+            case .keep: kept.insert(path)
+            case .move(let from):
+                for file in planner.sources(of: previous[from]!).joined() where staged[file] == nil {
+                    let temporary = try work.writer.temporaryPath()
+                    guard work.writer.stage(file, at: temporary) else {
+                        decision = .make
+                        break
+                    }
+                    staged[file] = temporary
+                }
+            case .make: break
+            }
+            photos.append(.planned(hash: hash, decision: decision))
+        }
+        let storedFiles = Set(earlier.stored.files)
+        let adding = earlier.previous.files.filter { !storedFiles.contains($0) }
+            + scan.planned.filter { !earlier.owned.contains($0) && !scan.refused.contains($0) }
+        let forgetting = earlier.stored.photos.keys.filter { !kept.contains($0) }
+        try catalog.prepare(addingFiles: adding, forgettingPhotos: forgetting)
+        let pending = CatalogState(
+            files: Array(storedFiles.union(adding)), pages: earlier.stored.pages,
+            photoPaths: Set(earlier.stored.photos.keys).subtracting(forgetting))
+        return Output(photos: photos, staged: staged, kept: kept, pending: pending)
+    }
+}

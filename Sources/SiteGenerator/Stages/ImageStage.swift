@@ -1,0 +1,124 @@
+import Gallery
+import Imaging
+
+/// The third stage: carries out each photo's image plan, `jobs` photos at a time: keeps the
+/// images, moves the staged ones into place, or makes them from one decode. A photo that cannot
+/// be decoded is skipped and reported; a file that cannot be written stops the build.
+struct ImageStage {
+    static let name = "images"
+
+    struct Output: Sendable {
+        /// The plan without the photos that were skipped (and albums left empty by them).
+        var plan: SitePlan
+        /// Per photo of the plan, as published; nil for a photo that was skipped.
+        var published: [PublishedPhoto?]
+        /// The photos skipped here, and why.
+        var problems: [ScanProblem]
+        /// The records that differ from the catalog's, by source path.
+        var changedRecords: [(String, BuildManifest.PhotoRecord)] = []
+        var imagesWritten = 0
+        var photosMade = 0
+        var photosReused = 0
+    }
+
+    var work: PhotoWork
+    var jobs: Int
+
+    func run(
+        scan: ScanStage.Output, images: ImagePlanStage.Output, previous: [String: BuildManifest.PhotoRecord],
+        stored: [String: BuildManifest.PhotoRecord], progress: @Sendable (BuildEvent) -> Void
+    ) async throws(SiteError) -> Output {
+        var plan = scan.plan
+        var output = Output(plan: plan, published: [PublishedPhoto?](repeating: nil, count: plan.photos.count), problems: [])
+        var failures: [(index: Int, error: ImagingError)] = []
+        try await process(plan: plan, images: images, previous: previous, progress: progress) { index, outcome in
+            switch outcome {
+            case .success(let result):
+                output.imagesWritten += result.imagesWritten
+                if result.reused { output.photosReused += 1 } else { output.photosMade += 1 }
+                output.published[index] = PublishedPhoto(planned: plan.photos[index], images: result.record)
+                // The catalog keeps the records of the photos kept as they were (the others it forgot).
+                let path = plan.photos[index].photo.relativePath
+                if !images.pending.photoPaths.contains(path) || stored[path] != result.record {
+                    output.changedRecords.append((path, result.record))
+                }
+            case .failure(let error):
+                failures.append((index, error))
+            }
+        }
+        for failure in failures.sorted(by: { $0.index < $1.index }) {
+            let problem = ScanProblem(path: plan.photos[failure.index].photo.relativePath, reason: failure.error.description)
+            output.problems.append(problem)
+            progress(.skipped(problem))
+        }
+        plan.keepPhotos { output.published[$0] != nil }
+        output.plan = plan
+        return output
+    }
+
+    private func process(
+        plan: SitePlan, images: ImagePlanStage.Output, previous: [String: BuildManifest.PhotoRecord],
+        progress: @Sendable (BuildEvent) -> Void, accept: (Int, Result<PhotoResult, ImagingError>) -> Void
+    ) async throws(SiteError) {
+        let count = plan.photos.count
+        var firstFailure: SiteError?
+        let work = self.work
+        let staged = images.staged
+        var done = 0
+        // Photos whose images all stay as they are need no decoding and no file: their records
+        // are made here, without a task each (most of a large library's rebuild).
+        var waiting: [Int] = []
+        for index in 0..<count {
+            guard case .planned(let hash, .keep(let formats)) = images.photos[index], formats.count == work.formats.count else {
+                waiting.append(index)
+                continue
+            }
+            let photo = plan.photos[index].photo
+            let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
+            switch work.apply(.keep(formats: formats), to: photo, hash: hash, paths: paths, previous: previous, staged: staged) {
+            case .success(let result): accept(index, .success(result))
+            case .failure(.image(let error)): accept(index, .failure(error))
+            case .failure(.write(let error)): throw error
+            }
+            done += 1
+            progress(.photoDone(done: done, total: count, path: photo.relativePath, reused: true))
+        }
+        await withTaskGroup(of: (Int, Result<PhotoResult, PhotoFailure>).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < waiting.count else { return }
+                let index = waiting[next]
+                next += 1
+                let photo = plan.photos[index].photo
+                let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
+                let photoPlan = images.photos[index]
+                group.addTask {
+                    switch photoPlan {
+                    case .unreadable(let error): return (index, .failure(.image(error)))
+                    case .planned(let hash, let decision):
+                        return (index, work.apply(decision, to: photo, hash: hash, paths: paths, previous: previous, staged: staged))
+                    }
+                }
+            }
+            for _ in 0..<min(jobs, waiting.count) { startNext() }
+            while let (index, outcome) = await group.next() {
+                var reused = false
+                switch outcome {
+                case .success(let result):
+                    reused = result.reused
+                    accept(index, .success(result))
+                case .failure(.image(let error)):
+                    accept(index, .failure(error))
+                case .failure(.write(let error)):
+                    firstFailure = firstFailure ?? error
+                    group.cancelAll()
+                    continue
+                }
+                done += 1
+                progress(.photoDone(done: done, total: count, path: plan.photos[index].photo.relativePath, reused: reused))
+                if firstFailure == nil { startNext() }
+            }
+        }
+        if let firstFailure { throw firstFailure }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Gallery
+
+/// With `download_originals`, copies each published photo's original file to
+/// `<album>/originals/<slug>.<ext>`, except originals that carry a GPS position while positions
+/// are stripped. An original is copied again unless the photo kept its images at the same name.
+struct OriginalsStage {
+    static let name = "originals"
+
+    var options: SiteOptions
+    var writer: SiteWriter
+
+    /// Sets the `original` of every photo of `published` whose original is published, and
+    /// returns the files of the originals.
+    func run(
+        plan: SitePlan, published: inout [PublishedPhoto?], kept: Set<String>, progress: @Sendable (BuildEvent) -> Void
+    ) throws(SiteError) -> Set<String> {
+        guard options.downloadOriginals else { return [] }
+        var files = Set<String>()
+        var withheld = 0
+        for album in plan.reachableAlbums {
+            for index in plan.albums[album].photos {
+                guard let photo = published[index]?.photo else { continue }
+                if !options.keepGPS && photo.info.metadata.hasGPS {
+                    withheld += 1
+                    continue
+                }
+                let path = plan.originalPath(photo: index)
+                if !kept.contains(photo.relativePath) || writer.fileSize(path) != photo.fileSize {
+                    guard let data = FileManager.default.contents(atPath: photo.sourcePath) else { continue }
+                    try writer.write(data, to: path)
+                }
+                files.insert(path)
+                published[index]?.original = PublishedOriginal(path: path, size: photo.fileSize)
+            }
+        }
+        if withheld > 0 {
+            progress(.warning("\(withheld) original\(withheld == 1 ? "" : "s") with a GPS position \(withheld == 1 ? "is" : "are") not offered for download while GPS positions are stripped (strip_gps: false or --keep-gps publishes them)"))
+        }
+        return files
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Renders and writes every reachable album's pages and frame data, every photo's page, and
+/// the theme's assets. An album whose inputs did not change (``PageRenderer/inputKey(album:siteKey:)``)
+/// is not rendered at all; in one that did, a page made from the same variables and theme as
+/// before (its key in the catalog) is not rendered again, and a page whose bytes did not change
+/// is not rewritten.
+struct PageStage {
+    static let name = "pages"
+
+    struct Output: Sendable {
+        /// Every file of the stage (site-relative), written or not.
+        var files: Set<String> = []
+        /// Each page's fingerprint, for the next build.
+        var keys: [String: String] = [:]
+        /// HTML pages of the site.
+        var pages = 0
+        /// HTML pages written.
+        var written = 0
+    }
+
+    var renderer: PageRenderer
+    var writer: SiteWriter
+    var jobs: Int
+
+    func run(previousKeys: [String: String]) throws(SiteError) -> Output {
+        let plan = renderer.plan
+        let writer = self.writer
+        let unchanged: @Sendable (String, String) -> Bool = { path, key in
+            previousKeys[path] == key && writer.exists(path)
+        }
+        var output = Output()
+        let siteKey = renderer.siteKey
+        for album in plan.reachableAlbums {
+            // An album whose inputs are what the catalog recorded, with all its files there, is
+            // not rendered at all: its files and page keys carry over.
+            let key = renderer.inputKey(album: album, siteKey: siteKey)
+            let keyPath = plan.albums[album].directory + "frames.json"
+            let files = albumFiles(album)
+            let unchangedAlbum = previousKeys[keyPath] == key
+                && files.allSatisfy { !$0.hasSuffix(".html") || previousKeys[$0] != nil } && files.allSatisfy(writer.exists)
+            if unchangedAlbum && !renderer.options.verifyAlbumKeys {
+                for path in files {
+                    output.files.insert(path)
+                    if path.hasSuffix(".html") {
+                        output.keys[path] = previousKeys[path]
+                        output.pages += 1
+                    }
+                }
+                output.keys[keyPath] = key
+                continue
+            }
+            let writtenBefore = output.written
+            var framesWritten = false
+            for file in try renderer.albumFiles(album: album, unchanged: unchanged) {
+                if try record(file.path, key: file.key, contents: file.contents, in: &output), !file.path.hasSuffix(".html") {
+                    framesWritten = true
+                }
+            }
+            // The photos' pages are independent of each other: rendered and written on every core.
+            let renderer = self.renderer
+            let pages = try parallelMap(Array(plan.albums[album].photos.indices), jobs: jobs) {
+                position throws(SiteError) -> (path: String, key: String, wrote: Bool) in
+                let page = try renderer.photoPageFile(album: album, position: position, unchanged: unchanged)
+                guard let contents = page.contents else { return (page.path, page.key, false) }
+                return (page.path, page.key, try writer.writeIfChanged(SiteBuilder.pageData(contents), to: page.path))
+            }
+            for page in pages {
+                output.files.insert(page.path)
+                output.keys[page.path] = page.key
+                output.pages += 1
+                if page.wrote { output.written += 1 }
+            }
+            output.keys[keyPath] = key
+            if unchangedAlbum && (output.written > writtenBefore || framesWritten) {
+                fatalError("album \(plan.albums[album].directory)index.html: its input key did not change, yet a file of it did (verifyAlbumKeys)")
+            }
+        }
+        for (path, data) in renderer.theme.assets {
+            try writer.writeIfChanged(data, to: "assets/" + path)
+            output.files.insert("assets/" + path)
+        }
+        return output
+    }
+
+    /// Writes one of an album's files unless its bytes are the same; returns whether it wrote.
+    private func record(_ path: String, key: String?, contents: String?, in output: inout Output) throws(SiteError) -> Bool {
+        var wrote = false
+        if let contents { wrote = try writer.writeIfChanged(SiteBuilder.pageData(contents), to: path) }
+        output.files.insert(path)
+        if let key { output.keys[path] = key }
+        if path.hasSuffix(".html") {
+            output.pages += 1
+            if wrote { output.written += 1 }
+        }
+        return wrote
+    }
+
+    /// Every file of the album `index`: its static pages, its frame data and its photos' pages.
+    private func albumFiles(_ index: Int) -> [String] {
+        let plan = renderer.plan
+        let album = plan.albums[index]
+        let pageCount = SitePlan.pageCount(photos: album.photos.count, perPage: renderer.options.tilesPerPage)
+        var files = (1...pageCount).map { plan.albumPagePath(album: index, page: $0) }
+        files.append(album.directory + "frames.json")
+        let chunks = (album.photos.count + renderer.options.framesChunkSize - 1) / renderer.options.framesChunkSize
+        files += (0..<chunks).map { album.directory + SitePlan.framesChunkPath($0) }
+        files += album.photos.map { plan.pagePath(photo: $0) }
+        return files
+    }
+}

@@ -1,0 +1,89 @@
+import Gallery
+import Imaging
+
+/// The first stage: scans the photo folder (an unchanged file's header is not read again when
+/// the catalog knows it) and plans where every album and photo goes, and which files the build
+/// may write. A file of the output folder the tool did not make is never written over: a photo
+/// whose page or images would take such a name gets another slug, and a page of the site's own
+/// (an album's `index.html`, say) that is the user's is left out, each with a warning.
+struct ScanStage {
+    static let name = "scan"
+
+    /// What the rest of the build goes by.
+    struct Output: Sendable {
+        /// Where every album and photo goes.
+        var plan: SitePlan
+        /// Files that were not published, and why.
+        var problems: [ScanProblem]
+        /// Every file this build may make (site-relative).
+        var planned: [String]
+        /// Files this build would make that are the user's: left as they are.
+        var refused: Set<String>
+    }
+
+    var options: SiteOptions
+    var jobs: Int
+
+    func run(
+        source: String, output: String, earlier: EarlierBuild, progress: @Sendable (BuildEvent) -> Void
+    ) throws(SiteError) -> Output {
+        let scan: ScanResult
+        do {
+            let records = earlier.previous.photos
+            scan = try GalleryScanner(options: ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs))
+                .scan(sourceDirectory: source, title: options.title) { path, identity in
+                    guard let record = records[path], record.matches(identity) else { return nil }
+                    return record.probeVersion == ImageProbe.version ? record.info : nil
+                }
+        } catch {
+            throw .source(error.description)
+        }
+        let plan = SitePlan(root: scan.root) { directory, slug, photo in
+            photoFiles(directory: directory, slug: slug, photo: photo).first(where: earlier.isForeign)
+        }
+        for collision in plan.collisions {
+            progress(.warning("\(collision.photo): \(collision.file) in the output folder is not Cascade's and stays as it is; the photo is published as \(collision.slug) instead"))
+        }
+        let planned = plannedFiles(plan)
+        let refused = Set(planned.filter(earlier.isForeign))
+        for path in refused.sorted() {
+            progress(.warning("\(path) in the output folder is not Cascade's and stays as it is; remove or rename it to publish the site's own \(path)"))
+        }
+        return Output(plan: plan, problems: scan.problems, planned: planned, refused: refused)
+    }
+
+    /// The files of the photo `slug` in the album `directory`: its page, its images at every
+    /// width and format this build may make, and its original.
+    private func photoFiles(directory: String, slug: String, photo: GalleryPhoto) -> [String] {
+        var files = [directory + slug + ".html"]
+        for width in options.allImageWidths {
+            for format in options.allImageFormats {
+                files.append(SitePlan.imagePath(directory: directory, slug: slug, width: width, format: format))
+            }
+        }
+        if options.downloadOriginals {
+            files.append(SitePlan.originalPath(directory: directory, slug: slug, fileName: photo.fileName))
+        }
+        return files
+    }
+
+    /// The files this build may make: every photo's images (at the widths its size allows)
+    /// and every page and frame file of every album.
+    private func plannedFiles(_ plan: SitePlan) -> [String] {
+        var files: [String] = []
+        for index in plan.photos.indices {
+            files += plan.imagePaths(photo: index, widths: options.allImageWidths, formats: options.allImageFormats).values.joined()
+            files.append(plan.pagePath(photo: index))
+            if options.downloadOriginals { files.append(plan.originalPath(photo: index)) }
+        }
+        if options.baseURL != nil { files.append("sitemap.xml") }
+        for (index, album) in plan.albums.enumerated() {
+            let pageCount = SitePlan.pageCount(photos: album.photos.count, perPage: options.tilesPerPage)
+            files += (1...pageCount).map { plan.albumPagePath(album: index, page: $0) }
+            files.append(album.directory + "frames.json")
+            let chunks = (album.photos.count + options.framesChunkSize - 1) / options.framesChunkSize
+            files += (0..<chunks).map { album.directory + SitePlan.framesChunkPath($0) }
+        }
+        return files
+    }
+}

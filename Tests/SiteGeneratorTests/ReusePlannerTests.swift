@@ -1,0 +1,66 @@
+import Testing
+
+@testable import SiteGenerator
+
+/// The reuse decision, a pure function of the catalog's records, the content hash, the wanted
+/// paths and settings, and which files exist.
+@Suite("Reuse decisions")
+struct ReusePlannerTests {
+    /// A record of images at widths 100 and 200 in JPEG (and WebP when `webp`) under `slug`.
+    static func record(hash: String, slug: String, quality: Int = 80, webp: Bool = false) -> BuildManifest.PhotoRecord {
+        BuildManifest.PhotoRecord(
+            size: 1, modificationTime: 0, contentHash: hash, settings: "jpeg\(quality)", width: 200, height: 100, color: "#000000",
+            renditions: [.init(width: 100, height: 50, path: "a/thumbs/\(slug)-100.jpg"), .init(width: 200, height: 100, path: "a/thumbs/\(slug)-200.jpg")],
+            sources: webp ? [.init(type: "image/webp", settings: "webp\(quality)", paths: ["a/thumbs/\(slug)-100.webp", "a/thumbs/\(slug)-200.webp"])] : nil)
+    }
+
+    static func wanted(_ slug: String, webp: Bool = false) -> [[String]] {
+        [["a/thumbs/\(slug)-100.jpg", "a/thumbs/\(slug)-200.jpg"]] + (webp ? [["a/thumbs/\(slug)-100.webp", "a/thumbs/\(slug)-200.webp"]] : [])
+    }
+
+    func planner(_ records: [String: BuildManifest.PhotoRecord], webp: Bool = false, missing: Set<String> = []) -> ReusePlanner {
+        ReusePlanner(previous: records, settings: webp ? ["jpeg80", "webp80"] : ["jpeg80"], exists: { !missing.contains($0) })
+    }
+
+    @Test("the same content at the same path and paths is kept")
+    func keep() {
+        let planner = planner(["A/x.jpg": Self.record(hash: "h1", slug: "x")])
+        #expect(planner.decide(path: "A/x.jpg", hash: "h1", widths: [100, 200], wanted: Self.wanted("x")) == .keep(formats: [0]))
+    }
+
+    @Test("new content at a path is made; a missing image makes it too")
+    func make() {
+        let planner = planner(["A/x.jpg": Self.record(hash: "h1", slug: "x")], missing: ["a/thumbs/y-200.jpg"])
+        #expect(planner.decide(path: "A/x.jpg", hash: "h2", widths: [100, 200], wanted: Self.wanted("x")) == .make)
+        let gone = self.planner(["A/x.jpg": Self.record(hash: "h1", slug: "x")], missing: ["a/thumbs/x-200.jpg"])
+        #expect(gone.decide(path: "A/x.jpg", hash: "h1", widths: [100, 200], wanted: Self.wanted("x")) == .make)
+    }
+
+    @Test("swapped names move each other's images; a rename moves them; other widths or settings make them")
+    func moves() {
+        let records = ["A/x.jpg": Self.record(hash: "hx", slug: "x"), "A/y.jpg": Self.record(hash: "hy", slug: "y")]
+        let planner = planner(records)
+        #expect(planner.decide(path: "A/x.jpg", hash: "hy", widths: [100, 200], wanted: Self.wanted("x")) == .move(from: "A/y.jpg"))
+        #expect(planner.decide(path: "A/y.jpg", hash: "hx", widths: [100, 200], wanted: Self.wanted("y")) == .move(from: "A/x.jpg"))
+        #expect(planner.decide(path: "B/z.jpg", hash: "hx", widths: [100, 200], wanted: Self.wanted("z")) == .move(from: "A/x.jpg"))
+        #expect(planner.decide(path: "B/z.jpg", hash: "hx", widths: [100], wanted: [["a/thumbs/z-100.jpg"]]) == .make)
+        let requality = ReusePlanner(previous: records, settings: ["jpeg70"], exists: { _ in true })
+        #expect(requality.decide(path: "B/z.jpg", hash: "hx", widths: [100, 200], wanted: Self.wanted("z")) == .make)
+        #expect(planner.sources(of: records["A/x.jpg"]!) == [["a/thumbs/x-100.jpg", "a/thumbs/x-200.jpg"]])
+    }
+
+    @Test("a format added keeps the other format's images; the same content under a changed slug is moved")
+    func formats() {
+        let planner = planner(["A/x.jpg": Self.record(hash: "h1", slug: "x")], webp: true)
+        #expect(planner.decide(path: "A/x.jpg", hash: "h1", widths: [100, 200], wanted: Self.wanted("x", webp: true)) == .keep(formats: [0]))
+        let both = self.planner(["A/x.jpg": Self.record(hash: "h1", slug: "x", webp: true)], webp: true)
+        #expect(both.decide(path: "A/x.jpg", hash: "h1", widths: [100, 200], wanted: Self.wanted("x", webp: true)) == .keep(formats: [0, 1]))
+        #expect(both.decide(path: "A/x.jpg", hash: "h1", widths: [100, 200], wanted: Self.wanted("x-2", webp: true)) == .move(from: "A/x.jpg"))
+    }
+
+    @Test("of two earlier photos with the same content, the first path in order is the one moved from")
+    func duplicates() {
+        let planner = planner(["B/b.jpg": Self.record(hash: "h", slug: "b"), "A/a.jpg": Self.record(hash: "h", slug: "a")])
+        #expect(planner.decide(path: "C/c.jpg", hash: "h", widths: [100, 200], wanted: Self.wanted("c")) == .move(from: "A/a.jpg"))
+    }
+}

@@ -1,0 +1,115 @@
+// Unit tests of the lightbox's and the tile order's pure parts: `node --test Tests/viewer/`.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const viewer = require("../../templates/assets/viewer.js");
+
+test("a photo fits the stage but is never enlarged past its largest image", function () {
+  assert.deepEqual(viewer.fitSize(2400, 1600, 1440, 780), { width: 1170, height: 780 });
+  assert.deepEqual(viewer.fitSize(1600, 2400, 390, 700), { width: 390, height: 585 });
+  // A small photo stays at its own size in a large stage.
+  assert.deepEqual(viewer.fitSize(320, 240, 1440, 780), { width: 320, height: 240 });
+});
+
+test("zooming keeps the point under the cursor in place, and panning stays within the photo", function () {
+  const zoom = viewer.zoomAround({ scale: 1, x: 0, y: 0 }, 2, 100, -50);
+  // The photo's point under the cursor, (100, −50) from the centre at scale 1, is still there.
+  assert.equal(zoom.x + zoom.scale * 100, 100);
+  assert.equal(zoom.y + zoom.scale * -50, -50);
+  assert.deepEqual(zoom, { scale: 2, x: -100, y: 50 });
+  const back = viewer.zoomAround(zoom, 1, 100, -50);
+  assert.deepEqual(back, { scale: 1, x: 0, y: 0 });
+  // A 1000 px wide photo at 2× in an 1200 px stage may move 400 px either way, no further.
+  assert.equal(viewer.clampPan(900, 2, 1000, 1200), 400);
+  assert.equal(viewer.clampPan(-900, 2, 1000, 1200), -400);
+  assert.equal(viewer.clampPan(30, 2, 1000, 1200), 30);
+  // Not larger than the stage: centred.
+  assert.equal(viewer.clampPan(30, 1, 1000, 1200), 0);
+});
+
+test("swipes: sideways moves, down closes, short drags do nothing", function () {
+  assert.equal(viewer.swipeAction(-120, 10), "next");
+  assert.equal(viewer.swipeAction(120, -20), "previous");
+  assert.equal(viewer.swipeAction(10, 200), "close");
+  assert.equal(viewer.swipeAction(20, 30), "");
+  assert.equal(viewer.swipeAction(0, -200), "", "a swipe up does not close");
+  assert.equal(viewer.swipeAction(90, 100), "", "a diagonal drag is neither");
+});
+
+test("the live region names the photo and where it is", function () {
+  assert.equal(viewer.photoStatus(2, 9, "Dune"), "Photo 3 of 9: Dune");
+  assert.equal(viewer.photoStatus(0, 1, ""), "Photo 1 of 1");
+});
+
+test("the focus trap goes round the controls both ways", function () {
+  const list = ["close", "prev", "next"];
+  assert.equal(viewer.trapTarget(list, "next", false), "close");
+  assert.equal(viewer.trapTarget(list, "close", true), "next");
+  assert.equal(viewer.trapTarget(list, "prev", false), "next");
+  assert.equal(viewer.trapTarget(list, "dialog", false), "close");
+  assert.equal(viewer.trapTarget(list, "dialog", true), "next");
+  assert.equal(viewer.trapTarget([], "dialog", true), null);
+});
+
+/** A stand-in for the wall: children with data-index, insertBefore as the DOM does it. */
+function fakeWall() {
+  const wall = {
+    children: [],
+    insertBefore(node, before) {
+      const at = before ? this.children.indexOf(before) : this.children.length;
+      this.children.splice(at, 0, node);
+    },
+  };
+  return wall;
+}
+
+function tile(index) {
+  return { getAttribute: (name) => (name === "data-index" ? String(index) : null), index };
+}
+
+test("tiles go into the DOM in item order, whatever order they arrive in", function () {
+  const wall = fakeWall();
+  let seed = 7;
+  const order = [];
+  for (let i = 0; i < 60; i++) order.push(i * 3);
+  // A shuffled arrival, as when a recycled node is bound above the tiles already shown.
+  for (let i = order.length - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    const j = seed % (i + 1);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  for (const index of order) viewer.insertInOrder(wall, tile(index), index);
+  const indices = wall.children.map((node) => node.index);
+  assert.deepEqual(indices, [...indices].sort((a, b) => a - b));
+  assert.equal(indices.length, 60);
+});
+
+test("a focused tile is kept among the visible ones, in order", function () {
+  assert.deepEqual(viewer.withKept([10, 11, 12], -1), [10, 11, 12]);
+  assert.deepEqual(viewer.withKept([10, 11, 12], 11), [10, 11, 12]);
+  assert.deepEqual(viewer.withKept([10, 11, 12], 3), [3, 10, 11, 12]);
+  assert.deepEqual(viewer.withKept([10, 11, 12], 40), [10, 11, 12, 40]);
+  assert.deepEqual(viewer.withKept([10, 12], 11), [10, 11, 12]);
+  // The recycler then keeps its node: it is not unbound while it stays in the list.
+  const unbound = [];
+  const recycler = new viewer.Recycler({ create: () => ({}), bind() {}, unbind(node, index) { unbound.push(index); } }, 8);
+  recycler.update([1, 2, 3]);
+  recycler.update(viewer.withKept([50, 51], 2));
+  assert.deepEqual(unbound.sort(), [1, 3]);
+  assert.ok(recycler.visible.has(2));
+});
+
+test("items on an album's further static pages resolve against the album's folder", function () {
+  const model = viewer.buildModel({
+    count: 1, gap: 8, ratioScale: 100000, ratios: [100000], ids: ["dune"], chunkSize: 1000, chunks: ["frames/0.json"],
+    pageURL: "{id}.html", imageURL: "thumbs/{id}-{width}.jpg", tileMaxWidth: 800,
+    sources: [{ type: "image/webp", imageURL: "thumbs/{id}-{width}.webp" }],
+    breakpoints: [{ minWidth: 0, columns: 2, column: "0" }],
+  });
+  const detail = { alt: "Dune", width: 1600, height: 1600, color: "#123456", widths: [400, 1600] };
+  const item = viewer.resolveItem(model, 0, detail, "../");
+  assert.equal(item.page, "../dune.html");
+  assert.deepEqual(item.images.map((i) => i.url), ["../thumbs/dune-400.jpg", "../thumbs/dune-1600.jpg"]);
+  assert.equal(item.sources[0].images[1].url, "../thumbs/dune-1600.webp");
+  assert.equal(viewer.resolveItem(model, 0, detail).page, "dune.html");
+});
