@@ -13,11 +13,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         .package(url: "https://github.com/JohnSundell/Ink", exact: "0.6.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         // SQLite, for the catalog of what each build made (Debian's libsqlite3-dev).
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
-        // Hummingbird's own lifecycle library, for stopping the preview server gracefully.
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
     ],
     targets: [
         // The shared layout engine: pure Swift, no Foundation, no platform imports.
@@ -53,13 +50,8 @@ let package = Package(
 
         // `cascade serve`: the local preview server (static files, live reload, source watcher).
         // Knows nothing about galleries: it serves a folder and calls a rebuild closure.
-        .target(
-            name: "PreviewServer",
-            dependencies: [
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
-        ),
+        // Its HTTP/1.1 server is its own (POSIX sockets), so no networking framework is built.
+        .target(name: "PreviewServer"),
 
         // The thin command-line front end.
         .executableTarget(
@@ -84,13 +76,6 @@ let package = Package(
         .testTarget(name: "GalleryConfigTests", dependencies: ["GalleryConfig", "TestSupport"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GalleryConfig", "Imaging", "TestSupport"]),
         .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Waterfall", "Imaging", "Gallery", "GalleryConfig", "TestSupport"]),
-        .testTarget(
-            name: "PreviewServerTests",
-            dependencies: [
-                "PreviewServer", "TestSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-            ]
-        ),
+        .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "TestSupport"]),
     ]
 )

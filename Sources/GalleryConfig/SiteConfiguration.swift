@@ -113,13 +113,25 @@ public struct SiteConfiguration: Sendable, Hashable {
         return try load(file: path)
     }
 
+    /// The largest configuration file read (4 MiB): a real one is a few kilobytes, and a huge
+    /// one (a video saved under the wrong name) is refused before it is read into memory.
+    public static let maximumFileSize = 4 << 20
+
     /// Reads and parses a configuration file.
     public static func load(file path: String) throws(ConfigurationError) -> SiteConfiguration {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            // One byte more than allowed tells a file that is too large, whatever stat says.
+            data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
         } catch {
             throw ConfigurationError(kind: .unreadable, file: path, reason: "cannot read the file: \(error.localizedDescription)")
+        }
+        guard data.count <= maximumFileSize else {
+            throw ConfigurationError(
+                kind: .unreadable, file: path,
+                reason: "the file is larger than \(maximumFileSize >> 20) MB, far more than any configuration; is it the right file?")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigurationError(kind: .unreadable, file: path, reason: "not UTF-8 text")

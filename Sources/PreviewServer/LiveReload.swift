@@ -28,6 +28,8 @@ public final class LiveReload: Sendable {
 
     private let run: String
     private let state = Mutex(State())
+    /// Wakes the preview server's threads that hold reload polls (see ``waitForVersion``).
+    private let condition = NSCondition()
 
     /// Creates a channel at its first version.
     public init() {
@@ -47,6 +49,7 @@ public final class LiveReload: Sendable {
             return Array(state.waiters.values)
         }
         for waiter in waiters { waiter.resume() }
+        wakeThreads()
     }
 
     /// Answers every waiting poll now and every later one at once (for shutting down).
@@ -57,6 +60,7 @@ public final class LiveReload: Sendable {
             return Array(state.waiters.values)
         }
         for waiter in waiters { waiter.resume() }
+        wakeThreads()
     }
 
     /// Waits until the version differs from `known`, the timeout passes, the channel is closed
@@ -70,6 +74,30 @@ public final class LiveReload: Sendable {
             group.cancelAll()
         }
         return version
+    }
+
+    /// Blocks the calling thread until the version differs from `known`, the timeout passes,
+    /// the channel is closed or `clientHasGone` (asked about once a second) says so; returns
+    /// the version then. For the preview server's connection threads.
+    func waitForVersion(after known: String?, timeout: Duration, clientHasGone: () -> Bool) -> String {
+        guard let known, known == version else { return version }
+        let deadline = ContinuousClock.now + timeout
+        condition.lock()
+        defer { condition.unlock() }
+        while version == known, !isClosed, !clientHasGone() {
+            let remaining = deadline - .now
+            guard remaining > .zero else { break }
+            let slice = min(remaining, .seconds(1))
+            let seconds = Double(slice.components.seconds) + Double(slice.components.attoseconds) / 1e18
+            _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
+        }
+        return version
+    }
+
+    private func wakeThreads() {
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Suspends until the next ``signal()`` (or ``close()``, or cancellation), unless the

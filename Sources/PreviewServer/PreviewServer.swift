@@ -1,6 +1,4 @@
 import Foundation
-import Hummingbird
-import ServiceLifecycle
 import Synchronization
 
 #if canImport(Glibc)
@@ -16,7 +14,13 @@ import Darwin
 /// that point outside the folder are 404. Folders answer with their `index.html` (a folder
 /// without one is 404; a folder asked for without its trailing `/` is redirected), `HEAD` and
 /// single byte ranges are supported (206, 416), and every HTML page gets the live-reload script
-/// of ``LiveReload``; the files on disk are never changed.
+/// of ``LiveReload``; the files on disk are never changed. Files are opened name by name
+/// without following links (see ``SiteFileOpener``), so a link swapped in during a request
+/// cannot lead out either, and the build's temporary files and bookkeeping are never served.
+///
+/// It is a small HTTP/1.1 server of its own (one thread per connection, plain POSIX sockets),
+/// so that building Cascade needs no networking framework. It is as careful as a real static
+/// server with slow or idle clients: see ``Limits``.
 ///
 /// It is meant for previewing only, and listens on 127.0.0.1 by default.
 public struct PreviewServer: Sendable {
@@ -32,17 +36,49 @@ public struct PreviewServer: Sendable {
         public var liveReload: Bool
         /// How long a reload poll is held open before it is answered with an unchanged version.
         public var pollTimeout: Duration
+        /// Time limits and connection limits.
+        public var limits: Limits
 
         /// Creates a configuration; by default on 127.0.0.1:8000 with live reload.
         public init(
             root: String, host: String = "127.0.0.1", port: Int = 8000, liveReload: Bool = true,
-            pollTimeout: Duration = .seconds(25)
+            pollTimeout: Duration = .seconds(25), limits: Limits = Limits()
         ) {
             self.root = root
             self.host = host
             self.port = port
             self.liveReload = liveReload
             self.pollTimeout = pollTimeout
+            self.limits = limits
+        }
+    }
+
+    /// How long the server waits for clients and how many it keeps; the defaults are nginx's
+    /// (`client_header_timeout`, `keepalive_timeout`, `send_timeout`).
+    public struct Limits: Sendable {
+        /// The time a request's head may take to arrive (then 408 and the connection closes).
+        public var headerTimeout: Duration
+        /// How long a kept-alive connection may wait for its next request.
+        public var idleTimeout: Duration
+        /// How long a client may take nothing of an answer before the connection is closed.
+        public var sendTimeout: Duration
+        /// The most connections open at once (`nil`: as many as the descriptor limit allows,
+        /// at most 1,024). At the limit, the connection idle the longest is closed to make room.
+        public var maximumConnections: Int?
+        /// The most reload polls held at once (one per open page); more are answered 503 and
+        /// the page's script retries a second later.
+        public var maximumPolls: Int
+
+        /// Creates limits; the defaults suit a preview server on one computer.
+        public init(
+            headerTimeout: Duration = .seconds(60), idleTimeout: Duration = .seconds(75),
+            sendTimeout: Duration = .seconds(60), maximumConnections: Int? = nil, maximumPolls: Int = 64
+        ) {
+            self.headerTimeout = headerTimeout
+            self.idleTimeout = idleTimeout
+            self.sendTimeout = sendTimeout
+            self.maximumConnections = maximumConnections
+            self.maximumPolls = maximumPolls
         }
     }
 
@@ -89,54 +125,50 @@ public struct PreviewServer: Sendable {
     }
 
     /// Serves until the task is cancelled; then it stops gracefully (held reload polls are
-    /// answered at once) and returns normally.
+    /// answered at once, idle connections closed, answers under way finished) and returns.
     ///
     /// - Parameter onListening: called once the server accepts connections, with the port
     ///   actually used.
     /// - Throws: ``PreviewServerError/portInUse(host:port:)`` and the other listening errors
     ///   when the server cannot start.
     public func run(onListening: @escaping @Sendable (Listening) async -> Void = { _ in }) async throws(PreviewServerError) {
-        let host = configuration.host
-        let port = configuration.port
-        if let problem = Self.probe(host: host, port: port) { throw problem }
-
+        let listener = try Listener(host: configuration.host, port: configuration.port)
+        let registry = ConnectionRegistry(
+            maximumConnections: ConnectionRegistry.connectionLimit(requested: configuration.limits.maximumConnections),
+            maximumPolls: configuration.limits.maximumPolls)
         let responder = StaticSiteResponder(
-            root: root, liveReload: configuration.liveReload ? liveReload : nil,
+            files: SiteFileOpener(root: root), liveReload: configuration.liveReload ? liveReload : nil,
             pollTimeout: configuration.pollTimeout)
-        let started = Flag()
-        var app = Application(
-            responder: responder,
-            configuration: .init(address: .hostname(host, port: port), serverName: nil),
-            onServerRunning: { channel in
-                started.set()
-                await onListening(Listening(host: host, port: channel.localAddress?.port ?? port))
-            }
-        )
-        // Hummingbird logs every start at `info` and a cancelled connection as an `error`; the
-        // command line prints its own lines, and errors that matter are thrown from here.
-        app.logger.logLevel = .critical
-        // Cancelling stops the server gracefully: it stops accepting, answers what it is
-        // answering, then closes. (Cancelling Hummingbird's own task instead can drop a
-        // connection accepted at that moment, which NIO treats as a fatal error.) The group
-        // runs in a task of its own so that the cancellation does not reach it.
-        let group = ServiceGroup(services: [app], logger: app.logger)
-        let running = Task { try await group.run() }
+        let limits = configuration.limits
         let reload = liveReload
-        do {
-            try await withTaskCancellationHandler {
-                try await running.value
-            } onCancel: {
-                // Answer the held reload polls, so that shutting down never waits for them.
-                reload.close()
-                Task { await group.triggerGracefulShutdown() }
+        let stop: @Sendable () -> Void = {
+            listener.stop()
+            reload.close()  // answer the held reload polls, so that stopping never waits for them
+            registry.stop()
+        }
+        let done = Completion()
+        let thread = Thread {
+            listener.acceptLoop { socket in
+                guard let id = registry.admit(socket) else {
+                    // Every connection is busy answering: say so rather than hang.
+                    let busy = Response.plain(503, "The server is busy.\n")
+                    if case .bytes(let body) = busy.body { _ = socket.send(busy.head(closing: true) + body, timeout: .seconds(1)) }
+                    return
+                }
+                let handler = ConnectionHandler(socket: socket, id: id, registry: registry, responder: responder, limits: limits)
+                let worker = Thread { handler.run() }
+                worker.stackSize = 512 * 1024
+                worker.start()
             }
-            return
-        } catch is CancellationError {
-            return
-        } catch {
-            if Task.isCancelled { return }
-            if started.isSet { throw .stopped(reason: String(describing: error)) }
-            throw Self.probe(host: host, port: port) ?? .cannotListen(host: host, port: port, reason: String(describing: error))
+            done.finish()
+        }
+        thread.start()
+        let host = configuration.host
+        await withTaskCancellationHandler {
+            await onListening(Listening(host: host, port: listener.port))
+            await done.wait()
+        } onCancel: {
+            stop()
         }
     }
 
@@ -169,9 +201,25 @@ public struct PreviewServer: Sendable {
     }
 }
 
-/// A flag set once, readable from any thread.
-private final class Flag: Sendable {
-    private let value = Mutex(false)
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
+/// Something that happens once (the accept loop ending), awaited by one task.
+private final class Completion: Sendable {
+    private let state = Mutex<(done: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    func finish() {
+        state.withLock { state in
+            state.done = true
+            return state.waiter.take()
+        }?.resume()
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state in
+                if state.done { return true }
+                state.waiter = continuation
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
 }

@@ -125,21 +125,28 @@ public struct SourceChange: Sendable, Equatable {
     }
 }
 
-/// Watches a folder by polling: compares snapshots (``SourceSnapshot``) every `interval`, waits
-/// until the folder has been quiet for `quietPeriod` (so a copy of many files gives one
-/// rebuild, not one per file), then calls the rebuild closure and, when it succeeded, signals
-/// the live-reload channel. Rebuilds never overlap; changes made during one lead to another.
+/// Watches folders for changes: on Linux it waits for inotify events (``DirectoryEvents``), so
+/// nothing runs while nothing changes; elsewhere, or when a folder cannot be watched that way
+/// (the system's limit of watches, a folder that is gone), it polls every `interval`. Either
+/// way, what changed is found by comparing snapshots (``SourceSnapshot``), and the rebuild
+/// waits until the folder has been quiet for `quietPeriod` (so a copy of many files gives one
+/// rebuild, not one per file); then it calls the rebuild closure and, when it succeeded,
+/// signals the live-reload channel. Rebuilds never overlap; changes made during one lead to
+/// another.
 ///
-/// Polling needs no platform API and sees changes on network and container mounts too; hidden
-/// files (editors' swap files, `.DS_Store`) never trigger a rebuild.
+/// Hidden files (editors' swap files, `.DS_Store`) never trigger a rebuild.
 public struct SourceWatcher: Sendable {
     /// The watched folder.
     public var directory: String { directories[0] }
     /// The watched folders: ``directory`` and any others (a theme folder); changes in the
     /// others are named by their path.
     public let directories: [String]
-    /// Time between two snapshots.
+    /// Time between two snapshots when polling.
     public let interval: Duration
+    /// Whether inotify events are waited for where available (`false`: always poll).
+    public let usesEvents: Bool
+    /// The processor time the watching took (snapshots, watches, reading events).
+    let meter = CPUMeter()
     /// How long the folder must stay unchanged before the rebuild starts.
     public let quietPeriod: Duration
     /// The snapshot that changes are measured against at the start of ``run(reload:rebuild:)``.
@@ -150,8 +157,10 @@ public struct SourceWatcher: Sendable {
     /// - Throws: ``SourceWatcherError`` when a folder cannot be listed or a time is not positive.
     public init(
         directory: String, alsoWatching others: [String] = [],
-        interval: Duration = .milliseconds(500), quietPeriod: Duration = .milliseconds(300)
+        interval: Duration = .milliseconds(500), quietPeriod: Duration = .milliseconds(300),
+        usesEvents: Bool = true
     ) throws(SourceWatcherError) {
+        self.usesEvents = usesEvents
         guard interval > .zero else { throw .invalidInterval("the polling interval must be positive") }
         guard quietPeriod >= .zero else { throw .invalidInterval("the quiet period cannot be negative") }
         self.directories = [directory] + others
@@ -172,19 +181,35 @@ public struct SourceWatcher: Sendable {
         return snapshot
     }
 
-    /// Polls until the task is cancelled.
+    /// Watches until the task is cancelled.
     /// - Parameters:
     ///   - reload: signalled after every rebuild that returned `true`.
     ///   - rebuild: called with what changed; returns whether the rebuild succeeded.
     public func run(reload: LiveReload? = nil, rebuild: @Sendable (SourceChange) async -> Bool) async {
+        let events = usesEvents ? DirectoryEvents(directories: directories, meter: meter) : nil
+        defer { events?.stop() }
+        var iterator = events?.events.makeAsyncIterator()
+        // Watching before the first comparison: a change after the baseline is seen either way.
+        var watching = meter.measure { events?.watchAll() ?? false }
         var last = baseline
+        // The first look is at once: changes made between the baseline and the watches.
+        var lookNow = true
         while !Task.isCancelled {
-            guard (try? await Task.sleep(for: interval)) != nil else { return }
+            if lookNow {
+                lookNow = false
+            } else if watching, iterator != nil {
+                guard await iterator!.next() != nil else { return }  // cancelled
+            } else {
+                guard (try? await Task.sleep(for: interval)) != nil else { return }
+            }
+            // New folders get their watch before the snapshot, so nothing made in them is missed.
+            watching = meter.measure { events?.watchAll() ?? false }
             var current = currentSnapshot()
             if current == last { continue }
             // Wait for the folder to settle.
             while true {
                 guard (try? await Task.sleep(for: quietPeriod)) != nil else { return }
+                watching = meter.measure { events?.watchAll() ?? false }
                 let again = currentSnapshot()
                 if again == current { break }
                 current = again
@@ -198,6 +223,10 @@ public struct SourceWatcher: Sendable {
     /// The folders' snapshot now; a folder that is gone or unreadable has no entries (every
     /// file removed).
     private func currentSnapshot() -> SourceSnapshot {
+        meter.measure { takeSnapshot() }
+    }
+
+    private func takeSnapshot() -> SourceSnapshot {
         Self.snapshot(of: directories) { (try? SourceSnapshot.take(of: $0)) ?? SourceSnapshot() }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 
 #if canImport(Glibc)
 import Glibc
@@ -9,233 +8,193 @@ import Darwin
 
 /// Answers every request of the preview server: the site's files, and the live-reload
 /// endpoints below ``LiveReload/reservedPrefix``.
-///
-/// Hummingbird's `FileMiddleware` is not used: in 2.28.1 it follows symbolic links out of the
-/// served folder, answers `bytes=-N` with the first N+1 bytes instead of the last N, answers
-/// a range that starts after the end with a broken 206 instead of 416, refuses every name
-/// containing `..` (such as `a..b.jpg`), has no AVIF type, and streams files so that the
-/// reload script could not be added to pages.
-struct StaticSiteResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
-
-    /// The served folder, with symbolic links resolved, without a trailing `/`.
-    let root: String
+struct StaticSiteResponder: Sendable {
+    /// The served folder's files, opened without following links out of it.
+    let files: SiteFileOpener
     /// The reload channel; `nil` serves pages as they are.
     let liveReload: LiveReload?
     /// How long a reload poll waits for a change before answering with the same version.
     let pollTimeout: Duration
+    /// Pages above this size are sent as they are, without the reload script (they are read
+    /// whole to add it).
+    static let largestPageWithScript = 8 << 20
 
-    func respond(to request: Request, context: Context) async throws -> Response {
-        let rawPath = request.uri.path
-        if rawPath.hasPrefix(LiveReload.reservedPrefix) {
-            return await reserved(rawPath, request: request)
+    /// What the responder needs of the connection a request came on.
+    struct Connection {
+        /// Counts a held reload poll in; `false` when too many are held.
+        var beginPoll: () -> Bool
+        var endPoll: () -> Void
+        /// Whether the client closed the connection (asked while a poll is held).
+        var clientHasGone: () -> Bool
+    }
+
+    func respond(to request: RequestHead, connection: Connection) -> Response {
+        let isHead = request.method == "HEAD"
+        var response = answer(request, connection: connection)
+        if isHead { response.body = .none }
+        return response
+    }
+
+    private func answer(_ request: RequestHead, connection: Connection) -> Response {
+        if request.path.hasPrefix(LiveReload.reservedPrefix) {
+            return reserved(request, connection: connection)
         }
-        guard request.method == .get || request.method == .head else {
-            return Self.plain(.methodNotAllowed, "Only GET and HEAD are served.\n", extra: [.allow: "GET, HEAD"])
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .plain(405, "Only GET and HEAD are served.\n", extra: [("Allow", "GET, HEAD")])
         }
         let path: SitePath
         do {
-            path = try SitePath.parse(rawPath)
+            path = try SitePath.parse(request.path)
         } catch {
-            return Self.plain(.badRequest, "Refused path.\n")
+            return .plain(400, "Refused path.\n")
         }
-        switch locate(path) {
-        case .notFound:
+        switch files.open(path.segments) {
+        case nil:
             return notFound()
-        case .redirect(let location):
-            let query = request.uri.query.map { "?\($0)" } ?? ""
-            return Self.plain(.movedPermanently, "Moved to \(location).\n", extra: [.location: location + query])
-        case .file(let handle, let info, let name):
-            defer { try? handle.close() }
-            return serve(handle, info: info, name: name, request: request)
-        }
-    }
-
-    // MARK: Finding the file
-
-    private enum Location {
-        case notFound
-        case redirect(String)
-        case file(FileHandle, FileInfo, name: String)
-    }
-
-    /// Metadata of an open file.
-    struct FileInfo {
-        var size: Int
-        var modified: timespec
-        var inode: UInt64
-        var isDirectory: Bool
-        var isRegular: Bool
-    }
-
-    /// Finds what a path names, inside the served folder only.
-    private func locate(_ path: SitePath) -> Location {
-        let candidate = ([root] + path.segments).joined(separator: "/")
-        guard let (handle, info) = openInside(candidate) else { return .notFound }
-        if info.isDirectory {
-            try? handle.close()
-            guard path.isFolderRequest || path.segments.isEmpty else { return .redirect(path.encoded + "/") }
-            guard let (index, indexInfo) = openInside(candidate + "/index.html"), indexInfo.isRegular else {
-                return .notFound
+        case .folder:
+            guard path.isFolderRequest || path.segments.isEmpty else {
+                let location = path.encoded + "/" + (request.query.map { "?\($0)" } ?? "")
+                return .plain(301, "Moved to \(path.encoded)/.\n", extra: [("Location", location)])
             }
-            return .file(index, indexInfo, name: "index.html")
+            guard case .file(let index, let info) = files.open(path.segments + ["index.html"]) else { return notFound() }
+            return serve(index, info: info, name: "index.html", request: request)
+        case .file(let file, let info):
+            guard !path.isFolderRequest else { return notFound() }
+            return serve(file, info: info, name: path.segments.last ?? "index.html", request: request)
         }
-        guard info.isRegular, !path.isFolderRequest else {
-            try? handle.close()
-            return .notFound
-        }
-        return .file(handle, info, name: path.segments.last ?? "index.html")
     }
 
-    /// Opens a path after resolving its symbolic links, if the result is inside the served
-    /// folder and is a regular file or a folder.
-    private func openInside(_ path: String) -> (FileHandle, FileInfo)? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        let real = String(cString: resolved)
-        free(resolved)
-        guard real == root || real.hasPrefix(root == "/" ? "/" : root + "/") else { return nil }
-        // O_NONBLOCK: opening a FIFO must not hang the request; it is refused below.
-        let fd = open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else {
-            close(fd)
-            return nil
-        }
-        let type = status.st_mode & S_IFMT
-        guard type == S_IFREG || type == S_IFDIR else {
-            close(fd)
-            return nil
-        }
-        #if canImport(Darwin)
-        let modified = status.st_mtimespec
-        #else
-        let modified = status.st_mtim
-        #endif
-        let info = FileInfo(
-            size: Int(status.st_size), modified: modified, inode: UInt64(status.st_ino),
-            isDirectory: type == S_IFDIR, isRegular: type == S_IFREG)
-        return (FileHandle(fileDescriptor: fd, closeOnDealloc: true), info)
-    }
+    // MARK: Sending a file
 
-    // MARK: Sending the file
-
-    private func serve(_ handle: FileHandle, info: FileInfo, name: String, request: Request) -> Response {
+    private func serve(_ file: Descriptor, info: stat, name: String, request: RequestHead) -> Response {
         let type = MediaTypes.type(forFileName: name)
-        var headers: HTTPFields = [
-            .contentType: type,
-            .acceptRanges: "bytes",
-            .init("X-Content-Type-Options")!: "nosniff",
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", type), ("Accept-Ranges", "bytes"), ("X-Content-Type-Options", "nosniff"),
         ]
+        let size = Int(info.st_size)
         // A page gets the reload script: its bytes depend on the reload version, so it is
         // never cached and has no validators.
-        var page: Data?
-        if let liveReload, MediaTypes.isHTML(type) {
-            guard let data = try? handle.readToEnd() ?? Data() else { return Self.plain(.notFound, "Not found.\n") }
-            page = liveReload.inject(into: data)
-            headers[.cacheControl] = "no-store"
+        var page: [UInt8]?
+        var etag: String?
+        var lastModified: String?
+        if let liveReload, MediaTypes.isHTML(type), size <= Self.largestPageWithScript {
+            guard let data = Self.readWhole(file, size: size) else { return .plain(500, "Cannot read the file.\n") }
+            page = Array(liveReload.inject(into: Data(data)))
+            headers.append(("Cache-Control", "no-store"))
         } else {
-            let etag = "\"\(String(info.size, radix: 16))-\(String(info.modified.tv_sec, radix: 16))-\(String(info.modified.tv_nsec, radix: 16))-\(String(info.inode, radix: 16))\""
-            headers[.eTag] = etag
-            headers[.lastModified] = HTTPDate.format(seconds: Int(info.modified.tv_sec))
-            headers[.cacheControl] = "no-cache"
-            if let ifNoneMatch = request.headers[.ifNoneMatch] {
-                let tags = ifNoneMatch.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                if tags.contains("*") || tags.contains(etag) || tags.contains("W/" + etag) {
-                    return Response(status: .notModified, headers: headers)
+            #if canImport(Darwin)
+            let modified = info.st_mtimespec
+            #else
+            let modified = info.st_mtim
+            #endif
+            let tag = "\"\(String(size, radix: 16))-\(String(modified.tv_sec, radix: 16))-\(String(modified.tv_nsec, radix: 16))-\(String(UInt64(info.st_ino), radix: 16))\""
+            etag = tag
+            lastModified = HTTPDate.format(seconds: Int(modified.tv_sec))
+            headers += [("ETag", tag), ("Last-Modified", lastModified!), ("Cache-Control", "no-cache")]
+            if let ifNoneMatch = request["if-none-match"] {
+                let tags = ifNoneMatch.split(separator: ",").map { String($0).trimmingSpaces() }
+                if tags.contains("*") || tags.contains(tag) || tags.contains("W/" + tag) {
+                    return Response(status: 304, headers: headers, body: .none)
                 }
             }
         }
-        let size = page?.count ?? info.size
+        let length = page?.count ?? size
 
-        var range = ByteRange(header: request.headers[.range], size: size)
-        if let ifRange = request.headers[.ifRange], ifRange != headers[.eTag], ifRange != headers[.lastModified] {
+        var range = ByteRange(header: request["range"], size: length)
+        if let ifRange = request["if-range"], ifRange != etag, ifRange != lastModified {
             range = .whole  // the client's copy is outdated: send everything
         }
-        let status: HTTPResponse.Status
+        let status: Int
         let bytes: ClosedRange<Int>?
         switch range {
         case .unsatisfiable:
-            headers[.contentRange] = "bytes */\(size)"
-            headers[.contentType] = nil
-            headers[.contentLength] = "0"
-            return Response(status: .rangeNotSatisfiable, headers: headers, body: ResponseBody())
+            headers.removeAll { $0.name == "Content-Type" }
+            headers += [("Content-Range", "bytes */\(length)"), ("Content-Length", "0")]
+            return Response(status: 416, headers: headers, body: .none)
         case .partial(let partial):
-            status = .partialContent
+            status = 206
             bytes = partial
-            headers[.contentRange] = "bytes \(partial.lowerBound)-\(partial.upperBound)/\(size)"
+            headers.append(("Content-Range", "bytes \(partial.lowerBound)-\(partial.upperBound)/\(length)"))
         case .whole:
-            status = .ok
-            bytes = size > 0 ? 0...(size - 1) : nil
+            status = 200
+            bytes = length > 0 ? 0...(length - 1) : nil
         }
-        headers[.contentLength] = String(bytes?.count ?? 0)
-        guard request.method == .get, let bytes else {
-            return Response(status: status, headers: headers, body: ResponseBody())
-        }
-        let data: Data
+        headers.append(("Content-Length", String(bytes?.count ?? 0)))
+        guard let bytes else { return Response(status: status, headers: headers, body: .none) }
         if let page {
-            data = page.subdata(in: bytes.lowerBound..<(bytes.upperBound + 1))
-        } else {
-            do {
-                try handle.seek(toOffset: UInt64(bytes.lowerBound))
-                data = try handle.read(upToCount: bytes.count) ?? Data()
-            } catch {
-                return Self.plain(.internalServerError, "Cannot read the file.\n")
-            }
-            // The file shrank since it was opened (it cannot: it is read through the same
-            // descriptor, and builds replace files by renaming), but never send a wrong length.
-            guard data.count == bytes.count else { return Self.plain(.internalServerError, "The file changed while it was read.\n") }
+            return Response(status: status, headers: headers, body: .bytes(Array(page[bytes])))
         }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: headers, body: .file(file, offset: bytes.lowerBound, count: bytes.count))
+    }
+
+    /// A small file's bytes, read through its descriptor.
+    private static func readWhole(_ file: Descriptor, size: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let count = bytes.withUnsafeMutableBytes { pread(file.raw, $0.baseAddress! + done, size - done, off_t(done)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }  // shrank: builds replace files by renaming, never truncate
+            done += count
+        }
+        return bytes
     }
 
     // MARK: Reserved paths
 
-    private func reserved(_ rawPath: String, request: Request) async -> Response {
-        guard request.method == .get || request.method == .head else {
-            return Self.plain(.methodNotAllowed, "Only GET and HEAD are served.\n", extra: [.allow: "GET, HEAD"])
+    private func reserved(_ request: RequestHead, connection: Connection) -> Response {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .plain(405, "Only GET and HEAD are served.\n", extra: [("Allow", "GET, HEAD")])
         }
-        guard let liveReload else { return Self.plain(.notFound, "Not found.\n") }
-        switch rawPath {
+        guard let liveReload else { return .plain(404, "Not found.\n") }
+        switch request.path {
         case LiveReload.scriptPath:
-            let body = ByteBuffer(string: LiveReload.script)
+            let body = Array(LiveReload.script.utf8)
             return Response(
-                status: .ok,
-                headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store"],
-                body: request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: body))
+                status: 200,
+                headers: [
+                    ("Content-Type", "text/javascript; charset=utf-8"), ("Cache-Control", "no-store"),
+                    ("Content-Length", String(body.count)),
+                ],
+                body: .bytes(body))
         case LiveReload.pollPath:
-            let known = request.uri.queryParameters["version"].map(String.init)
-            let version = await liveReload.nextVersion(after: known, timeout: pollTimeout)
+            let known = request.queryParameter("version")?.removingPercentEncoding
+            let version: String
+            if known != nil, known == liveReload.version, request.method == "GET" {
+                // Held polls are limited: past the limit the script retries a second later.
+                guard connection.beginPoll() else {
+                    return .plain(503, "Too many reload polls.\n", extra: [("Retry-After", "1")])
+                }
+                defer { connection.endPoll() }
+                version = liveReload.waitForVersion(after: known, timeout: pollTimeout, clientHasGone: connection.clientHasGone)
+            } else {
+                version = liveReload.version
+            }
             let closing = liveReload.isClosed ? #","closing":true"# : ""
+            let body = Array(#"{"version":"\#(version)"\#(closing)}"#.utf8)
             return Response(
-                status: .ok,
-                headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"version":"\#(version)"\#(closing)}"#)))
+                status: 200,
+                headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store"), ("Content-Length", String(body.count))],
+                body: .bytes(body))
         default:
-            return Self.plain(.notFound, "Not found.\n")
+            return .plain(404, "Not found.\n")
         }
     }
 
     /// A missing file: with live reload, a small page that carries the reload script, so a
     /// page that a rebuild is about to make (a photo just added) shows up by itself.
     private func notFound() -> Response {
-        guard let liveReload else { return Self.plain(.notFound, "Not found.\n") }
-        let page = liveReload.inject(into: Data("""
+        guard let liveReload else { return .plain(404, "Not found.\n") }
+        let page = Array(liveReload.inject(into: Data("""
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
             <body><p>Not found. This page reloads by itself when the site is rebuilt.</p></body></html>
 
-            """.utf8))
-        let headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
-        return Response(status: .notFound, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: page)))
-    }
-
-    /// A short plain-text answer.
-    private static func plain(_ status: HTTPResponse.Status, _ text: String, extra: HTTPFields = [:]) -> Response {
-        var headers = extra
-        headers[.contentType] = "text/plain; charset=utf-8"
-        headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+            """.utf8)))
+        return Response(
+            status: 404,
+            headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"), ("Content-Length", String(page.count))],
+            body: .bytes(page))
     }
 }
 

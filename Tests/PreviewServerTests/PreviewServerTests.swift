@@ -1,6 +1,4 @@
 import Foundation
-import Hummingbird
-import HummingbirdTesting
 import Testing
 import TestSupport
 
@@ -9,7 +7,7 @@ import TestSupport
 /// The server over real HTTP on a loopback port.
 @Suite struct PreviewServerHTTPTests {
     @Test(arguments: [
-        ("/", HTTPResponse.Status.ok),
+        ("/", TestClient.Status.ok),
         ("/index.html", .ok),
         ("/album/", .ok),
         ("/album/index.html", .ok),
@@ -27,7 +25,7 @@ import TestSupport
         ("/__cascade/unknown", .notFound),
         ("/caf%C3", .badRequest),
     ])
-    func statusCodes(path: String, status: HTTPResponse.Status) async throws {
+    func statusCodes(path: String, status: TestClient.Status) async throws {
         let (folder, root) = try makeSite()
         let response = try await withServer(root: root) { _, client in try await client.get(path) }
         #expect(response.status == status, "\(path)")
@@ -94,7 +92,7 @@ import TestSupport
     func rawBackslashesAreRefused(path: String) async throws {
         let (folder, root) = try makeSite()
         let answer = try await withServer(root: root) { _, client in
-            let port = try #require(try await client.getChannel().remoteAddress?.port)
+            let port = client.port
             return try await rawRequest(port: port, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         }
         #expect(answer.hasPrefix("HTTP/1.1 400"), "\(path) answered \(answer.prefix(40))")
@@ -144,7 +142,7 @@ import TestSupport
     func otherMethodsAreNotAllowed(path: String) async throws {
         let (folder, root) = try makeSite()
         let response = try await withServer(root: root) { _, client in
-            try await client.post(path, body: ByteBuffer(string: "x"))
+            try await client.post(path, body: "x")
         }
         #expect(response.status == .methodNotAllowed)
         #expect(response.headers[.allow] == "GET, HEAD")
@@ -153,7 +151,7 @@ import TestSupport
 
     struct RangeCase: Sendable, CustomTestStringConvertible {
         var header: String
-        var status: HTTPResponse.Status
+        var status: TestClient.Status
         var body: String
         var contentRange: String?
         var testDescription: String { header }
@@ -282,7 +280,7 @@ import TestSupport
             let stale = try await client.get("/__cascade/reload?version=outdated")
             #expect(stale.text == #"{"version":"\#(old)"}"#)
             // A poll with the current version waits for the signal.
-            let port = try #require(try await client.getChannel().remoteAddress?.port)
+            let port = client.port
             let poll = Task {
                 try await PreviewServerTests.client(port: port) { try await $0.get("/__cascade/reload?version=\(old)") }
             }
@@ -312,7 +310,7 @@ import TestSupport
     @Test func aBusyPortIsReportedWithItsNumber() async throws {
         let (folder, root) = try makeSite()
         try await withServer(root: root) { _, client in
-            let port = try #require(try await client.getChannel().remoteAddress?.port)
+            let port = client.port
             let second = try PreviewServer(configuration: .init(root: root, port: port))
             await #expect(throws: PreviewServerError.portInUse(host: "127.0.0.1", port: port)) {
                 try await second.run()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -146,4 +147,41 @@ func firstChange(
             try SourceWatcher(directory: "/tmp", interval: .zero)
         }
     }
+}
+
+@Suite struct SourceWatcherFallbackTests {
+    /// A watched folder removed and made again is seen again (inotify loses its watch with
+    /// the folder; the watcher polls until the folder is back, then watches it anew).
+    @Test func aFolderRemovedAndMadeAgainIsStillWatched() async throws {
+        let parent = try TemporaryFolder()
+        try parent.write("photos/a.jpg", "a")
+        let path = parent.path + "/photos"
+        let watcher = try SourceWatcher(directory: path, interval: .milliseconds(40), quietPeriod: .milliseconds(40))
+        let seen = SeenChanges()
+        let task = Task {
+            await watcher.run { change in
+                seen.list.withLock { $0.append(change) }
+                return true
+            }
+        }
+        /// Waits up to 10 s for the `count`th change.
+        func change(_ count: Int) async throws -> SourceChange? {
+            for _ in 0..<200 where seen.list.withLock({ $0.count }) < count {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return seen.list.withLock { $0.count >= count ? $0[count - 1] : nil }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        try FileManager.default.removeItem(atPath: path)
+        #expect(try await change(1)?.removed == ["a.jpg"])
+        try parent.write("photos/b.jpg", "b")
+        #expect(try await change(2)?.added == ["b.jpg"])
+        task.cancel()
+        await task.value
+    }
+}
+
+/// The changes a watcher reported, in order.
+final class SeenChanges: Sendable {
+    let list = Mutex<[SourceChange]>([])
 }

@@ -1,12 +1,10 @@
 import Foundation
-import Hummingbird
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HummingbirdTesting
 import TestSupport
 import Testing
 
@@ -57,10 +55,11 @@ struct ServerDidNotStart: Error {}
 /// with a real HTTP client connected to it.
 func withServer<Value: Sendable>(
     root: String, liveReload: Bool = true, pollTimeout: Duration = .seconds(10),
+    limits: PreviewServer.Limits = PreviewServer.Limits(),
     _ body: @escaping @Sendable (PreviewServer, TestClient) async throws -> Value
 ) async throws -> Value {
     let server = try PreviewServer(
-        configuration: .init(root: root, port: 0, liveReload: liveReload, pollTimeout: pollTimeout))
+        configuration: .init(root: root, port: 0, liveReload: liveReload, pollTimeout: pollTimeout, limits: limits))
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let task = Task {
         defer { continuation.finish() }
@@ -71,7 +70,7 @@ func withServer<Value: Sendable>(
         throw ServerDidNotStart()
     }
     do {
-        let value = try await client(port: port) { try await body(server, $0) }
+        let value = try await body(server, TestClient(port: port))
         task.cancel()
         try await task.value
         return value
@@ -82,16 +81,9 @@ func withServer<Value: Sendable>(
     }
 }
 
-/// A fresh connection to the server on `port`.
+/// A client for the server on `port` (each request on a connection of its own).
 func client<Value: Sendable>(port: Int, _ body: @escaping @Sendable (TestClient) async throws -> Value) async throws -> Value {
-    try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20)), operation: body)
-}
-
-extension TestClient.Response {
-    /// The body as text (empty when there is none).
-    var text: String { body.map { String(buffer: $0) } ?? "" }
-    /// The body's length in bytes.
-    var bodyCount: Int { body?.readableBytes ?? 0 }
+    try await body(TestClient(port: port))
 }
 
 /// Waits for the first value `body` produces, or `nil` after `timeout`.
@@ -118,6 +110,11 @@ struct SocketError: Error, CustomStringConvertible {
 /// everything the server answers until it closes the connection. The socket blocks, so it
 /// runs on a thread of its own, never on the tasks' threads that the server needs too.
 func rawRequest(port: Int, _ request: String) async throws -> String {
+    String(decoding: try await rawRequestBytes(port: port, request), as: UTF8.self)
+}
+
+/// ``rawRequest(port:_:)``'s bytes, as they came.
+func rawRequestBytes(port: Int, _ request: String) async throws -> [UInt8] {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread {
             continuation.resume(with: Result { try blockingRequest(port: port, request) })
@@ -125,15 +122,15 @@ func rawRequest(port: Int, _ request: String) async throws -> String {
     }
 }
 
-private func blockingRequest(port: Int, _ request: String) throws -> String {
+/// A blocking TCP connection to 127.0.0.1:`port` with a receive timeout.
+func connectLoopback(port: Int, timeout: Int = 10) throws -> Int32 {
     #if canImport(Glibc)
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
     let fd = socket(AF_INET, SOCK_STREAM, 0)
     #endif
     guard fd >= 0 else { throw SocketError(description: "socket: \(errno)") }
-    defer { close(fd) }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    var timeout = timeval(tv_sec: timeout, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -142,7 +139,17 @@ private func blockingRequest(port: Int, _ request: String) throws -> String {
     let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    guard connected == 0 else { throw SocketError(description: "connect: \(errno)") }
+    guard connected == 0 else {
+        let code = errno
+        close(fd)
+        throw SocketError(description: "connect: \(code)")
+    }
+    return fd
+}
+
+private func blockingRequest(port: Int, _ request: String) throws -> [UInt8] {
+    let fd = try connectLoopback(port: port)
+    defer { close(fd) }
     let bytes = Array(request.utf8)
     guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == bytes.count else {
         throw SocketError(description: "send: \(errno)")
@@ -154,5 +161,5 @@ private func blockingRequest(port: Int, _ request: String) throws -> String {
         if count <= 0 { break }
         answer += buffer[0..<count]
     }
-    return String(decoding: answer, as: UTF8.self)
+    return answer
 }

@@ -1,0 +1,66 @@
+/// An answer of the preview server, before it is written to the connection.
+struct Response {
+    /// What follows the head.
+    enum Body {
+        /// Nothing (`HEAD`, 304, 416, or an empty file).
+        case none
+        /// Bytes in memory (pages with the reload script, short messages).
+        case bytes([UInt8])
+        /// `count` bytes of an open file from `offset`, read and sent in chunks.
+        case file(Descriptor, offset: Int, count: Int)
+    }
+
+    var status: Int
+    /// Header fields in order; `Content-Length` is always among them.
+    var headers: [(name: String, value: String)]
+    var body: Body
+
+    /// The reason phrase of the status line.
+    var reason: String {
+        switch status {
+        case 200: "OK"
+        case 206: "Partial Content"
+        case 301: "Moved Permanently"
+        case 304: "Not Modified"
+        case 400: "Bad Request"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 413: "Content Too Large"
+        case 416: "Range Not Satisfiable"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 503: "Service Unavailable"
+        case 505: "HTTP Version Not Supported"
+        default: "Unknown"
+        }
+    }
+
+    /// The value of the first header field named `name` (case-insensitive).
+    subscript(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// The status line and header fields, with `Connection: close` when the connection ends
+    /// after this answer.
+    func head(closing: Bool) -> [UInt8] {
+        var text = "HTTP/1.1 \(status) \(reason)\r\n"
+        for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        if closing { text += "Connection: close\r\n" }
+        text += "\r\n"
+        return Array(text.utf8)
+    }
+
+    /// A short plain-text answer.
+    static func plain(_ status: Int, _ text: String, extra: [(name: String, value: String)] = []) -> Response {
+        let body = Array(text.utf8)
+        return Response(
+            status: status,
+            headers: extra + [
+                ("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store"),
+                ("Content-Length", String(body.count)),
+            ],
+            body: .bytes(body))
+    }
+}

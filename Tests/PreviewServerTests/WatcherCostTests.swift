@@ -1,0 +1,75 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import TestSupport
+
+@testable import PreviewServer
+
+/// What watching a large photo folder costs while nothing changes, and how soon a change
+/// is still seen.
+@Suite struct WatcherCostTests {
+    /// 20,000 files in 200 folders.
+    static func largeFolder() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        for album in 0..<200 {
+            let path = folder.path + "/album-\(album)"
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            for photo in 0..<100 {
+                // Plain creat(2): Foundation's atomic writes would make this take a minute.
+                let fd = creat(path + "/photo-\(photo).jpg", 0o644)
+                #expect(fd >= 0)
+                close(fd)
+            }
+        }
+        return folder
+    }
+
+    /// Runs a watcher for `idle` without changes, then changes a file; returns the watcher's
+    /// processor time over the idle period and how long the change took to be seen.
+    static func measure(_ folder: TemporaryFolder, usesEvents: Bool, idle: Duration) async throws -> (cpu: Duration, seen: Duration?) {
+        let watcher = try SourceWatcher(directory: folder.path, usesEvents: usesEvents)
+        let (changes, continuation) = AsyncStream.makeStream(of: SourceChange.self)
+        let task = Task {
+            await watcher.run { change in
+                continuation.yield(change)
+                return true
+            }
+        }
+        try await Task.sleep(for: .milliseconds(500))  // the first look, and the watches set
+        let before = watcher.meter.elapsed
+        try await Task.sleep(for: idle)
+        let cpu = watcher.meter.elapsed - before
+        let clock = ContinuousClock()
+        let start = clock.now
+        let name = "album-7/new-\(usesEvents ? "events" : "polling").jpg"
+        try folder.write(name, "new")
+        let change = await firstValue(within: .seconds(10)) { await changes.first { _ in true } }
+        let seen = change.map { _ in clock.now - start }
+        #expect(change?.added == [name])
+        task.cancel()
+        await task.value
+        continuation.finish()
+        return (cpu, seen)
+    }
+
+    @Test func watchingTwentyThousandFilesCostsAlmostNothingAndSeesChangesQuickly() async throws {
+        #if os(Linux)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let folder = try Self.largeFolder()
+        print("made 20,000 files in \(clock.now - start)")
+        let (cpu, seen) = try await Self.measure(folder, usesEvents: true, idle: .seconds(10))
+        // Under 2% of a core over 10 s.
+        #expect(cpu < .milliseconds(200), "the watcher used \(cpu) of processor time in 10 s")
+        let latency = try #require(seen)
+        #expect(latency < .seconds(2), "a change was seen after \(latency)")
+        // The same folder polled, for comparison (printed; the meter really measures).
+        let (polledCPU, _) = try await Self.measure(folder, usesEvents: false, idle: .seconds(3))
+        print("watcher, 20,000 files: inotify \(cpu) in 10 s idle, change seen after \(latency); polling \(polledCPU) in 3 s idle")
+        #expect(polledCPU > cpu)
+        #endif
+    }
+}
