@@ -79,6 +79,7 @@ struct ImageStage {
                 switch outcome {
                 case .success(let result):
                     results[index] = .success(result)
+                    for warning in result.warnings { progress(.warning("\(plan.photos[index].photo.relativePath): \(warning)")) }
                 case .failure(.image(let error)):
                     results[index] = .failure(error)
                 case .failure(.write(let error)):
