@@ -5,4 +5,4 @@
 static inline cmsUInt32Number cascade_lcms_BGRA_8(void) { return TYPE_BGRA_8; }
 static inline cmsUInt32Number cascade_lcms_ARGB_8(void) { return TYPE_ARGB_8; }
 static inline cmsUInt32Number cascade_lcms_RGB_8(void) { return TYPE_RGB_8; }
-static inline cmsUInt32Number cascade_lcms_copy_alpha(void) { return cmsFLAGS_COPY_ALPHA; }
+static inline cmsUInt32Number cascade_lcms_no_cache(void) { return cmsFLAGS_NOCACHE; }

@@ -54,7 +54,9 @@ struct LCMSProfile: ~Copyable {
 }
 
 /// A Little CMS transform of gd's truecolour pixels (in memory B, G, R, alpha on little-endian
-/// machines) from one RGB profile to another, in place, alpha untouched. Owns its handle;
+/// machines) from one RGB profile to another, in place, alpha untouched (Little CMS leaves
+/// extra channels alone without `cmsFLAGS_COPY_ALPHA`; its one-pixel cache is off, since
+/// photo pixels rarely repeat and checking it costs more than it saves). Owns its handle;
 /// `cmsDoTransform` is thread-safe, so one transform serves every worker.
 final class ColourTransform: @unchecked Sendable {  // the handle is immutable after creation
     private let handle: cmsHTRANSFORM
@@ -65,7 +67,7 @@ final class ColourTransform: @unchecked Sendable {  // the handle is immutable a
     init(from source: borrowing LCMSProfile, to target: borrowing LCMSProfile) throws(ColourProfileError) {
         guard let handle = cmsCreateTransform(
             source.handle, Self.pixelFormat, target.handle, Self.pixelFormat,
-            UInt32(INTENT_RELATIVE_COLORIMETRIC), cascade_lcms_copy_alpha())
+            UInt32(INTENT_RELATIVE_COLORIMETRIC), cascade_lcms_no_cache())
         else { throw .unreadable("no transform to sRGB can be made from it") }
         self.handle = handle
     }
