@@ -60,8 +60,9 @@ public enum Renditions {
     /// picture's aspect ratio.
     ///
     /// The pixels are converted to sRGB through the photo's embedded colour profile (ICC in
-    /// JPEG, PNG and WebP) right after decoding, before anything is resized or averaged; a
-    /// profile that cannot be read leaves the pixels as they are, with a warning in the set.
+    /// JPEG, PNG, WebP, HEIF and AVIF, or a HEIF/AVIF `nclx` description) right after decoding,
+    /// before anything is resized or averaged; a profile that cannot be read leaves the pixels
+    /// as they are, with a warning in the set.
     ///
     /// A JPEG is decoded at the smallest size its codec can scale to while decoding that is still
     /// at least as large as the largest image made (see ``JPEGDecoder``), so a 24-megapixel

@@ -62,6 +62,23 @@ import Testing
         try Self.checkConverted(webp, space: .displayP3, minimumShift: 15)
     }
 
+    /// An AVIF tagged as Display P3 by its `nclx` colour box (code points of ITU-T H.273:
+    /// primaries 12, transfer 13). HEIF reads its `colr` boxes with the same code; no HEIC test
+    /// file is made here: gd's HEIF encoder writes no `nclx`, nor does heif-enc 1.15.
+    @Test func avifNclxDisplayP3() throws {
+        let format = ImageFormat.avif
+        var file = try Self.patchImage().encoded(asFormat: format, quality: 100)
+        // libavif writes an sRGB `nclx` box: make it say Display P3.
+        let marker = Array("colrnclx".utf8)
+        guard let at = (0...(file.count - marker.count)).first(where: { Array(file[$0..<($0 + marker.count)]) == marker }) else {
+            Issue.record("no nclx colour box in the \(format) file")
+            return
+        }
+        file.replaceSubrange((at + 8)..<(at + 12), with: [0, 12, 0, 13])
+        #expect(try ColourProfileReader.read(file, format: format) == .nclx(primaries: 12, transfer: 13))
+        try Self.checkConverted(file, space: .displayP3, minimumShift: 15)
+    }
+
     @Test func profileSplitOverSegmentsIsReassembledInOrder() throws {
         let profile = RGBSpace.adobeRGB.iccProfile
         let partSize = profile.count / 3 + 1
