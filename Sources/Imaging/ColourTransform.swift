@@ -60,6 +60,8 @@ struct LCMSProfile: ~Copyable {
 /// `cmsDoTransform` is thread-safe, so one transform serves every worker.
 final class ColourTransform: @unchecked Sendable {  // the handle is immutable after creation
     private let handle: cmsHTRANSFORM
+    /// The same conversion as tables, for matrix-shaper profiles: used instead of the handle.
+    private let tables: MatrixShaperTables?
 
     /// gd's pixel layout, as a Little CMS format.
     private static let pixelFormat = UInt32(1).littleEndian == 1 ? cascade_lcms_BGRA_8() : cascade_lcms_ARGB_8()
@@ -70,12 +72,25 @@ final class ColourTransform: @unchecked Sendable {  // the handle is immutable a
             UInt32(INTENT_RELATIVE_COLORIMETRIC), cascade_lcms_no_cache())
         else { throw .unreadable("no transform to sRGB can be made from it") }
         self.handle = handle
+        tables = MatrixShaperTables.hasOneCurve(target) ? MatrixShaperTables(from: source, to: target) : nil
     }
 
     deinit { cmsDeleteTransform(handle) }
 
+    /// Whether the conversion runs on Cascade's own tables rather than Little CMS's transform.
+    var usesTables: Bool { tables != nil }
+
     /// Transforms `count` gd pixels at `pixels`, in place.
     func apply(_ pixels: UnsafeMutablePointer<Int32>, count: Int) {
+        if let tables {
+            tables.apply(pixels, count: count)
+        } else {
+            cmsDoTransform(handle, pixels, pixels, UInt32(count))
+        }
+    }
+
+    /// Transforms `count` gd pixels at `pixels` in place with Little CMS, tables or not (for tests).
+    func applyWithLittleCMS(_ pixels: UnsafeMutablePointer<Int32>, count: Int) {
         cmsDoTransform(handle, pixels, pixels, UInt32(count))
     }
 
