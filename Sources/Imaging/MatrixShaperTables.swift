@@ -7,14 +7,18 @@ import CLCMS2
 /// profiles, at a fraction of its per-pixel cost (it calls a formatter, an evaluator and a
 /// packer for every pixel).
 struct MatrixShaperTables: Sendable {
-    /// Entries of the output table (linear light, 0...1).
-    static let outputSize = 16384
+    /// Fixed-point scales: linear light in the input tables (1.0 = 2^16), the matrix (2^14),
+    /// and the output table's index (2^14 steps from 0 to 1.0, both included).
+    static let inputBits = 16
+    static let matrixBits = 14
+    static let outputBits = 14
+    static var outputSize: Int { (1 << outputBits) + 1 }
 
-    /// Per input channel (red, green, blue), the linear light of each 8-bit value.
-    private let input: [[Float]]
-    /// Row-major, target linear RGB from source linear RGB.
-    private let matrix: [Float]
-    /// 8-bit target values of linear light at `i / (outputSize - 1)`.
+    /// Per input channel (red, green, blue), the linear light of each 8-bit value (fixed point).
+    private let input: [[Int32]]
+    /// Row-major, target linear RGB from source linear RGB (fixed point).
+    private let matrix: [Int]
+    /// 8-bit target values of linear light at `i / 2^outputBits`.
     private let output: [UInt8]
 
     /// The tables from `source` to `target`, or nil when either is not a plain matrix-shaper
@@ -23,11 +27,11 @@ struct MatrixShaperTables: Sendable {
         guard let sourceMatrix = Self.colorants(source.handle), let targetMatrix = Self.colorants(target.handle),
             let inverse = Self.inverse(targetMatrix)
         else { return nil }
-        var input: [[Float]] = []
+        var input: [[Int32]] = []
         for tag in [cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag] {
             guard let curve = cmsReadTag(source.handle, tag) else { return nil }
             let tone = OpaquePointer(curve)
-            input.append((0..<256).map { cmsEvalToneCurveFloat(tone, Float($0) / 255) })
+            input.append((0..<256).map { Int32((max(0, min(1, cmsEvalToneCurveFloat(tone, Float($0) / 255))) * Float(1 << Self.inputBits)).rounded()) })
         }
         var output: [UInt8] = []
         output.reserveCapacity(Self.outputSize)
@@ -35,14 +39,16 @@ struct MatrixShaperTables: Sendable {
             guard let curve = cmsReadTag(target.handle, tag), let reversed = cmsReverseToneCurve(OpaquePointer(curve)) else { return nil }
             defer { cmsFreeToneCurve(reversed) }
             for index in 0..<Self.outputSize {
-                let value = cmsEvalToneCurveFloat(reversed, Float(index) / Float(Self.outputSize - 1))
+                let value = cmsEvalToneCurveFloat(reversed, Float(index) / Float(1 << Self.outputBits))
                 output.append(UInt8(max(0, min(255, (value * 255).rounded()))))
             }
         }
-        var product = [Float](repeating: 0, count: 9)
+        var product = [Int](repeating: 0, count: 9)
         for row in 0..<3 {
             for column in 0..<3 {
-                product[row * 3 + column] = Float((0..<3).map { inverse[row][$0] * sourceMatrix[$0][column] }.reduce(0, +))
+                let value = (0..<3).map { inverse[row][$0] * sourceMatrix[$0][column] }.reduce(0, +)
+                guard abs(value) < 64 else { return nil }
+                product[row * 3 + column] = Int((value * Double(1 << Self.matrixBits)).rounded())
             }
         }
         self.input = input
@@ -81,25 +87,28 @@ struct MatrixShaperTables: Sendable {
                 [d * h - e * g, b * g - a * h, a * e - b * d]].map { $0.map { $0 / det } }
     }
 
-    /// Converts `count` gd pixels (`0xAARRGGBB`-style, alpha kept) at `pixels`, in place.
+    /// Converts `count` gd pixels (`0xAARRGGBB`-style, alpha kept) at `pixels`, in place, in
+    /// integer arithmetic (no conversion that could trap in the loop).
     func apply(_ pixels: UnsafeMutablePointer<Int32>, count: Int) {
         let m = (matrix[0], matrix[1], matrix[2], matrix[3], matrix[4], matrix[5], matrix[6], matrix[7], matrix[8])
-        let scale = Float(Self.outputSize - 1)
+        let shift = Self.inputBits + Self.matrixBits - Self.outputBits
+        let half = 1 << (shift - 1)
+        let top = 1 << Self.outputBits
         input[0].withUnsafeBufferPointer { red in
             input[1].withUnsafeBufferPointer { green in
                 input[2].withUnsafeBufferPointer { blue in
                     output.withUnsafeBufferPointer { out in
-                        @inline(__always) func encode(_ v: Float) -> UInt32 {
-                            UInt32(out[Int(min(max(v, 0), 1) * scale + 0.5)])
+                        @inline(__always) func encode(_ v: Int) -> UInt32 {
+                            UInt32(out[min(max((v &+ half) >> shift, 0), top)])
                         }
                         for x in 0..<count {
                             let pixel = UInt32(bitPattern: pixels[x])
-                            let r = red[Int(pixel >> 16 & 0xFF)]
-                            let g = green[Int(pixel >> 8 & 0xFF)]
-                            let b = blue[Int(pixel & 0xFF)]
-                            let R = encode(m.0 * r + m.1 * g + m.2 * b)
-                            let G = encode(m.3 * r + m.4 * g + m.5 * b)
-                            let B = encode(m.6 * r + m.7 * g + m.8 * b)
+                            let r = Int(red[Int(pixel >> 16 & 0xFF)])
+                            let g = Int(green[Int(pixel >> 8 & 0xFF)])
+                            let b = Int(blue[Int(pixel & 0xFF)])
+                            let R = encode(m.0 &* r &+ m.1 &* g &+ m.2 &* b)
+                            let G = encode(m.3 &* r &+ m.4 &* g &+ m.5 &* b)
+                            let B = encode(m.6 &* r &+ m.7 &* g &+ m.8 &* b)
                             pixels[x] = Int32(bitPattern: pixel & 0xFF00_0000 | R << 16 | G << 8 | B)
                         }
                     }
