@@ -164,8 +164,9 @@ public enum ColourConversion {
         }
     }
 
-    /// An RGB profile for an `nclx` description, nil for sRGB (primaries 1 and the sRGB curve)
-    /// or when unspecified; code points Cascade does not know are an error.
+    /// An RGB profile for an `nclx` description, nil for sRGB (BT.709 primaries with the sRGB
+    /// or a BT.709 curve) or when unspecified; code points Cascade does not know (HDR transfers
+    /// such as PQ and HLG among them) are an error.
     static func nclxProfile(primaries: Int, transfer: Int) throws(ColourProfileError) -> LCMSProfile? {
         let d65 = (0.3127, 0.3290)
         let space: (white: (Double, Double), red: (Double, Double), green: (Double, Double), blue: (Double, Double))
@@ -178,14 +179,16 @@ public enum ColourConversion {
         }
         let curve: (type: Int32, parameters: [Double])
         switch transfer {
-        case 2, 13: curve = (4, [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045])  // sRGB (or unspecified)
-        case 1, 6, 14, 15: curve = (4, [1 / 0.45, 1 / 1.099, 0.099 / 1.099, 1 / 4.5, 0.081])  // BT.709
+        // sRGB, unspecified, and the BT.709-family curves, which encoders write for ordinary
+        // stills (1/1/1 from many tools) and which are read as sRGB here, so such files stay as
+        // they are.
+        case 1, 2, 6, 13, 14, 15: curve = (4, [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045])
         case 4: curve = (1, [2.2])
         case 5: curve = (1, [2.8])
         case 8: curve = (1, [1.0])  // linear
         default: throw .unreadable("transfer characteristics \(transfer) are not supported")
         }
-        if (primaries == 1 || primaries == 2) && (transfer == 2 || transfer == 13) { return nil }
+        if (primaries == 1 || primaries == 2) && [1, 2, 6, 13, 14, 15].contains(transfer) { return nil }
         return try LCMSProfile(white: space.white, red: space.red, green: space.green, blue: space.blue,
                                curveType: curve.type, parameters: curve.parameters)
     }

@@ -79,6 +79,17 @@ import Testing
         try Self.checkConverted(file, space: .displayP3, minimumShift: 15)
     }
 
+    /// `nclx` descriptions of sRGB (as encoders write them) need no transform; unknown code
+    /// points are an error (a warning for the photo).
+    @Test func nclxCodePoints() throws {
+        for (primaries, transfer) in [(1, 13), (1, 1), (2, 2), (1, 6)] {
+            #expect(try ColourConversion.nclxProfile(primaries: primaries, transfer: transfer) == nil)
+        }
+        #expect(try ColourConversion.nclxProfile(primaries: 12, transfer: 1) != nil)
+        #expect(throws: ColourProfileError.self) { try ColourConversion.nclxProfile(primaries: 12, transfer: 16) }
+        #expect(throws: ColourProfileError.self) { try ColourConversion.nclxProfile(primaries: 99, transfer: 13) }
+    }
+
     @Test func profileSplitOverSegmentsIsReassembledInOrder() throws {
         let profile = RGBSpace.adobeRGB.iccProfile
         let partSize = profile.count / 3 + 1
