@@ -1,7 +1,7 @@
 /// The colour profile a photo carries: how its pixel values are to be read.
 public enum ColourProfile: Sendable, Hashable {
     /// An ICC profile, as embedded (JPEG APP2 `ICC_PROFILE`, PNG `iCCP` once inflated, WebP
-    /// `ICCP`, HEIF/AVIF `colr` of type `prof` or `rICC`).
+    /// `ICCP`, TIFF tag 34675, HEIF/AVIF `colr` of type `prof` or `rICC`).
     case icc([UInt8])
     /// A HEIF/AVIF `nclx` description (ITU-T H.273 code points).
     case nclx(primaries: Int, transfer: Int)
@@ -37,7 +37,8 @@ enum ColourProfileReader {
             case .png: return try png(reader)
             case .webp: return try webp(reader).map(ColourProfile.icc)
             case .heif, .avif: return try ISOMediaHeader.primaryImage(reader, format: format).colour
-            case .gif, .bmp, .tiff: return nil
+            case .tiff: return try TIFFHeader.read(reader).iccProfile.map(ColourProfile.icc)
+            case .gif, .bmp: return nil
             }
         } catch {
             throw .damaged("\(error)")

@@ -56,6 +56,13 @@ import Testing
         try Self.checkConverted(png, space: space, minimumShift: shift)
     }
 
+    @Test func tiffWithICCTag() throws {
+        var writer = TIFFWriter()
+        writer.iccProfile = RGBSpace.adobeRGB.iccProfile
+        let tiff = writer.write(try Self.patchImage())
+        try Self.checkConverted(tiff, space: .adobeRGB, minimumShift: 15)
+    }
+
     @Test func webpWithICCPChunk() throws {
         let webp = webpWithICCP(try Self.patchImage().encoded(as: .webp(quality: 100)), profile: RGBSpace.displayP3.iccProfile, width: 64, height: 16)
         #expect(try ImageProbe.probe(webp).format == .webp)
