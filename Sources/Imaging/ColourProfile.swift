@@ -37,7 +37,7 @@ enum ColourProfileReader {
             case .png: return try png(reader)
             case .webp: return try webp(reader).map(ColourProfile.icc)
             case .heif, .avif: return try ISOMediaHeader.primaryImage(reader, format: format).colour
-            case .tiff: return try TIFFHeader.read(reader).iccProfile.map(ColourProfile.icc)
+            case .tiff: return try TIFFHeader.read(reader, profile: true).iccProfile.map(ColourProfile.icc)
             case .gif, .bmp: return nil
             }
         } catch {
