@@ -41,16 +41,6 @@ struct LCMSProfile: ~Copyable {
 
     /// Whether the profile describes RGB data.
     var isRGB: Bool { cmsGetColorSpace(handle) == cmsSigRgbData }
-
-    /// The profile as ICC bytes.
-    func iccBytes() throws(ColourProfileError) -> [UInt8] {
-        var size: UInt32 = 0
-        guard cmsSaveProfileToMem(handle, nil, &size) != 0, size > 0 else { throw .unreadable("the profile cannot be written") }
-        var bytes = [UInt8](repeating: 0, count: Int(size))
-        let saved = bytes.withUnsafeMutableBytes { cmsSaveProfileToMem(handle, $0.baseAddress, &size) }
-        guard saved != 0 else { throw .unreadable("the profile cannot be written") }
-        return bytes
-    }
 }
 
 /// A Little CMS transform of gd's truecolour pixels (in memory B, G, R, alpha on little-endian
@@ -119,7 +109,7 @@ final class ColourTransform: @unchecked Sendable {  // the handle is immutable a
 
 /// The conversion of decoded pixels to sRGB: one transform per distinct profile, made on first
 /// use and shared by every worker.
-public enum ColourConversion {
+enum ColourConversion {
     /// What a profile needs.
     enum Plan: Sendable {
         /// Nothing: sRGB, or a colour space the pixels as decoded are not in (grey, CMYK).
@@ -133,19 +123,17 @@ public enum ColourConversion {
     static let cacheLimit = 64
 
     /// The plan for `profile`, from the cache or made now (outside the lock: two workers may
-    /// both make the first one, and one is kept).
+    /// both make the first one; the one cached first is kept and returned to both).
     static func plan(for profile: ColourProfile) -> Plan {
         if let plan = cache.withLock({ $0[profile] }) { return plan }
         let plan = makePlan(profile)
-        cache.withLock { cache in
+        return cache.withLock { cache in
+            if let first = cache[profile] { return first }  // another worker's, made meanwhile
             if cache.count >= cacheLimit { cache.removeAll() }
             cache[profile] = plan
+            return plan
         }
-        return plan
     }
-
-    /// The number of profiles planned so far (for tests).
-    static var cachedCount: Int { cache.withLock { $0.count } }
 
     private static func makePlan(_ profile: ColourProfile) -> Plan {
         do throws(ColourProfileError) {
@@ -191,11 +179,6 @@ public enum ColourConversion {
         if (primaries == 1 || primaries == 2) && [1, 2, 6, 13, 14, 15].contains(transfer) { return nil }
         return try LCMSProfile(white: space.white, red: space.red, green: space.green, blue: space.blue,
                                curveType: curve.type, parameters: curve.parameters)
-    }
-
-    /// The compact Display P3 profile (P3 primaries, D65, the sRGB curve) as ICC bytes.
-    public static func displayP3Profile() throws(ColourProfileError) -> [UInt8] {
-        try nclxProfile(primaries: 12, transfer: 13)!.iccBytes()
     }
 
     /// Converts `image` (decoded from a file whose profile is `profile`) to sRGB in place.

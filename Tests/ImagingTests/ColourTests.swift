@@ -215,9 +215,11 @@ import Testing
             return identities
         }
         #expect(plans.allSatisfy { $0 != nil })
-        // Made at most once per racing worker; afterwards always the cached one.
+        // Workers racing to make it all get the one cached first, and so does every later call.
+        #expect(Set(plans).count == 1)
         guard case .transform(let cached) = ColourConversion.plan(for: .icc(profile)) else { Issue.record("no transform"); return }
         guard case .transform(let again) = ColourConversion.plan(for: .icc(profile)) else { Issue.record("no transform"); return }
         #expect(cached === again)
+        #expect(ObjectIdentifier(cached) == plans[0])
     }
 }
