@@ -40,6 +40,10 @@ enum ColourProfileReader {
             case .tiff: return try TIFFHeader.read(reader, profile: true).iccProfile.map(ColourProfile.icc)
             case .gif, .bmp: return nil
             }
+        } catch .decodeFailed(_, let detail) {
+            throw .damaged(detail)
+        } catch .truncated {
+            throw .damaged("the file ends before it does")
         } catch {
             throw .damaged("\(error)")
         }
