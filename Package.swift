@@ -24,9 +24,11 @@ let package = Package(
         .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Decoding, orientation, resizing and encoding of photos; owns every C pointer.
-        .target(name: "Imaging", dependencies: ["CGD", "CExif", "CTurboJPEG"]),
+        .target(name: "Imaging", dependencies: ["CGD", "CExif", "CTurboJPEG", "CLCMS2", "CZlib"]),
 
         // The YAML files Cascade reads: `cascade.yml` (site configuration) and album front matter.
         .target(name: "GalleryConfig", dependencies: [.product(name: "Yams", package: "Yams")]),

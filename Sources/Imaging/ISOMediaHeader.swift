@@ -27,6 +27,9 @@ enum ISOMediaHeader {
         var height: Int
         var transforms: [Transform]
         var exif: [UInt8]?
+        /// The colour description of its `colr` boxes: an ICC profile (`prof`, `rICC`) over an
+        /// `nclx` one when it has both, as HEIF readers do.
+        var colour: ColourProfile? = nil
     }
 
     static func read(_ reader: ByteReader, format: ImageFormat) throws(ImagingError) -> ImageInfo {
@@ -119,8 +122,16 @@ enum ISOMediaHeader {
         let width = try meta.u32be(ispe.contentStart + 4)
         let height = try meta.u32be(ispe.contentStart + 8)
         var transforms: [Transform] = []
+        var icc: [UInt8]?
+        var nclx: ColourProfile?
         for property in chosen {
             switch property.type {
+            case "colr" where property.end - property.contentStart >= 4:
+                switch try meta.fourCC(property.contentStart) {
+                case "prof", "rICC": icc = try meta.bytes((property.contentStart + 4)..<property.end)
+                case "nclx": nclx = .nclx(primaries: try meta.u16be(property.contentStart + 4), transfer: try meta.u16be(property.contentStart + 6))
+                default: break
+                }
             case "irot": transforms.append(.rotation(anticlockwiseQuarterTurns: Int(try meta.u8(property.contentStart) & 3)))
             case "imir": transforms.append(.mirror(axis: Int(try meta.u8(property.contentStart) & 1)))
             default: break
@@ -128,7 +139,7 @@ enum ISOMediaHeader {
         }
         // EXIF is optional: a damaged EXIF item leaves the image readable.
         let exif = try? exifItem(file: file, meta: meta, children: children, format: format)
-        return PrimaryImage(width: width, height: height, transforms: transforms, exif: exif ?? nil)
+        return PrimaryImage(width: width, height: height, transforms: transforms, exif: exif ?? nil, colour: icc.map(ColourProfile.icc) ?? nclx)
     }
 
     /// The property indices associated with `item` in an `ipma` box, or nil when it has none.

@@ -26,12 +26,16 @@ public struct RenditionSet: Sendable {
     public var renditions: [Rendition]
     /// The upright picture's average colour (over white).
     public var averageColor: RGBColor
+    /// What the user should know about the images, which were made nonetheless (a colour
+    /// profile that cannot be read, say): sentences about the photo, without its name.
+    public var warnings: [String]
 
     /// Creates a rendition set.
-    public init(info: ImageInfo, renditions: [Rendition], averageColor: RGBColor) {
+    public init(info: ImageInfo, renditions: [Rendition], averageColor: RGBColor, warnings: [String] = []) {
         self.info = info
         self.renditions = renditions
         self.averageColor = averageColor
+        self.warnings = warnings
     }
 }
 
@@ -54,6 +58,11 @@ public enum Renditions {
     /// the upright picture; widths of zero or less are ignored, and with none left the picture's
     /// own width is made. Each image is scaled from the next larger one, heights from the upright
     /// picture's aspect ratio.
+    ///
+    /// The pixels are converted to sRGB through the photo's embedded colour profile (ICC in
+    /// JPEG, PNG, WebP, HEIF and AVIF, or a HEIF/AVIF `nclx` description) right after decoding,
+    /// before anything is resized or averaged; a profile that cannot be read leaves the pixels
+    /// as they are, with a warning in the set.
     ///
     /// A JPEG is decoded at the smallest size its codec can scale to while decoding that is still
     /// at least as large as the largest image made (see ``JPEGDecoder``), so a 24-megapixel
@@ -93,6 +102,17 @@ public enum Renditions {
         } else {
             decoded = try Image.decode(bytes, info: info, limits: limits)
         }
+        var warnings: [String] = []
+        let profile: ColourProfile?
+        do throws(ColourProfileError) {
+            profile = try ColourProfileReader.read(bytes, format: info.format)
+        } catch {
+            profile = nil
+            warnings.append("\(error); its colours are published as they are, read as sRGB")
+        }
+        if let problem = ColourConversion.convertToSRGB(decoded, from: profile) {
+            warnings.append("\(problem); its colours are published as they are, read as sRGB")
+        }
         let upright = try decoded.oriented(info.orientation)
 
         var renditions: [Rendition] = []
@@ -111,7 +131,7 @@ public enum Renditions {
         var uprightInfo = info
         uprightInfo.displayWidth = fullWidth
         uprightInfo.displayHeight = fullHeight
-        return RenditionSet(info: uprightInfo, renditions: renditions.reversed(), averageColor: color)
+        return RenditionSet(info: uprightInfo, renditions: renditions.reversed(), averageColor: color, warnings: warnings)
     }
 }
 

@@ -5,6 +5,8 @@ struct TIFFHeader {
     var bitsPerSample = 1
     var samplesPerPixel = 1
     var photometric: Int?
+    /// The ICC profile of tag 34675 (InterColorProfile), read only when asked for.
+    var iccProfile: [UInt8]?
     /// The strips' or tiles' (offset, byte count) pairs, read only when asked for.
     var dataExtents: [(offset: Int, count: Int)] = []
 
@@ -31,7 +33,7 @@ struct TIFFHeader {
         }
     }
 
-    static func read(_ reader: ByteReader, extents: Bool = false) throws(ImagingError) -> TIFFHeader {
+    static func read(_ reader: ByteReader, extents: Bool = false, profile: Bool = false) throws(ImagingError) -> TIFFHeader {
         let bigEndian = try reader.u8(0) == 0x4D
         func u16(_ offset: Int) throws(ImagingError) -> Int { Int(try reader.u16(offset, bigEndian: bigEndian)) }
         func u32(_ offset: Int) throws(ImagingError) -> Int { Int(try reader.u32(offset, bigEndian: bigEndian)) }
@@ -100,6 +102,10 @@ struct TIFFHeader {
         if let entry = first(258) { header.bitsPerSample = try integer(entry) }
         if let entry = first(277) { header.samplesPerPixel = try integer(entry) }
         if let entry = first(262) { header.photometric = try integer(entry) }
+        if profile, let entry = first(34675), entry.type == 7 || entry.type == 1 {
+            guard entry.count <= ColourProfileReader.maximumSize else { throw .decodeFailed(.tiff, detail: "the ICC profile is too large") }
+            header.iccProfile = try reader.bytes(entry.valueOffset..<(entry.valueOffset + entry.count))
+        }
         if extents {
             let pairs = [(273, 279), (324, 325)]  // strips, tiles
             for (offsetsTag, countsTag) in pairs {

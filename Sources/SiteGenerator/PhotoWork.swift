@@ -9,6 +9,8 @@ struct PhotoResult: Sendable {
     var record: BuildManifest.PhotoRecord
     var reused: Bool
     var imagesWritten: Int
+    /// What the user should know about the photo's images (a colour profile that cannot be read).
+    var warnings: [String] = []
 }
 
 enum PhotoFailure: Error {
@@ -106,7 +108,7 @@ struct PhotoWork: Sendable {
         let record = self.record(
             of: photo, hash: hash, width: set.info.displayWidth, height: set.info.displayHeight, color: set.averageColor.hex,
             sizes: set.renditions.map { ($0.width, $0.height) }, paths: paths)
-        return .success(PhotoResult(record: record, reused: missing.isEmpty, imagesWritten: written))
+        return .success(PhotoResult(record: record, reused: missing.isEmpty, imagesWritten: written, warnings: set.warnings))
     }
 
     /// The record of a photo whose images an earlier build made (`made`: its size, colour and

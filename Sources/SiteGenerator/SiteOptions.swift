@@ -110,7 +110,7 @@ public struct SiteOptions: Sendable {
     /// What a photo's images in `format` depend on besides the photo: a rebuild reuses the
     /// images of a format only when this is the same, so adding a format makes only its images.
     func imageSettingsKey(for format: EncodeFormat) -> String {
-        "imaging=2;widths=\(allImageWidths.map(String.init).joined(separator: ","));format=\(format.settingsKey);gps=\(keepGPS ? "keep" : "strip")"
+        "imaging=3;widths=\(allImageWidths.map(String.init).joined(separator: ","));format=\(format.settingsKey);gps=\(keepGPS ? "keep" : "strip")"
     }
 
     /// Options from a configuration file (`cascade.yml`); `title` is used when the file has none.

@@ -267,6 +267,8 @@ struct TIFFWriter {
     var description: String?
     var artist: String?
     var dateTime: String?
+    /// An ICC profile for tag 34675 (InterColorProfile).
+    var iccProfile: [UInt8]?
 
     func write(_ image: borrowing Image) -> [UInt8] {
         let u16 = littleEndian ? le16 : be16
@@ -307,6 +309,7 @@ struct TIFFWriter {
         entries.append((284, 3, 1, u16(1) + [0, 0]))  // contiguous
         if let dateTime { ascii(306, dateTime) }
         if let artist { ascii(315, artist) }
+        if let iccProfile { entries.append((34675, 7, iccProfile.count, external(iccProfile))) }
         entries.sort { $0.tag < $1.tag }
         let ifdOffset = extraOffset + extra.count
         var ifd = u16(entries.count)

@@ -106,6 +106,7 @@ struct ImageStage {
                 switch outcome {
                 case .success(let result):
                     reused = result.reused
+                    for warning in result.warnings { progress(.warning("\(plan.photos[index].photo.relativePath): \(warning)")) }
                     accept(index, .success(result))
                 case .failure(.image(let error)):
                     accept(index, .failure(error))

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Colour-management benchmark: what converting Display P3 photos to sRGB costs cascade.
+
+Usage: python3 benchmarks/colour.py [--photos N] [--rounds N] [--jobs N] [--cascade PATH] [--baseline PATH]
+
+1. Corpus (cached in .bench/colour-v1/): N camera-like JPEGs of 4000x3000, quality 90 (smooth
+   gradients and shapes with sensor-like grain, seeded by index), each in two copies with the
+   same pixels: `plain/` without a colour profile, `p3/` with a compact Display P3 ICC profile
+   (P3 primaries, D65, the sRGB curve, written out here from its definition) in APP2.
+2. `cascade build SRC -o OUT --jobs J --quiet` into an empty folder (tiles 400/800/1600, photos
+   800/1600/2400 wide), on each copy, alternating, `--rounds` times; with `--baseline`, another
+   cascade binary (say, one built before colour management) also builds the plain copy in each
+   round, so "no profile costs nothing" is measured in the same run.
+3. Prints CPU seconds per photo (user + system of the build, median over the rounds) and the
+   ratios p3/plain and plain/baseline-plain (1.00 = the same cost).
+"""
+import argparse
+import os
+import pathlib
+import resource
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import time
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+CORPUS = REPO / ".bench" / "colour-v1"
+
+
+def s15(v):
+    return struct.pack(">i", round(v * 65536))
+
+
+def p3_profile():
+    """A version 2 display profile for Display P3 (colorants adapted to D50 with Bradford)."""
+    def xyz(p):
+        return [p[0] / p[1], 1.0, (1 - p[0] - p[1]) / p[1]]
+    prim = [xyz((0.680, 0.320)), xyz((0.265, 0.690)), xyz((0.150, 0.060))]
+    white = xyz((0.3127, 0.3290))
+    m = [[prim[c][r] for c in range(3)] for r in range(3)]
+    det = (m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+           + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]))
+    inv = [[(m[(j + 1) % 3][(i + 1) % 3] * m[(j + 2) % 3][(i + 2) % 3] - m[(j + 1) % 3][(i + 2) % 3] * m[(j + 2) % 3][(i + 1) % 3]) / det
+            for j in range(3)] for i in range(3)]
+    s = [sum(inv[r][k] * white[k] for k in range(3)) for r in range(3)]
+    to_xyz = [[m[r][c] * s[c] for c in range(3)] for r in range(3)]
+    bradford = [[1.0478112, 0.0228866, -0.0501270], [0.0295424, 0.9904844, -0.0170491], [-0.0092345, 0.0150436, 0.7521316]]
+    adapted = [[sum(bradford[r][k] * to_xyz[k][c] for k in range(3)) for c in range(3)] for r in range(3)]
+    d50 = [0.9642, 1.0, 0.8249]
+    def xyz_tag(v):
+        return b"XYZ " + bytes(4) + b"".join(s15(x) for x in v)
+    curve = b"para" + bytes(4) + struct.pack(">HH", 3, 0) + b"".join(
+        s15(x) for x in [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045])
+    tags = [(b"wtpt", xyz_tag(d50))] + [(name, xyz_tag([adapted[r][i] for r in range(3)]))
+                                        for i, name in enumerate([b"rXYZ", b"gXYZ", b"bXYZ"])]
+    table_size = 4 + 12 * (len(tags) + 3)
+    data, entries = b"", b""
+    for name, tag in tags:
+        entries += name + struct.pack(">II", 128 + table_size + len(data), len(tag))
+        data += tag
+    for name in [b"rTRC", b"gTRC", b"bTRC"]:
+        entries += name + struct.pack(">II", 128 + table_size + len(data), len(curve))
+    data += curve
+    total = 128 + table_size + len(data)
+    header = (struct.pack(">I", total) + bytes(4) + bytes([2, 0x10, 0, 0]) + b"mntrRGB XYZ " + bytes(12) + b"acsp"
+              + bytes(28) + b"".join(s15(x) for x in d50) + bytes(48))
+    assert len(header) == 128
+    return header + struct.pack(">I", len(tags) + 3) + entries + data
+
+
+def with_profile(jpeg, profile):
+    body = b"ICC_PROFILE\0" + bytes([1, 1]) + profile
+    segment = b"\xff\xe2" + struct.pack(">H", len(body) + 2) + body
+    at = 2
+    if jpeg[2:4] == b"\xff\xe0":
+        at = 4 + struct.unpack(">H", jpeg[4:6])[0]
+    return jpeg[:at] + segment + jpeg[at:]
+
+
+def make_corpus(count):
+    import io
+    import numpy
+    from PIL import Image
+    profile = p3_profile()
+    for folder in ("plain", "p3"):
+        (CORPUS / folder / "album").mkdir(parents=True, exist_ok=True)
+    for index in range(count):
+        name = f"photo-{index:04d}.jpg"
+        if (CORPUS / "p3" / "album" / name).exists():
+            continue
+        rng = numpy.random.default_rng(index)
+        h, w = 3000, 4000
+        y, x = numpy.mgrid[0:h, 0:w].astype(numpy.float32)
+        channels = []
+        for c in range(3):
+            fx, fy, phase = rng.uniform(0.0005, 0.003, 2).tolist() + [rng.uniform(0, 6.28)]
+            channels.append(128 + 90 * numpy.sin(x * fx + y * fy + phase))
+        pixels = numpy.stack(channels, axis=-1) + rng.normal(0, 6, (h, w, 3))
+        image = Image.fromarray(numpy.clip(pixels, 0, 255).astype(numpy.uint8))
+        buffer = io.BytesIO()
+        image.save(buffer, "JPEG", quality=90)
+        jpeg = buffer.getvalue()
+        (CORPUS / "plain" / "album" / name).write_bytes(jpeg)
+        (CORPUS / "p3" / "album" / name).write_bytes(with_profile(jpeg, profile))
+
+
+def build(binary, source, jobs):
+    output = CORPUS / "out"
+    shutil.rmtree(output, ignore_errors=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.monotonic()
+    subprocess.run([binary, "build", str(source), "-o", str(output), "--jobs", str(jobs), "--quiet"], check=True)
+    wall = time.monotonic() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--photos", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--cascade", default=os.environ.get("CASCADE_BIN", str(REPO / ".build/release/cascade")))
+    parser.add_argument("--baseline", help="another cascade binary to build the plain copy with")
+    args = parser.parse_args()
+    make_corpus(args.photos)
+    for folder in ("plain", "p3"):
+        files = sorted((CORPUS / folder / "album").glob("*.jpg"))[: args.photos]
+        if len(files) < args.photos:
+            sys.exit("corpus incomplete")
+        for f in files:
+            f.read_bytes()  # into the page cache
+    runs = [("plain", args.cascade, "plain"), ("p3", args.cascade, "p3")]
+    if args.baseline:
+        runs.append(("baseline plain", args.baseline, "plain"))
+    times = {name: [] for name, _, _ in runs}
+    for round_index in range(args.rounds):
+        for name, binary, folder in (runs if round_index % 2 == 0 else list(reversed(runs))):
+            cpu, wall = build(binary, CORPUS / folder, args.jobs)
+            times[name].append(cpu / args.photos)
+            print(f"round {round_index + 1} {name:15} {cpu / args.photos:.3f} s CPU/photo ({wall:.1f} s wall)", flush=True)
+    median = {name: statistics.median(values) for name, values in times.items()}
+    print(f"\n{args.photos} photos 4000x3000, --jobs {args.jobs}, median of {args.rounds} rounds (CPU s/photo):")
+    for name, value in median.items():
+        print(f"  {name:15} {value:.3f}")
+    print(f"  p3 / plain: {median['p3'] / median['plain']:.3f}")
+    if args.baseline:
+        print(f"  plain / baseline plain: {median['plain'] / median['baseline plain']:.3f}")
+
+
+if __name__ == "__main__":
+    main()
