@@ -81,9 +81,8 @@ public struct SiteBuilder: Sendable {
         let catalog = try Catalog(path: options.catalogPath ?? Catalog.defaultPath(output: output)) { progress(.warning($0)) }
         // What earlier builds made is needed up to the image stage: it is read, and let go of,
         // in `makeImages`, so that a large library's records are not held while pages are made.
-        let (scan, imagePlan, images, earlierPages, legacyManifest) = try await makeImages(
+        let (scan, imagePlan, images, writer, earlierPages, legacyManifest) = try await makeImages(
             source: source, output: output, catalog: catalog, jobs: jobs, finished: finished, progress: progress)
-        let writer = SiteWriter(root: output, refused: scan.refused)
 
         var made = Set<String>()
         for case let photo? in images.published { made.formUnion(photo.images.allPaths) }
@@ -114,12 +113,13 @@ public struct SiteBuilder: Sendable {
     }
 
     /// The stages up to the images: reads what earlier builds made, scans, plans and makes the
-    /// images. Returns what the later stages need of it: the earlier build's page fingerprints
-    /// and whether it came from a legacy manifest, but not its photos' records.
+    /// images. Returns what the later stages need of it: the stages' outputs, the writer (which
+    /// leaves the user's files of the output folder alone), the earlier build's page
+    /// fingerprints and whether it came from a legacy manifest, but not its photos' records.
     private func makeImages(
         source: String, output: String, catalog: Catalog, jobs: Int, finished: (String) -> Void,
         progress: @Sendable (BuildEvent) -> Void
-    ) async throws(SiteError) -> (ScanStage.Output, ImagePlanStage.Output, ImageStage.Output, [String: String], Bool) {
+    ) async throws(SiteError) -> (ScanStage.Output, ImagePlanStage.Output, ImageStage.Output, SiteWriter, [String: String], Bool) {
         let earlier = try EarlierBuild(catalog: catalog, output: output) { progress(.warning($0)) }
         SiteWriter(root: output).removeTemporaryFiles()
         finished("catalog read")
@@ -139,7 +139,7 @@ public struct SiteBuilder: Sendable {
         let images = try await ImageStage(work: work, jobs: jobs).run(
             scan: scan, images: imagePlan, previous: earlier.previous.photos, stored: earlier.stored.photos, progress: progress)
         finished(ImageStage.name)
-        return (scan, imagePlan, images, earlier.previous.pages, earlier.fromLegacyManifest)
+        return (scan, imagePlan, images, work.writer, earlier.previous.pages, earlier.fromLegacyManifest)
     }
 
     /// A page's bytes: its UTF-8 without control characters other than tab and line ends (a NUL

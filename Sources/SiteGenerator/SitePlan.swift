@@ -145,6 +145,18 @@ struct SitePlan: Sendable {
         albums[index].directory + (page == 1 ? "index.html" : "pages/\(page).html")
     }
 
+    /// An album's own files: its static pages (`tilesPerPage` tiles a page), its `frames.json`
+    /// and its frame chunks (`framesChunkSize` photos a chunk); not its photos' pages.
+    func albumFiles(album index: Int, tilesPerPage: Int, framesChunkSize: Int) -> [String] {
+        let album = albums[index]
+        let pageCount = Self.pageCount(photos: album.photos.count, perPage: tilesPerPage)
+        var files = (1...pageCount).map { albumPagePath(album: index, page: $0) }
+        files.append(album.directory + "frames.json")
+        let chunks = (album.photos.count + framesChunkSize - 1) / framesChunkSize
+        files += (0..<chunks).map { album.directory + Self.framesChunkPath($0) }
+        return files
+    }
+
     /// Path of chunk `chunk` of an album's frame data, relative to the album's folder.
     static func framesChunkPath(_ chunk: Int) -> String {
         "frames/\(chunk).json"

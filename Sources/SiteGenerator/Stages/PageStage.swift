@@ -99,13 +99,8 @@ struct PageStage {
     /// Every file of the album `index`: its static pages, its frame data and its photos' pages.
     private func albumFiles(_ index: Int) -> [String] {
         let plan = renderer.plan
-        let album = plan.albums[index]
-        let pageCount = SitePlan.pageCount(photos: album.photos.count, perPage: renderer.options.tilesPerPage)
-        var files = (1...pageCount).map { plan.albumPagePath(album: index, page: $0) }
-        files.append(album.directory + "frames.json")
-        let chunks = (album.photos.count + renderer.options.framesChunkSize - 1) / renderer.options.framesChunkSize
-        files += (0..<chunks).map { album.directory + SitePlan.framesChunkPath($0) }
-        files += album.photos.map { plan.pagePath(photo: $0) }
-        return files
+        let options = renderer.options
+        return plan.albumFiles(album: index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
+            + plan.albums[index].photos.map { plan.pagePath(photo: $0) }
     }
 }

@@ -77,12 +77,8 @@ struct ScanStage {
             if options.downloadOriginals { files.append(plan.originalPath(photo: index)) }
         }
         if options.baseURL != nil { files.append("sitemap.xml") }
-        for (index, album) in plan.albums.enumerated() {
-            let pageCount = SitePlan.pageCount(photos: album.photos.count, perPage: options.tilesPerPage)
-            files += (1...pageCount).map { plan.albumPagePath(album: index, page: $0) }
-            files.append(album.directory + "frames.json")
-            let chunks = (album.photos.count + options.framesChunkSize - 1) / options.framesChunkSize
-            files += (0..<chunks).map { album.directory + SitePlan.framesChunkPath($0) }
+        for index in plan.albums.indices {
+            files += plan.albumFiles(album: index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         }
         return files
     }
