@@ -21,17 +21,9 @@ import framedata
 import sitecheck
 from conftest import REPO, make_driver, serve
 from photo_factory import album, png
+from test_viewer import LIGHTBOX_OPEN as OPEN, wait_until
 
-OPEN = "document.querySelector('.lightbox') && !document.querySelector('.lightbox').hidden"
 PHONE, DESKTOP = (390, 844), (1440, 900)
-
-
-def wait_until(driver, script, seconds=10):
-    deadline = time.monotonic() + seconds
-    while not driver.execute_script(f"return !!({script})"):
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {script}")
-        time.sleep(0.05)
 
 
 def start(driver, url, size=DESKTOP):
@@ -243,13 +235,18 @@ def test_zoom_to_100_percent_shows_the_largest_images_pixels(built, browser):
     assert browser.execute_script("return document.querySelector('.lightbox-image').getBoundingClientRect().width") <= 301
 
 
-def test_download_caption_date_and_slideshow(built, browser):
-    base, out = built
+def open_large_photo(browser, base, out):
+    """Opens, on a phone, the lightbox on the large album's photo that is 2000 px wide."""
     frames = framedata.load(out / "large" / "frames.json")
     index = next(i for i, item in enumerate(frames["items"]) if item["width"] == 2000)
     start(browser, base + "large/index.html", PHONE)
     browser.execute_script(f"document.querySelector('.wall .tile[data-index=\"{index}\"]').click()")
     wait_until(browser, OPEN)
+
+
+def test_download_caption_date_and_slideshow(built, browser):
+    base, out = built
+    open_large_photo(browser, base, out)
     link = browser.execute_script("const a = document.querySelector('.lb-download'); return !a.hidden && a.href")
     assert link and link.endswith(".png"), link
     assert browser.execute_script("return document.querySelector('.lb-text a').href") == "https://example.com/source"
@@ -345,11 +342,7 @@ def touch(driver, kind, points):
 
 def test_touch_swipes_move_and_close_and_a_pinch_zooms(built, browser):
     base, out = built
-    frames = framedata.load(out / "large" / "frames.json")
-    index = next(i for i, item in enumerate(frames["items"]) if item["width"] == 2000)
-    start(browser, base + "large/index.html", PHONE)
-    browser.execute_script(f"document.querySelector('.wall .tile[data-index=\"{index}\"]').click()")
-    wait_until(browser, OPEN)
+    open_large_photo(browser, base, out)
     before = counter(browser)
     # Two fingers moving apart zoom in; the photo can then be panned, not swiped away.
     touch(browser, "touchStart", [(180, 400), (210, 400)])
