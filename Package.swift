@@ -30,20 +30,23 @@ let package = Package(
         // Decoding, orientation, resizing and encoding of photos; owns every C pointer.
         .target(name: "Imaging", dependencies: ["CGD", "CExif", "CTurboJPEG", "CLCMS2", "CZlib"]),
 
+        // Videos through the ffmpeg and ffprobe commands: probing, poster frames, web versions.
+        .target(name: "Video"),
+
         // The YAML files Cascade reads: `cascade.yml` (site configuration) and album front matter.
         .target(name: "GalleryConfig", dependencies: [.product(name: "Yams", package: "Yams")]),
 
         // Scanning a photo folder into albums and photos (with index.md, captions, sort order).
         .target(
             name: "Gallery",
-            dependencies: ["Imaging", "GalleryConfig", .product(name: "Ink", package: "Ink")]
+            dependencies: ["Imaging", "GalleryConfig", "Video", .product(name: "Ink", package: "Ink")]
         ),
 
         // Writing the static site: pages, thumbnails, frames.json.
         .target(
             name: "SiteGenerator",
             dependencies: [
-                "Waterfall", "Imaging", "Gallery", "GalleryConfig",
+                "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -77,7 +80,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "GalleryConfigTests", dependencies: ["GalleryConfig", "TestSupport"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GalleryConfig", "Imaging", "TestSupport"]),
-        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Waterfall", "Imaging", "Gallery", "GalleryConfig", "TestSupport"]),
+        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "TestSupport"]),
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "TestSupport"]),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import GalleryConfig
 import Imaging
+import Video
 
 /// One photo found in the source folder, with what the header told us about it.
 public struct GalleryPhoto: Sendable, Hashable {
@@ -25,6 +26,12 @@ public struct GalleryPhoto: Sendable, Hashable {
     /// The caption as HTML (to be inserted as is): a `.md` sidecar rendered from Markdown.
     /// At most one of ``captionText`` and ``captionHTML`` is set.
     public var captionHTML: String?
+    /// For a video: what ffprobe said (its poster stands for it wherever a photo would be shown,
+    /// and ``info`` describes the poster: the video's size as shown, upright). Nil for a photo.
+    public var video: VideoInfo?
+
+    /// Whether this item is a video.
+    public var isVideo: Bool { video != nil }
 
     /// Creates a photo record.
     public init(
@@ -182,6 +189,9 @@ public struct ScanResult: Sendable {
     public var root: GalleryAlbum
     /// Files that were skipped, in path order.
     public var problems: [ScanProblem]
+    /// Videos that were left out because `ffmpeg` and `ffprobe` are not on the `PATH` (not in
+    /// ``problems``: the build says so in one line).
+    public var videosWithoutTools: [String] = []
 }
 
 /// Errors that stop a scan as a whole.

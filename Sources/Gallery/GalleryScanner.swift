@@ -4,6 +4,7 @@ import GalleryConfig
 import Imaging
 import Ink
 import Synchronization
+import Video
 
 /// How a scan reads the photo folder.
 public struct ScanOptions: Sendable, Hashable {
@@ -13,6 +14,11 @@ public struct ScanOptions: Sendable, Hashable {
     public var limits: DecodeLimits
     /// How many files are probed at once (at least 1).
     public var concurrency: Int
+    /// `ffmpeg` and `ffprobe`, found on the `PATH` by default; without them videos are left out
+    /// (``ScanResult/videosWithoutTools``).
+    public var videoTools: MediaTools? = MediaTools.locate()
+    /// Videos longer than this many seconds are skipped (`video_max_duration`).
+    public var videoMaxDuration: Double = VideoSettings().maxDuration
 
     /// Creates options; by default photos are sorted by date, with the default pixel limit, one
     /// file per core at once.
@@ -28,6 +34,7 @@ public struct ScanOptions: Sendable, Hashable {
     /// The options a site configuration asks for (`sort`, `max_megapixels`).
     public init(configuration: SiteConfiguration, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.init(sort: configuration.sort, limits: DecodeLimits(maxPixels: configuration.maxPixels), concurrency: concurrency)
+        videoMaxDuration = Double(configuration.videoMaxDuration) * 60
     }
 }
 
@@ -96,30 +103,78 @@ public struct GalleryScanner: Sendable {
         let probed = probeAll(walk.candidates, known: known)
         var problems = walk.problems
         var photosByFolder: [String: [GalleryPhoto]] = [:]
+        var videosWithoutTools: [String] = []
         for (candidate, outcome) in zip(walk.candidates, probed) {
             switch outcome {
-            case .success(let info):
+            case .item(let info, let video):
                 var photo = GalleryPhoto(
                     sourcePath: candidate.path, relativePath: candidate.relativePath,
                     fileName: candidate.name, fileSize: candidate.identity.size,
                     modificationTime: candidate.identity.modificationTime, info: info)
                 photo.changeTime = candidate.identity.changeTime
                 photo.inode = candidate.identity.inode
+                photo.video = video
                 photosByFolder[candidate.folder, default: []].append(photo)
-            case .failure(let error):
-                problems.append(ScanProblem(path: candidate.relativePath, reason: error.description))
+            case .failure(let reason):
+                problems.append(ScanProblem(path: candidate.relativePath, reason: reason))
+            case .videoWithoutTools:
+                videosWithoutTools.append(candidate.relativePath)
             }
         }
         let album = assemble(tree, name: title, photosByFolder: photosByFolder, problems: &problems)
             ?? GalleryAlbum(name: title, relativePath: "", albums: [], photos: [], sort: options.sort)
         problems.sort { ($0.path, $0.line ?? 0) < ($1.path, $1.line ?? 0) }
-        return ScanResult(root: album, problems: problems)
+        var result = ScanResult(root: album, problems: problems)
+        result.videosWithoutTools = videosWithoutTools
+        return result
+    }
+
+    /// What probing one file found.
+    enum ProbeOutcome: Sendable {
+        /// A photo, or a video (then `info` describes its poster: its size as shown, upright).
+        case item(ImageInfo, VideoInfo?)
+        /// Not usable, and why.
+        case failure(String)
+        /// A video, while `ffmpeg` and `ffprobe` are not on the `PATH`.
+        case videoWithoutTools
+    }
+
+    /// Whether the file is a video, from its first bytes (or, when they are no known format at
+    /// all, from a video extension: a damaged video is reported as a video).
+    static func isVideo(path: String, name: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let bytes = [UInt8]((try? handle.read(upToCount: VideoSniffer.headerLength)) ?? Data())
+        if bytes.isEmpty { return false }
+        if VideoSniffer.isVideo(bytes) { return true }
+        return ImageFormat.sniff(bytes) == nil && Walk.videoExtensions.contains((name as NSString).pathExtension.lowercased())
+    }
+
+    /// Probes a video with ffprobe: its poster's `ImageInfo` (its size as shown, its date, whether
+    /// it has a location) and the video's own record.
+    static func probeVideo(_ candidate: Candidate, tools: MediaTools, maxDuration: Double) -> ProbeOutcome {
+        let video: VideoInfo
+        do throws(VideoError) {
+            video = try VideoProbe.probe(fileAtPath: candidate.path, tools: tools)
+        } catch {
+            return .failure(error.description)
+        }
+        guard video.duration <= maxDuration else {
+            return .failure(VideoError.tooLong(seconds: video.duration, limit: maxDuration).description)
+        }
+        let info = ImageInfo(
+            format: .png, pixelWidth: video.displayWidth, pixelHeight: video.displayHeight, orientation: .up,
+            displayWidth: video.displayWidth, displayHeight: video.displayHeight,
+            metadata: PhotoMetadata(dateTaken: video.creationDate, hasGPS: video.hasLocation))
+        return .item(info, video)
     }
 
     private func probeAll(
         _ candidates: [Candidate], known: @Sendable (String, FileIdentity) -> ImageInfo?
-    ) -> [Result<ImageInfo, ImagingError>] {
-        let results = Mutex([Result<ImageInfo, ImagingError>?](repeating: nil, count: candidates.count))
+    ) -> [ProbeOutcome] {
+        let results = Mutex([ProbeOutcome?](repeating: nil, count: candidates.count))
+        let tools = options.videoTools
+        let maxDuration = options.videoMaxDuration
         let next = Atomic<Int>(0)
         let limits = options.limits
         let concurrency = options.concurrency
@@ -128,7 +183,12 @@ public struct GalleryScanner: Sendable {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < candidates.count else { return }
                 let candidate = candidates[index]
-                let outcome = Result<ImageInfo, ImagingError> { () throws(ImagingError) -> ImageInfo in
+                if known(candidate.relativePath, candidate.identity) == nil, Self.isVideo(path: candidate.path, name: candidate.name) {
+                    let outcome = tools.map { Self.probeVideo(candidate, tools: $0, maxDuration: maxDuration) } ?? .videoWithoutTools
+                    results.withLock { $0[index] = outcome }
+                    continue
+                }
+                let result = Result<ImageInfo, ImagingError> { () throws(ImagingError) -> ImageInfo in
                     let info: ImageInfo
                     if let earlier = known(candidate.relativePath, candidate.identity) {
                         info = earlier
@@ -137,6 +197,10 @@ public struct GalleryScanner: Sendable {
                     }
                     try limits.check(info)
                     return info
+                }
+                let outcome: ProbeOutcome = switch result {
+                case .success(let info): .item(info, nil)
+                case .failure(let error): .failure(error.description)
                 }
                 results.withLock { $0[index] = outcome }
             }
@@ -400,10 +464,6 @@ struct Walk {
                 result.textFiles[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size)
             }
             if Self.sidecarExtensions.contains(ext) { continue }
-            if Self.videoExtensions.contains(ext) {
-                problems.append(ScanProblem(path: childRelative, reason: "videos are not supported"))
-                continue
-            }
             if Self.rawExtensions.contains(ext) {
                 problems.append(ScanProblem(path: childRelative,
                                             reason: "camera RAW files are not supported; export a JPEG or HEIC"))

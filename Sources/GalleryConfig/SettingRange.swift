@@ -17,6 +17,10 @@ public enum SettingRange {
     public static let breakpointMinWidth = 0...100_000
     /// Seconds a photo stays on screen in the lightbox's slideshow.
     public static let slideshowInterval = 1...600
+    /// The shorter side of a video's web version, px.
+    public static let videoMaxHeight = 144...4320
+    /// Minutes a video may last to be published.
+    public static let videoMaxDuration = 1...1440
 
     /// `range` as the README and `cascade init` write it: "16 to 20000".
     public static func text(_ range: ClosedRange<Int>) -> String {

@@ -73,6 +73,12 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var dateFormat: DateFormat
     /// Seconds each photo stays in the lightbox's slideshow.
     public var slideshowInterval: Int
+    /// The largest height of a video's web version, for the shorter side of its picture (px).
+    public var videoMaxHeight: Int
+    /// Quality of a video's web version when it is encoded, 1 to 100.
+    public var videoQuality: Int
+    /// Videos longer than this many minutes are skipped.
+    public var videoMaxDuration: Int
 
     /// The defaults: the settings of a photo folder without `cascade.yml`.
     public init() {
@@ -92,6 +98,9 @@ public struct SiteConfiguration: Sendable, Hashable {
         downloadOriginals = false
         dateFormat = .default
         slideshowInterval = 4
+        videoMaxHeight = 1080
+        videoQuality = 75
+        videoMaxDuration = 30
     }
 
     /// 2 columns from 0 px, 3 from 600, 4 from 1000, 5 from 1600, 6 from 2400.
@@ -170,6 +179,11 @@ public struct SiteConfiguration: Sendable, Hashable {
                 configuration.dateFormat = format
             case "slideshow_interval":
                 configuration.slideshowInterval = try reader.int(entry, in: SettingRange.slideshowInterval, unit: " (seconds)").get()
+            case "video_max_height":
+                configuration.videoMaxHeight = try reader.int(entry, in: SettingRange.videoMaxHeight, unit: " (px)").get()
+            case "video_quality": configuration.videoQuality = try reader.int(entry, in: SettingRange.quality).get()
+            case "video_max_duration":
+                configuration.videoMaxDuration = try reader.int(entry, in: SettingRange.videoMaxDuration, unit: " (minutes)").get()
             default: break  // `entries` refuses keys that are not listed
             }
         }
@@ -180,7 +194,7 @@ public struct SiteConfiguration: Sendable, Hashable {
     public static let keys = [
         "title", "author", "base_url", "breakpoints", "gap", "page_padding", "thumbnail_widths", "photo_widths",
         "formats", "quality", "sort", "max_megapixels", "strip_gps", "download_originals",
-        "date_format", "slideshow_interval",
+        "date_format", "slideshow_interval", "video_max_height", "video_quality", "video_max_duration",
     ]
 
     private static func baseURL(_ entry: YAMLReader.Entry, _ reader: YAMLReader) throws(ConfigurationError) -> String {

@@ -45,6 +45,8 @@ struct BuildManifest: Codable, Sendable, Equatable {
         var info: ImageInfo?
         /// The `ImageProbe.version` that read `info`.
         var probeVersion: Int?
+        /// For a video: its web version (the images above are its poster's); nil for a photo.
+        var video: VideoRecord?
 
         /// Per image settings (one per format), the files made with them, by ascending width.
         var filesBySettings: [String: [String]] {
@@ -54,13 +56,20 @@ struct BuildManifest: Codable, Sendable, Equatable {
         }
 
         /// Every image file of the photo, in every format.
-        var allPaths: [String] { filesBySettings.values.flatMap { $0 } }
+        var allPaths: [String] { filesBySettings.values.flatMap { $0 } + (video.map { [$0.path] } ?? []) }
 
         /// Whether the source file is the one the images were made from, by its identity alone.
         func matches(_ identity: FileIdentity) -> Bool {
             size == identity.size && modificationTime == identity.modificationTime
                 && changeTime == identity.changeTime && inode == identity.inode
         }
+    }
+
+    /// A video's web version: where it is and the settings it was made with (see
+    /// `VideoSettings.key`).
+    struct VideoRecord: Codable, Sendable, Equatable {
+        var path: String
+        var settings: String
     }
 
     struct RenditionRecord: Codable, Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Video
 import GalleryConfig
 import Synchronization
 import Waterfall
@@ -199,6 +200,8 @@ struct PageRenderer: Sendable {
             "caption": plan.photos[photo].photo.caption ?? "",
             "loading": eager ? "eager" : "lazy",
             "color": photoImages.color,
+            "isVideo": plan.photos[photo].photo.isVideo,
+            "duration": plan.photos[photo].photo.video.map { Duration.label($0.duration) } ?? "",
         ]
     }
 
@@ -259,6 +262,10 @@ struct PageRenderer: Sendable {
             "color": photoImages.color,
             "position": position + 1,
             "count": album.photos.count,
+            "isVideo": entry.photo.isVideo,
+            "videoURL": photoImages.video.map { relativeURL(from: album.directory, to: $0.path) } ?? "",
+            "duration": entry.photo.video.map { Duration.label($0.duration) } ?? "",
+            "poster": relativeURL(from: album.directory, to: (photoImages.renditions.last ?? large).path),
         ] as [String: Any]
         let albumPage = plan.albumPagePath(album: albumIndex, page: position / options.tilesPerPage + 1)
         context["album"] = ["name": album.title, "url": relativeURL(from: album.directory, to: albumPage)] as [String: Any]
@@ -369,6 +376,10 @@ struct PageRenderer: Sendable {
         if let html = entry.photo.captionHTML { text += ",\"captionHTML\":\(jsonString(html))" }
         if let date = entry.photo.date {
             text += ",\"date\":\(jsonString(options.dateFormat.string(date))),\"isoDate\":\(jsonString(date.iso8601))"
+        }
+        if let video = published[photo]?.images.video, let info = entry.photo.video {
+            text += ",\"video\":{\"url\":\(jsonString(relativeURL(from: plan.albums[index].directory, to: video.path)))"
+            text += ",\"duration\":\(jsonString(Duration.label(info.duration)))}"
         }
         if let original = published[photo]?.original {
             text += ",\"original\":{\"url\":\(jsonString(relativeURL(from: plan.albums[index].directory, to: original.path)))"

@@ -2,6 +2,7 @@ import Foundation
 import Gallery
 import Imaging
 import Synchronization
+import Video
 
 /// The images of one photo, and how they came to be.
 struct PhotoResult: Sendable {
@@ -11,11 +12,15 @@ struct PhotoResult: Sendable {
     var imagesWritten: Int
     /// What the user should know about the photo's images (a colour profile that cannot be read).
     var warnings: [String] = []
+    /// ffmpeg's messages, for `--verbose`.
+    var log: [String] = []
 }
 
 enum PhotoFailure: Error {
     /// The photo cannot be used: it is skipped.
     case image(ImagingError)
+    /// The video cannot be used: it is skipped.
+    case video(VideoError)
     /// The site cannot be written: the build stops.
     case write(SiteError)
 }
@@ -31,11 +36,29 @@ struct PhotoWork: Sendable {
     /// Whether JPEG images keep the photo's GPS position.
     var keepGPS: Bool
     var writer: SiteWriter
+    /// What makes videos' posters and web versions (nil when ffmpeg is missing: then the scan
+    /// left every video out).
+    var video: VideoEncoder?
+
+    /// What a video's web version depends on besides the video.
+    var videoSettingsKey: String { video?.settings.key ?? "" }
 
     /// The photo's content hash: the earlier record's when the file's identity is unchanged
     /// (nothing is read), else the hash of its bytes.
     func contentHash(of photo: GalleryPhoto, previous: BuildManifest.PhotoRecord?) -> Result<String, ImagingError> {
         if let previous, previous.matches(photo.identity) { return .success(previous.contentHash) }
+        if photo.isVideo {
+            // Videos are large: hashed 4 MiB at a time (the same hash as of the whole file).
+            guard let handle = FileHandle(forReadingAtPath: photo.sourcePath) else {
+                return .failure(.io(path: photo.relativePath, reason: "cannot be read"))
+            }
+            defer { try? handle.close() }
+            var hasher = FingerprintHasher()
+            while let chunk = try? handle.read(upToCount: 4 << 20), !chunk.isEmpty {
+                chunk.withUnsafeBytes { hasher.combine(raw: $0) }
+            }
+            return .success(hasher.hex)
+        }
         guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
             return .failure(.io(path: photo.relativePath, reason: "cannot be read"))
         }
@@ -47,6 +70,40 @@ struct PhotoWork: Sendable {
     /// earlier records; `staged` the absolute paths where the build staged the files a move
     /// takes (by their site-relative path).
     func apply(
+        _ decision: ImageDecision, video videoDecision: VideoDecision? = nil, videoPath: String? = nil,
+        to photo: GalleryPhoto, hash: String, paths: [Int: [String]],
+        previous: [String: BuildManifest.PhotoRecord], staged: [String: String]
+    ) -> Result<PhotoResult, PhotoFailure> {
+        let result = applyImages(decision, to: photo, hash: hash, paths: paths, previous: previous, staged: staged)
+        guard case .success(var made) = result, let info = photo.video, let videoPath else { return result }
+        guard let encoder = video else { return .failure(.video(.toolFailed(tool: "ffmpeg", reason: "not found"))) }
+        switch videoDecision ?? .make {
+        case .keep:
+            break
+        case .move(let staged):
+            do throws(SiteError) { try writer.place(staged, at: videoPath) } catch { return .failure(.write(error)) }
+            made.imagesWritten += 1
+        case .make:
+            let temporary: String
+            do throws(SiteError) { temporary = try writer.temporaryPath() } catch { return .failure(.write(error)) }
+            do throws(VideoError) {
+                let log = try encoder.makeWebVersion(of: photo.sourcePath, at: temporary, info: info)
+                if !log.isEmpty { made.log.append(log) }
+            } catch {
+                try? FileManager.default.removeItem(atPath: temporary)
+                return .failure(.video(error))
+            }
+            do throws(SiteError) { try writer.place(temporary, at: videoPath) } catch { return .failure(.write(error)) }
+            try? FileManager.default.removeItem(atPath: temporary)
+            made.imagesWritten += 1
+            made.reused = false
+        }
+        made.record.video = BuildManifest.VideoRecord(path: videoPath, settings: encoder.settings.key)
+        return .success(made)
+    }
+
+    /// Carries out `decision` for the images of the photo (or the video's poster).
+    private func applyImages(
         _ decision: ImageDecision, to photo: GalleryPhoto, hash: String, paths: [Int: [String]],
         previous: [String: BuildManifest.PhotoRecord], staged: [String: String]
     ) -> Result<PhotoResult, PhotoFailure> {
@@ -79,11 +136,18 @@ struct PhotoWork: Sendable {
             break
         }
 
-        // The formats whose images are not kept are made, from one decode.
-        guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
-            return .failure(.image(.io(path: photo.relativePath, reason: "cannot be read")))
+        // The formats whose images are not kept are made, from one decode (of the poster frame,
+        // for a video).
+        let bytes: [UInt8]
+        if let info = photo.video {
+            guard let video else { return .failure(.video(.toolFailed(tool: "ffmpeg", reason: "not found"))) }
+            do throws(VideoError) { bytes = try video.poster(of: photo.sourcePath, info: info) } catch { return .failure(.video(error)) }
+        } else {
+            guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
+                return .failure(.image(.io(path: photo.relativePath, reason: "cannot be read")))
+            }
+            bytes = [UInt8](data)
         }
-        let bytes = [UInt8](data)
         let missing = formats.indices.filter { !kept.contains($0) }
         let set: RenditionSet
         do throws(ImagingError) {

@@ -13,6 +13,17 @@ enum ImageDecision: Equatable, Sendable {
     case make
 }
 
+/// What a build does with a video's web version.
+enum VideoDecision: Equatable, Sendable {
+    /// The web version at the video's own path was made from this content with these settings.
+    case keep
+    /// The same content was published before under another name: its web version was linked
+    /// to `staged` (absolute, in the build's temporary folder) and is moved into place.
+    case move(staged: String)
+    /// It is made with ffmpeg.
+    case make
+}
+
 /// Decides, without touching a file, what happens to each photo's images: a pure function of
 /// the catalog's records, the photo's content hash, the paths and settings this build wants,
 /// and which files exist.

@@ -2,6 +2,7 @@ import Foundation
 import Gallery
 import GalleryConfig
 import Imaging
+import Video
 import Waterfall
 
 /// What happened during a build, for progress output.
@@ -18,6 +19,8 @@ public enum BuildEvent: Sendable {
     case warning(String)
     /// A stage of the build is done, after `seconds` (for `--verbose`).
     case stage(String, seconds: Double)
+    /// What a tool the build ran said (ffmpeg's messages; for `--verbose`).
+    case log(String)
 }
 
 /// The outcome of a build.
@@ -132,7 +135,12 @@ public struct SiteBuilder: Sendable {
         let work = PhotoWork(
             widths: options.allImageWidths, formats: options.allImageFormats, limits: options.limits,
             settings: options.allImageFormats.map(options.imageSettingsKey(for:)), keepGPS: options.keepGPS,
-            writer: SiteWriter(root: output, refused: scan.refused))
+            writer: SiteWriter(root: output, refused: scan.refused),
+            video: options.videoTools.map { tools in
+                var settings = options.video
+                settings.threads = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, jobs))
+                return VideoEncoder(tools: tools, settings: settings)
+            })
         let imagePlan = try ImagePlanStage(work: work, jobs: jobs).run(scan: scan, earlier: earlier, catalog: catalog)
         finished(ImagePlanStage.name)
 

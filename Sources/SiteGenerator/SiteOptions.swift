@@ -1,4 +1,5 @@
 import Foundation
+import Video
 import GalleryConfig
 import Imaging
 
@@ -50,6 +51,11 @@ public struct SiteOptions: Sendable {
     public var baseURL: String?
     /// Whether published images keep the photo's GPS position (JPEG images only; off by default).
     public var keepGPS: Bool = false
+    /// How videos' web versions are made (`video_max_height`, `video_quality`,
+    /// `video_max_duration`).
+    public var video = VideoSettings()
+    /// `ffmpeg` and `ffprobe`, found on the `PATH` by default; nil leaves videos out.
+    public var videoTools: MediaTools? = MediaTools.locate()
     /// Whether each photo's original file is published and offered for download on its page.
     /// While GPS positions are stripped, originals that carry one are not published.
     public var downloadOriginals: Bool = false
@@ -130,6 +136,9 @@ public struct SiteOptions: Sendable {
         sourceFormats = sources
         dateFormat = configuration.dateFormat
         slideshowInterval = configuration.slideshowInterval
+        video = VideoSettings(
+            maxHeight: configuration.videoMaxHeight, quality: configuration.videoQuality,
+            maxDuration: Double(configuration.videoMaxDuration) * 60)
     }
 
     /// The formats a configuration lists, whatever their order: the most widely supported one

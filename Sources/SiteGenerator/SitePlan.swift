@@ -11,7 +11,7 @@ import Imaging
 /// unique per folder regardless of case, and never take a name the site uses itself.
 struct SitePlan: Sendable {
     /// Names an album folder uses for itself.
-    static let reservedAlbumSlugs: Set<String> = ["thumbs", "assets", "frames", "pages", "originals"]
+    static let reservedAlbumSlugs: Set<String> = ["thumbs", "assets", "frames", "pages", "originals", "videos"]
     /// Names a photo page cannot take.
     static let reservedPhotoSlugs: Set<String> = ["index", "frames"]
 
@@ -115,6 +115,16 @@ struct SitePlan: Sendable {
         return Dictionary(uniqueKeysWithValues: targets.map { width in
             (width, formats.map { imagePath(photo: index, width: width, format: $0) })
         })
+    }
+
+    /// Site-relative path of a video's web version: `<album>/videos/<slug>.mp4`.
+    func videoPath(photo index: Int) -> String {
+        Self.videoPath(directory: photos[index].directory, slug: photos[index].slug)
+    }
+
+    /// Site-relative path of the web version of the video `slug` in the album `directory`.
+    static func videoPath(directory: String, slug: String) -> String {
+        "\(directory)videos/\(slug).mp4"
     }
 
     /// Site-relative path of a photo's page.

@@ -40,6 +40,8 @@ final class ProgressReporter: Sendable {
                 report("warning: \(text)", &state)
             case .stage(let name, let seconds):
                 if verbosity == .verbose { say(String(format: "%@: %.2f s", name, seconds), &state) }
+            case .log(let text):
+                if verbosity == .verbose { say(text, &state) }
             case .removed(let path):
                 if verbosity == .verbose { say("removed \(path) (no longer part of the site)", &state) }
             case .photoDone(let done, let total, let path, let reused):

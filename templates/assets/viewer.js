@@ -82,6 +82,7 @@
     return {
       page: prefix + model.pageURL.replace("{id}", id), alt: detail.alt, width: detail.width, height: detail.height,
       color: detail.color, thumbnails: tileImages(images), images: images, sources: sources,
+      video: detail.video ? { url: prefix + detail.video.url, duration: detail.video.duration } : null,
     };
   }
 
@@ -478,8 +479,16 @@
       if (img.getAttribute("data-for") === a.getAttribute("data-index")) img.classList.add("is-loaded");
     });
     a.appendChild(pictureWith(this.model, img));
+    a.appendChild(durationBadge());
     return a;
   };
+
+  /** The play mark and duration a video's tile shows (hidden on a photo's tile by the CSS). */
+  function durationBadge() {
+    const badge = document.createElement("span");
+    badge.className = "tile-duration";
+    return badge;
+  }
 
   Viewer.prototype.bindTile = function (node, index) {
     const model = this.model;
@@ -507,6 +516,9 @@
     bindSources(node.querySelectorAll("source"), item, "thumbnails", this.sizes);
     img.setAttribute("srcset", srcsetOf(item));
     img.setAttribute("src", srcOf(item));
+    const badge = node.querySelector(".tile-duration") || node.appendChild(durationBadge());
+    node.classList.toggle("is-video", !!item.video);
+    badge.textContent = item.video ? item.video.duration : "";
   };
 
   /** prepareForReuse: a recycled tile shows its colour, never the previous photo. */
@@ -691,13 +703,15 @@
     const key = event.key;
     if (key === "Tab") {
       // The focus trap.
-      const list = Array.from(this.lightbox.querySelectorAll("button, a[href]")).filter(function (node) { return !node.hidden; });
+      const list = Array.from(this.lightbox.querySelectorAll("button, a[href], video")).filter(function (node) { return !node.hidden; });
       const target = trapTarget(list, document.activeElement, event.shiftKey);
       if (target) { event.preventDefault(); target.focus(); }
       return;
     }
     const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -1, PageDown: 1, Home: -this.model.count, End: this.model.count };
+    const video = this.video && !this.video.hidden ? this.video : null;
     if (key === "Escape") this.close(true);
+    else if (video && (key === " " || key === "k") && event.target !== video) { if (video.paused) video.play(); else video.pause(); }
     else if (key in moves) this.step(moves[key], true);
     else if (key === "+" || key === "=") this.zoomTo(this.zoom.scale * 1.5);
     else if (key === "-") this.zoomTo(this.zoom.scale / 1.5);
@@ -739,6 +753,7 @@
     bindSources(sources, item, "images", img.getAttribute("sizes"));
     img.setAttribute("srcset", srcsetOfImages(item.images));
     img.setAttribute("src", item.images[item.images.length - 1].url);
+    this.showVideo(item);
     const title = detail.title || item.alt;
     const text = box.querySelector(".lb-text");
     if (detail.captionHTML) text.innerHTML = detail.captionHTML; else text.textContent = item.alt;
@@ -776,6 +791,36 @@
     if (push && !wasOpen) history.pushState(state, "", page);
     else if (window.location.href !== page) history.replaceState(state, "", page);
     if (this.playing()) this.play();
+  };
+
+  /** A video plays in the lightbox over its poster (`<video controls playsinline
+   *  preload=metadata>`); a photo takes the element away, so nothing keeps playing. */
+  Viewer.prototype.showVideo = function (item) {
+    let video = this.video;
+    if (!item.video) {
+      if (video) { video.pause(); video.removeAttribute("src"); video.load(); video.hidden = true; }
+      this.lightbox.classList.remove("is-video");
+      return;
+    }
+    if (!video) {
+      video = document.createElement("video");
+      video.className = "lb-video";
+      video.controls = true;
+      video.playsInline = true;
+      video.setAttribute("playsinline", "");
+      video.preload = "metadata";
+      // The video's own controls take the pointer: no swipe, zoom or pan over them.
+      ["pointerdown", "dblclick", "wheel", "click"].forEach(function (type) {
+        video.addEventListener(type, function (event) { event.stopPropagation(); });
+      });
+      this.zoomer.appendChild(video);
+      this.video = video;
+    }
+    video.hidden = false;
+    video.poster = item.images[item.images.length - 1].url;
+    video.src = item.video.url;
+    video.setAttribute("aria-label", item.alt);
+    this.lightbox.classList.add("is-video");
   };
 
   /** Everything but the lightbox is inert while it is open. */
@@ -882,6 +927,7 @@
       return;
     }
     this.pause();
+    if (this.video) { this.video.pause(); this.video.removeAttribute("src"); this.video.load(); this.video.hidden = true; }
     if (document.fullscreenElement) document.exitFullscreen();
     const index = this.current;
     this.current = -1;

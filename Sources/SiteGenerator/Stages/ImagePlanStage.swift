@@ -20,6 +20,8 @@ struct ImagePlanStage {
     struct Output: Sendable {
         /// Per photo of the plan, what happens to its images.
         var photos: [PhotoPlan]
+        /// Per photo of the plan, what happens to its web version when it is a video.
+        var videos: [VideoDecision?] = []
         /// Where the files that moves take were staged (absolute), by their site-relative path.
         var staged: [String: String]
         /// Source paths of the photos whose images stay as they are.
@@ -41,6 +43,13 @@ struct ImagePlanStage {
         var photos: [PhotoPlan] = []
         var staged: [String: String] = [:]
         var kept = Set<String>()
+        var videos = [VideoDecision?](repeating: nil, count: hashes.count)
+        // The earlier web versions by content hash (the first path in order wins).
+        var videoSources: [String: BuildManifest.VideoRecord] = [:]
+        for path in previous.keys.sorted() {
+            guard let record = previous[path], let video = record.video, video.settings == work.videoSettingsKey else { continue }
+            if videoSources[record.contentHash] == nil { videoSources[record.contentHash] = video }
+        }
         for index in hashes.indices {
             let hash: String
             switch hashes[index] {
@@ -69,6 +78,10 @@ struct ImagePlanStage {
             case .make: break
             }
             photos.append(.planned(hash: hash, decision: decision))
+            if plan.photos[index].photo.isVideo {
+                videos[index] = try videoDecision(
+                    path: path, hash: hash, wanted: plan.videoPath(photo: index), previous: previous, sources: videoSources)
+            }
         }
         let storedFiles = Set(earlier.stored.files)
         let adding = earlier.previous.files.filter { !storedFiles.contains($0) }
@@ -78,6 +91,28 @@ struct ImagePlanStage {
         let pending = CatalogState(
             files: Array(storedFiles.union(adding)), pages: earlier.stored.pages,
             photoPaths: Set(earlier.stored.photos.keys).subtracting(forgetting))
-        return Output(photos: photos, staged: staged, kept: kept, pending: pending)
+        var output = Output(photos: photos, staged: staged, kept: kept, pending: pending)
+        output.videos = videos
+        return output
+    }
+
+    /// What happens to a video's web version: kept when the catalog says it was made from this
+    /// content with these settings at this path and it is there; else taken (linked, staged
+    /// before any file is written, so that swapped names end like a clean build) from a record
+    /// of the same content and settings; else made.
+    private func videoDecision(
+        path: String, hash: String, wanted: String, previous: [String: BuildManifest.PhotoRecord],
+        sources: [String: BuildManifest.VideoRecord]
+    ) throws(SiteError) -> VideoDecision {
+        let settings = work.videoSettingsKey
+        if let record = previous[path], record.contentHash == hash, let video = record.video,
+           video.settings == settings, video.path == wanted, work.writer.exists(wanted) {
+            return .keep
+        }
+        if let source = sources[hash], work.writer.exists(source.path) {
+            let temporary = try work.writer.temporaryPath()
+            if work.writer.stage(source.path, at: temporary) { return .move(staged: temporary) }
+        }
+        return .make
     }
 }

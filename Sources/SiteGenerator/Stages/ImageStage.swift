@@ -30,7 +30,7 @@ struct ImageStage {
     ) async throws(SiteError) -> Output {
         var plan = scan.plan
         var output = Output(plan: plan, published: [PublishedPhoto?](repeating: nil, count: plan.photos.count), problems: [])
-        var failures: [(index: Int, error: ImagingError)] = []
+        var failures: [(index: Int, reason: String)] = []
         try await process(plan: plan, images: images, previous: previous, progress: progress) { index, outcome in
             switch outcome {
             case .success(let result):
@@ -43,11 +43,11 @@ struct ImageStage {
                     output.changedRecords.append((path, result.record))
                 }
             case .failure(let error):
-                failures.append((index, error))
+                failures.append((index, error.text))
             }
         }
         for failure in failures.sorted(by: { $0.index < $1.index }) {
-            let problem = ScanProblem(path: plan.photos[failure.index].photo.relativePath, reason: failure.error.description)
+            let problem = ScanProblem(path: plan.photos[failure.index].photo.relativePath, reason: failure.reason)
             output.problems.append(problem)
             progress(.skipped(problem))
         }
@@ -58,7 +58,7 @@ struct ImageStage {
 
     private func process(
         plan: SitePlan, images: ImagePlanStage.Output, previous: [String: BuildManifest.PhotoRecord],
-        progress: @Sendable (BuildEvent) -> Void, accept: (Int, Result<PhotoResult, ImagingError>) -> Void
+        progress: @Sendable (BuildEvent) -> Void, accept: (Int, Result<PhotoResult, SkipReason>) -> Void
     ) async throws(SiteError) {
         let count = plan.photos.count
         var firstFailure: SiteError?
@@ -69,15 +69,20 @@ struct ImageStage {
         // are made here, without a task each (most of a large library's rebuild).
         var waiting: [Int] = []
         for index in 0..<count {
-            guard case .planned(let hash, .keep(let formats)) = images.photos[index], formats.count == work.formats.count else {
+            guard case .planned(let hash, .keep(let formats)) = images.photos[index], formats.count == work.formats.count,
+                  images.videos[index] == nil || images.videos[index] == .keep
+            else {
                 waiting.append(index)
                 continue
             }
             let photo = plan.photos[index].photo
             let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
-            switch work.apply(.keep(formats: formats), to: photo, hash: hash, paths: paths, previous: previous, staged: staged) {
+            let videoPath = photo.isVideo ? plan.videoPath(photo: index) : nil
+            switch work.apply(.keep(formats: formats), video: images.videos[index], videoPath: videoPath, to: photo, hash: hash,
+                              paths: paths, previous: previous, staged: staged) {
             case .success(let result): accept(index, .success(result))
-            case .failure(.image(let error)): accept(index, .failure(error))
+            case .failure(.image(let error)): accept(index, .failure(SkipReason(error.description)))
+            case .failure(.video(let error)): accept(index, .failure(SkipReason(error.description)))
             case .failure(.write(let error)): throw error
             }
             done += 1
@@ -92,11 +97,14 @@ struct ImageStage {
                 let photo = plan.photos[index].photo
                 let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
                 let photoPlan = images.photos[index]
+                let videoDecision = images.videos[index]
+                let videoPath = photo.isVideo ? plan.videoPath(photo: index) : nil
                 group.addTask {
                     switch photoPlan {
                     case .unreadable(let error): return (index, .failure(.image(error)))
                     case .planned(let hash, let decision):
-                        return (index, work.apply(decision, to: photo, hash: hash, paths: paths, previous: previous, staged: staged))
+                        return (index, work.apply(decision, video: videoDecision, videoPath: videoPath, to: photo, hash: hash,
+                                                  paths: paths, previous: previous, staged: staged))
                     }
                 }
             }
@@ -107,9 +115,12 @@ struct ImageStage {
                 case .success(let result):
                     reused = result.reused
                     for warning in result.warnings { progress(.warning("\(plan.photos[index].photo.relativePath): \(warning)")) }
+                    for log in result.log { progress(.log("ffmpeg on \(plan.photos[index].photo.relativePath):\n\(log)")) }
                     accept(index, .success(result))
                 case .failure(.image(let error)):
-                    accept(index, .failure(error))
+                    accept(index, .failure(SkipReason(error.description)))
+                case .failure(.video(let error)):
+                    accept(index, .failure(SkipReason(error.description)))
                 case .failure(.write(let error)):
                     firstFailure = firstFailure ?? error
                     group.cancelAll()
@@ -122,4 +133,10 @@ struct ImageStage {
         }
         if let firstFailure { throw firstFailure }
     }
+}
+
+/// Why a photo or video was skipped, in words a user understands.
+struct SkipReason: Error {
+    var text: String
+    init(_ text: String) { self.text = text }
 }

@@ -1,5 +1,6 @@
 import Gallery
 import Imaging
+import Video
 
 /// The first stage: scans the photo folder (an unchanged file's header is not read again when
 /// the catalog knows it) and plans where every album and photo goes, and which files the build
@@ -30,9 +31,13 @@ struct ScanStage {
         let scan: ScanResult
         do {
             let records = earlier.previous.photos
-            scan = try GalleryScanner(options: ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs))
+            var scanOptions = ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs)
+            scanOptions.videoTools = options.videoTools
+            scanOptions.videoMaxDuration = options.video.maxDuration
+            scan = try GalleryScanner(options: scanOptions)
                 .scan(sourceDirectory: source, title: options.title) { path, identity in
-                    guard let record = records[path], record.matches(identity) else { return nil }
+                    // A video's record holds its poster's size, not the video's: videos are probed again.
+                    guard let record = records[path], record.video == nil, record.matches(identity) else { return nil }
                     return record.probeVersion == ImageProbe.version ? record.info : nil
                 }
         } catch {
@@ -46,6 +51,10 @@ struct ScanStage {
         }
         let planned = plannedFiles(plan)
         let refused = Set(planned.filter(earlier.isForeign))
+        if !scan.videosWithoutTools.isEmpty {
+            let count = scan.videosWithoutTools.count
+            progress(.warning("\(count) video\(count == 1 ? " was" : "s were") skipped: ffmpeg and ffprobe are not on the PATH (\(MediaTools.installHint))"))
+        }
         for path in refused.sorted() {
             progress(.warning("\(path) in the output folder is not Cascade's and stays as it is; remove or rename it to publish the site's own \(path)"))
         }
@@ -64,6 +73,7 @@ struct ScanStage {
         if options.downloadOriginals {
             files.append(SitePlan.originalPath(directory: directory, slug: slug, fileName: photo.fileName))
         }
+        if photo.isVideo { files.append(SitePlan.videoPath(directory: directory, slug: slug)) }
         return files
     }
 
@@ -75,6 +85,7 @@ struct ScanStage {
             files += plan.imagePaths(photo: index, widths: options.allImageWidths, formats: options.allImageFormats).values.joined()
             files.append(plan.pagePath(photo: index))
             if options.downloadOriginals { files.append(plan.originalPath(photo: index)) }
+            if plan.photos[index].photo.isVideo { files.append(plan.videoPath(photo: index)) }
         }
         if options.baseURL != nil { files.append("sitemap.xml") }
         for index in plan.albums.indices {

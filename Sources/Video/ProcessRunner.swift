@@ -1,0 +1,71 @@
+import Foundation
+
+/// What a finished (or stopped) program left: its exit status, its output, and whether it was
+/// stopped for taking too long.
+public struct ProcessOutput: Sendable {
+    /// The exit status; -1 when the program was stopped (time limit) or killed by a signal.
+    public var status: Int32
+    /// Everything it wrote to standard output.
+    public var standardOutput: Data
+    /// Everything it wrote to standard error (kept for `--verbose` and for error messages).
+    public var standardError: String
+    /// Whether it was stopped because it ran past its time limit.
+    public var timedOut: Bool
+
+    /// The last non-empty line of standard error (ffmpeg's own reason), at most 200 characters.
+    public var lastErrorLine: String {
+        let line = standardError.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+        return String(line.trimmingCharacters(in: .whitespaces).prefix(200))
+    }
+}
+
+/// Runs a program with arguments (never through a shell), captures its output into temporary
+/// files (so a chatty program can never block on a full pipe), and stops it at a time limit:
+/// `SIGTERM`, then `SIGKILL` two seconds later.
+public enum ProcessRunner {
+    /// Runs `executable` with `arguments`; `timeout` in seconds.
+    public static func run(_ executable: String, _ arguments: [String], timeout: Double) throws(VideoError) -> ProcessOutput {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cascade-run-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .toolFailed(tool: (executable as NSString).lastPathComponent, reason: "cannot make a temporary folder: \(error.localizedDescription)")
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outURL = folder.appendingPathComponent("out")
+        let errURL = folder.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        let tool = (executable as NSString).lastPathComponent
+        let done = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in done.signal() }
+        do {
+            let out = try FileHandle(forWritingTo: outURL)
+            let err = try FileHandle(forWritingTo: errURL)
+            defer { try? out.close(); try? err.close() }
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+        } catch {
+            throw .toolFailed(tool: tool, reason: "cannot be started: \(error.localizedDescription)")
+        }
+        var timedOut = false
+        if done.wait(timeout: .now() + timeout) == .timedOut {
+            timedOut = true
+            kill(process.processIdentifier, SIGTERM)
+            if done.wait(timeout: .now() + 2) == .timedOut {
+                kill(process.processIdentifier, SIGKILL)
+                done.wait()
+            }
+        }
+        process.waitUntilExit()
+        let output = (try? Data(contentsOf: outURL)) ?? Data()
+        let error = (try? Data(contentsOf: errURL)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let status = timedOut || process.terminationReason == .uncaughtSignal ? -1 : process.terminationStatus
+        return ProcessOutput(status: status, standardOutput: output, standardError: error, timedOut: timedOut)
+    }
+}

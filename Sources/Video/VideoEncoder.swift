@@ -1,0 +1,116 @@
+import Foundation
+
+/// How the web version of a video is made.
+public struct VideoSettings: Sendable, Hashable {
+    /// The largest height of the web version, for the shorter side of the picture (its height
+    /// for a landscape clip, its width for a portrait one), in pixels (`video_max_height`).
+    public var maxHeight: Int
+    /// 1 to 100 (`video_quality`), mapped to x264's constant rate factor.
+    public var quality: Int
+    /// Longer videos are skipped (`video_max_duration`, seconds).
+    public var maxDuration: Double
+    /// ffmpeg threads per encode (0: ffmpeg's choice).
+    public var threads: Int
+
+    /// Creates settings: 1080 px, quality 75, 30 minutes by default.
+    public init(maxHeight: Int = 1080, quality: Int = 75, maxDuration: Double = 1800, threads: Int = 0) {
+        self.maxHeight = maxHeight
+        self.quality = quality
+        self.maxDuration = maxDuration
+        self.threads = threads
+    }
+
+    /// x264's constant rate factor for ``quality``: 100 → 15, 75 → 24, 1 → 51.
+    public var constantRateFactor: Int {
+        min(51, max(0, Int((51 - Double(quality) * 0.36).rounded())))
+    }
+
+    /// What a web version depends on besides the video: a rebuild reuses it only when this is
+    /// the same.
+    public var key: String {
+        "video=1;mp4;h264;crf=\(constantRateFactor);maxh=\(maxHeight);aac=128k;metadata=strip"
+    }
+}
+
+/// The ffmpeg work on one video: its poster frame and its web version.
+public struct VideoEncoder: Sendable {
+    public var tools: MediaTools
+    public var settings: VideoSettings
+
+    /// Creates an encoder.
+    public init(tools: MediaTools, settings: VideoSettings) {
+        self.tools = tools
+        self.settings = settings
+    }
+
+    /// Whether the web version copies the streams as they are (already H.264/AAC in MP4, within
+    /// the size limit), rather than encoding them again.
+    public func remuxes(_ info: VideoInfo) -> Bool {
+        info.isWebCompatible && min(info.displayWidth, info.displayHeight) <= settings.maxHeight
+    }
+
+    /// The size of the web version (even numbers, at most ``VideoSettings/maxHeight`` on the
+    /// shorter side, never enlarged), upright.
+    public func outputSize(_ info: VideoInfo) -> (width: Int, height: Int) {
+        let width = info.displayWidth
+        let height = info.displayHeight
+        let short = min(width, height)
+        let scale = short > settings.maxHeight ? Double(settings.maxHeight) / Double(short) : 1
+        func even(_ value: Double) -> Int { max(2, Int((value / 2).rounded()) * 2) }
+        return (even(Double(width) * scale), even(Double(height) * scale))
+    }
+
+    /// The poster frame, upright, as PNG bytes: the frame at about a tenth of the video (past a
+    /// black first frame), or the first frame of a very short one.
+    public func poster(of path: String, info: VideoInfo) throws(VideoError) -> [UInt8] {
+        let time = info.duration >= 0.5 ? info.duration * 0.1 : 0
+        let timeout = 60.0
+        let output = try ProcessRunner.run(
+            tools.ffmpeg,
+            ["-nostdin", "-hide_banner", "-v", "error", "-ss", String(format: "%.3f", time), "-i", path,
+             "-map", "0:v:0", "-frames:v", "1", "-an", "-sn", "-dn", "-f", "image2pipe", "-c:v", "png", "-"],
+            timeout: timeout)
+        if output.timedOut { throw .timedOut(tool: "ffmpeg", seconds: timeout) }
+        guard output.status == 0, !output.standardOutput.isEmpty else {
+            throw .toolFailed(tool: "ffmpeg", reason: "no poster frame: " + VideoProbe.reason(output.lastErrorLine, path: path))
+        }
+        return [UInt8](output.standardOutput)
+    }
+
+    /// The time limit of one encode: generous (a slow machine encodes 1080p at about real
+    /// time), so that only a stuck ffmpeg meets it.
+    public func timeout(for info: VideoInfo) -> Double {
+        120 + info.duration * 20
+    }
+
+    /// The arguments that make the web version of `input` at `output` (an MP4 with its index
+    /// first, every metadata tag, chapter and data track dropped).
+    public func arguments(input: String, output: String, info: VideoInfo) -> [String] {
+        var arguments = ["-nostdin", "-hide_banner", "-v", "error", "-y", "-i", input,
+                         "-map", "0:v:0", "-map", "0:a:0?", "-map_metadata", "-1", "-map_metadata:s", "-1",
+                         "-map_chapters", "-1", "-sn", "-dn", "-fflags", "+bitexact"]
+        if remuxes(info) {
+            arguments += ["-c", "copy"]
+        } else {
+            let size = outputSize(info)
+            arguments += ["-vf", "scale=\(size.width):\(size.height),format=yuv420p", "-c:v", "libx264",
+                          "-preset", "fast", "-crf", "\(settings.constantRateFactor)", "-profile:v", "high"]
+            if settings.threads > 0 { arguments += ["-threads", "\(settings.threads)"] }
+            arguments += info.audioCodec == "aac" ? ["-c:a", "copy"] : ["-c:a", "aac", "-b:a", "128k", "-ac", "2"]
+        }
+        arguments += ["-movflags", "+faststart", "-f", "mp4", output]
+        return arguments
+    }
+
+    /// Makes the web version of `input` at `output`; returns ffmpeg's messages (for `--verbose`).
+    @discardableResult
+    public func makeWebVersion(of input: String, at output: String, info: VideoInfo) throws(VideoError) -> String {
+        let limit = timeout(for: info)
+        let result = try ProcessRunner.run(tools.ffmpeg, arguments(input: input, output: output, info: info), timeout: limit)
+        if result.timedOut { throw .timedOut(tool: "ffmpeg", seconds: limit) }
+        guard result.status == 0 else {
+            throw .toolFailed(tool: "ffmpeg", reason: VideoProbe.reason(result.lastErrorLine, path: input))
+        }
+        return result.standardError
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Reads a video's streams and metadata with `ffprobe` (JSON output), with a time limit.
+public enum VideoProbe {
+    /// Seconds ffprobe may take on one file.
+    public static let timeout: Double = 30
+
+    /// Probes the video at `path`.
+    public static func probe(fileAtPath path: String, tools: MediaTools) throws(VideoError) -> VideoInfo {
+        let output = try ProcessRunner.run(
+            tools.ffprobe,
+            ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", "--", path],
+            timeout: timeout)
+        if output.timedOut { throw .timedOut(tool: "ffprobe", seconds: timeout) }
+        guard output.status == 0 else { throw .unreadable(Self.reason(output.lastErrorLine, path: path)) }
+        return try parse(output.standardOutput)
+    }
+
+    /// ffprobe's reason without the file's path (the message names the file already).
+    static func reason(_ line: String, path: String) -> String {
+        var text = line.replacingOccurrences(of: path + ": ", with: "").replacingOccurrences(of: path, with: "the file")
+        if text.hasPrefix("[") , let end = text.firstIndex(of: "]") { text = String(text[text.index(after: end)...]).trimmingCharacters(in: .whitespaces) }
+        return text
+    }
+
+    /// The record from ffprobe's JSON (`-show_format -show_streams`).
+    public static func parse(_ json: Data) throws(VideoError) -> VideoInfo {
+        let report: Report
+        do {
+            report = try JSONDecoder().decode(Report.self, from: json)
+        } catch {
+            throw .unreadable("ffprobe's answer cannot be read")
+        }
+        let streams = report.streams ?? []
+        // Cover art (an attached picture) is not the video.
+        guard let video = streams.first(where: { $0.codec_type == "video" && $0.disposition?.attached_pic != 1 }) else {
+            throw .noVideoStream
+        }
+        guard let codec = video.codec_name, !codec.isEmpty else { throw .unsupportedCodec(video.codec_tag_string ?? "unknown") }
+        guard let width = video.width, let height = video.height, width > 0, height > 0 else {
+            throw .unreadable("no picture size")
+        }
+        let audio = streams.first { $0.codec_type == "audio" }
+        let duration = Double(report.format?.duration ?? "") ?? Double(video.duration ?? "") ?? 0
+        guard duration.isFinite, duration > 0 else { throw .unreadable("no duration") }
+        var rotation = 0
+        if let value = video.side_data_list?.compactMap(\.rotation).first {
+            rotation = Int(value.rounded())
+        } else if let tag = video.tags?["rotate"], let value = Double(tag) {
+            rotation = -Int(value.rounded())  // the tag turns clockwise, the display matrix anticlockwise
+        }
+        rotation = ((rotation % 360) + 360) % 360
+        let tags = (report.format?.tags ?? [:]).merging(video.tags ?? [:]) { first, _ in first }
+        let hasLocation = tags.keys.contains { $0.lowercased().contains("location") }
+        return VideoInfo(
+            storedWidth: width, storedHeight: height, rotation: rotation, duration: duration, videoCodec: codec,
+            pixelFormat: video.pix_fmt ?? "", audioCodec: audio?.codec_name, container: report.format?.format_name ?? "",
+            creationDate: (tags["creation_time"] ?? tags["com.apple.quicktime.creationdate"]).flatMap(exifDate),
+            hasLocation: hasLocation)
+    }
+
+    /// `2024-05-01T10:20:30.000000Z` as `2024:05:01 10:20:30`.
+    static func exifDate(_ text: String) -> String? {
+        let characters = Array(text)
+        guard characters.count >= 19, characters[4] == "-", characters[7] == "-", characters[13] == ":" else { return nil }
+        var date = String(characters[0..<19]).replacingOccurrences(of: "T", with: " ")
+        date = date.replacingOccurrences(of: "-", with: ":")
+        return date.hasPrefix("0000") || date.hasPrefix("1904:01:01") || date.hasPrefix("1970:01:01 00:00:00") ? nil : date
+    }
+
+    private struct Report: Decodable {
+        var streams: [Stream]?
+        var format: Format?
+    }
+
+    private struct Stream: Decodable {
+        var codec_type: String?
+        var codec_name: String?
+        var codec_tag_string: String?
+        var width: Int?
+        var height: Int?
+        var pix_fmt: String?
+        var duration: String?
+        var tags: [String: String]?
+        var side_data_list: [SideData]?
+        var disposition: Disposition?
+    }
+
+    private struct SideData: Decodable {
+        var rotation: Double?
+    }
+
+    private struct Disposition: Decodable {
+        var attached_pic: Int?
+    }
+
+    private struct Format: Decodable {
+        var format_name: String?
+        var duration: String?
+        var tags: [String: String]?
+    }
+}
