@@ -11,6 +11,9 @@ public struct VideoSettings: Sendable, Hashable {
     public var maxDuration: Double
     /// ffmpeg threads per encode (0: ffmpeg's choice).
     public var threads: Int
+    /// The time limit of one encode in seconds; nil for the default, generous one (see
+    /// ``VideoEncoder/timeout(for:)``).
+    public var timeLimit: Double?
 
     /// Creates settings: 1080 px, quality 75, 30 minutes by default.
     public init(maxHeight: Int = 1080, quality: Int = 75, maxDuration: Double = 1800, threads: Int = 0) {
@@ -64,7 +67,7 @@ public struct VideoEncoder: Sendable {
     /// black first frame), or the first frame of a very short one.
     public func poster(of path: String, info: VideoInfo) throws(VideoError) -> [UInt8] {
         let time = info.duration >= 0.5 ? info.duration * 0.1 : 0
-        let timeout = 60.0
+        let timeout = min(60.0, settings.timeLimit ?? 60)
         let output = try ProcessRunner.run(
             tools.ffmpeg,
             ["-nostdin", "-hide_banner", "-v", "error", "-ss", String(format: "%.3f", time), "-i", path,
@@ -80,7 +83,7 @@ public struct VideoEncoder: Sendable {
     /// The time limit of one encode: generous (a slow machine encodes 1080p at about real
     /// time), so that only a stuck ffmpeg meets it.
     public func timeout(for info: VideoInfo) -> Double {
-        120 + info.duration * 20
+        settings.timeLimit ?? 120 + info.duration * 20
     }
 
     /// The arguments that make the web version of `input` at `output` (an MP4 with its index
