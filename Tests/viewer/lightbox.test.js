@@ -113,3 +113,19 @@ test("items on an album's further static pages resolve against the album's folde
   assert.equal(item.sources[0].images[1].url, "../thumbs/dune-1600.webp");
   assert.equal(viewer.resolveItem(model, 0, detail).page, "dune.html");
 });
+
+test("a video's item carries its web version and duration, against the album's folder; a photo's has none", function () {
+  const model = viewer.buildModel({
+    count: 2, gap: 8, ratioScale: 100000, ratios: [56250, 100000], ids: ["clip", "dune"], chunkSize: 1000, chunks: ["frames/0.json"],
+    pageURL: "{id}.html", imageURL: "thumbs/{id}-{width}.jpg", tileMaxWidth: 800, sources: [],
+    breakpoints: [{ minWidth: 0, columns: 2, column: "01" }],
+  });
+  const clip = { alt: "Clip", width: 1280, height: 720, color: "#123456", widths: [400, 1280],
+                 video: { url: "videos/clip.mp4", duration: "0:07" } };
+  const item = viewer.resolveItem(model, 0, clip, "../");
+  assert.deepEqual(item.video, { url: "../videos/clip.mp4", duration: "0:07" });
+  assert.equal(item.images[1].url, "../thumbs/clip-1280.jpg");
+  assert.equal(viewer.resolveItem(model, 0, clip).video.url, "videos/clip.mp4");
+  const photo = { alt: "Dune", width: 800, height: 800, color: "#654321", widths: [400, 800] };
+  assert.equal(viewer.resolveItem(model, 1, photo).video, null);
+});
