@@ -30,6 +30,10 @@ public struct GalleryPhoto: Sendable, Hashable {
     /// and ``info`` describes the poster: the video's size as shown, upright). Nil for a photo.
     public var video: VideoInfo?
 
+    /// For a Live Photo: its motion clip (a MOV of the same stem beside it), which the site
+    /// plays over the photo. Nil for other photos and for videos.
+    public var motion: MotionClip?
+
     /// Whether this item is a video.
     public var isVideo: Bool { video != nil }
 
@@ -91,6 +95,29 @@ public struct GalleryPhoto: Sendable, Hashable {
         if text.hasPrefix("0000") { return nil }
         return text
     }
+}
+
+/// The motion clip of a Live Photo: the short MOV a phone records with the photo, of the same stem.
+public struct MotionClip: Sendable, Hashable {
+    /// Absolute path of the clip.
+    public var sourcePath: String
+    /// Path relative to the source folder (used in messages).
+    public var relativePath: String
+    /// What tells this version of the file from another without reading it.
+    public var identity: FileIdentity
+    /// What ffprobe said about it.
+    public var video: VideoInfo
+
+    /// Creates a record.
+    public init(sourcePath: String, relativePath: String, identity: FileIdentity, video: VideoInfo) {
+        self.sourcePath = sourcePath
+        self.relativePath = relativePath
+        self.identity = identity
+        self.video = video
+    }
+
+    /// The longest clip taken for a Live Photo's motion, in seconds (a phone's last about 3 s).
+    public static let maximumDuration = 5.0
 }
 
 /// A folder of photos; sub-folders are nested albums.

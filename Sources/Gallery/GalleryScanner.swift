@@ -121,12 +121,38 @@ public struct GalleryScanner: Sendable {
                 videosWithoutTools.append(candidate.relativePath)
             }
         }
+        for folder in photosByFolder.keys { photosByFolder[folder] = Self.pairingLivePhotos(photosByFolder[folder]!) }
         let album = assemble(tree, name: title, photosByFolder: photosByFolder, problems: &problems)
             ?? GalleryAlbum(name: title, relativePath: "", albums: [], photos: [], sort: options.sort)
         problems.sort { ($0.path, $0.line ?? 0) < ($1.path, $1.line ?? 0) }
         var result = ScanResult(root: album, problems: problems)
         result.videosWithoutTools = videosWithoutTools
         return result
+    }
+
+    /// The items of one folder with each Live Photo made one item: a HEIC or JPEG photo and a
+    /// MOV of the same stem (ignoring case) no longer than ``MotionClip/maximumDuration`` are
+    /// the photo, with the MOV as its ``GalleryPhoto/motion``.
+    static func pairingLivePhotos(_ items: [GalleryPhoto]) -> [GalleryPhoto] {
+        var clips: [String: GalleryPhoto] = [:]
+        for item in items {
+            guard let video = item.video, (item.fileName as NSString).pathExtension.lowercased() == "mov",
+                  video.duration <= MotionClip.maximumDuration else { continue }
+            clips[item.stem.lowercased()] = item
+        }
+        guard !clips.isEmpty else { return items }
+        var paired = Set<String>()
+        var result: [GalleryPhoto] = []
+        for var item in items where item.video == nil {
+            if item.info.format == .heif || item.info.format == .jpeg, let clip = clips[item.stem.lowercased()],
+               !paired.contains(clip.relativePath) {
+                paired.insert(clip.relativePath)
+                item.motion = MotionClip(sourcePath: clip.sourcePath, relativePath: clip.relativePath,
+                                         identity: clip.identity, video: clip.video!)
+            }
+            result.append(item)
+        }
+        return result + items.filter { $0.video != nil && !paired.contains($0.relativePath) }
     }
 
     /// What probing one file found.

@@ -70,6 +70,10 @@ struct BuildManifest: Codable, Sendable, Equatable {
     struct VideoRecord: Codable, Sendable, Equatable {
         var path: String
         var settings: String
+        /// For a Live Photo's motion clip: the clip's content hash and identity (the record's
+        /// own are the photo's); nil for a video.
+        var sourceHash: String?
+        var sourceIdentity: FileIdentity?
     }
 
     struct RenditionRecord: Codable, Sendable, Equatable {

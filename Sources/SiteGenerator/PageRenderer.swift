@@ -266,6 +266,8 @@ struct PageRenderer: Sendable {
             "videoURL": photoImages.video.map { relativeURL(from: album.directory, to: $0.path) } ?? "",
             "duration": entry.photo.video.map { Duration.label($0.duration) } ?? "",
             "poster": relativeURL(from: album.directory, to: (photoImages.renditions.last ?? large).path),
+            "isLive": entry.photo.motion != nil && photoImages.video != nil,
+            "liveURL": entry.photo.motion == nil ? "" : photoImages.video.map { relativeURL(from: album.directory, to: $0.path) } ?? "",
         ] as [String: Any]
         let albumPage = plan.albumPagePath(album: albumIndex, page: position / options.tilesPerPage + 1)
         context["album"] = ["name": album.title, "url": relativeURL(from: album.directory, to: albumPage)] as [String: Any]
@@ -380,6 +382,8 @@ struct PageRenderer: Sendable {
         if let video = published[photo]?.images.video, let info = entry.photo.video {
             text += ",\"video\":{\"url\":\(jsonString(relativeURL(from: plan.albums[index].directory, to: video.path)))"
             text += ",\"duration\":\(jsonString(Duration.label(info.duration)))}"
+        } else if let clip = published[photo]?.images.video, entry.photo.motion != nil {
+            text += ",\"live\":{\"url\":\(jsonString(relativeURL(from: plan.albums[index].directory, to: clip.path)))}"
         }
         if let original = published[photo]?.original {
             text += ",\"original\":{\"url\":\(jsonString(relativeURL(from: plan.albums[index].directory, to: original.path)))"

@@ -42,22 +42,31 @@ struct PhotoWork: Sendable {
 
     /// What a video's web version depends on besides the video.
     var videoSettingsKey: String { video?.settings.key ?? "" }
+    /// What a Live Photo's motion clip depends on besides the clip.
+    var liveSettingsKey: String { "live;" + videoSettingsKey }
+
+    /// The content hash of a large file, read 4 MiB at a time (the same hash as of the whole
+    /// file); nil when it cannot be read.
+    static func streamHash(path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var hasher = FingerprintHasher()
+        while let chunk = try? handle.read(upToCount: 4 << 20), !chunk.isEmpty {
+            chunk.withUnsafeBytes { hasher.combine(raw: $0) }
+        }
+        return hasher.hex
+    }
 
     /// The photo's content hash: the earlier record's when the file's identity is unchanged
     /// (nothing is read), else the hash of its bytes.
     func contentHash(of photo: GalleryPhoto, previous: BuildManifest.PhotoRecord?) -> Result<String, ImagingError> {
         if let previous, previous.matches(photo.identity) { return .success(previous.contentHash) }
         if photo.isVideo {
-            // Videos are large: hashed 4 MiB at a time (the same hash as of the whole file).
-            guard let handle = FileHandle(forReadingAtPath: photo.sourcePath) else {
+            // Videos are large: hashed 4 MiB at a time.
+            guard let hash = Self.streamHash(path: photo.sourcePath) else {
                 return .failure(.io(path: photo.relativePath, reason: "cannot be read"))
             }
-            defer { try? handle.close() }
-            var hasher = FingerprintHasher()
-            while let chunk = try? handle.read(upToCount: 4 << 20), !chunk.isEmpty {
-                chunk.withUnsafeBytes { hasher.combine(raw: $0) }
-            }
-            return .success(hasher.hex)
+            return .success(hash)
         }
         guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
             return .failure(.io(path: photo.relativePath, reason: "cannot be read"))
@@ -70,14 +79,18 @@ struct PhotoWork: Sendable {
     /// earlier records; `staged` the absolute paths where the build staged the files a move
     /// takes (by their site-relative path).
     func apply(
-        _ decision: ImageDecision, video videoDecision: VideoDecision? = nil, videoPath: String? = nil,
+        _ decision: ImageDecision, video job: VideoJob? = nil,
         to photo: GalleryPhoto, hash: String, paths: [Int: [String]],
         previous: [String: BuildManifest.PhotoRecord], staged: [String: String]
     ) -> Result<PhotoResult, PhotoFailure> {
         let result = applyImages(decision, to: photo, hash: hash, paths: paths, previous: previous, staged: staged)
-        guard case .success(var made) = result, let info = photo.video, let videoPath else { return result }
+        guard case .success(var made) = result, let job else { return result }
+        let motion = photo.motion
+        guard let info = photo.video ?? motion?.video else { return result }
+        let source = motion?.sourcePath ?? photo.sourcePath
+        let videoPath = job.path
         guard let encoder = video else { return .failure(.video(.toolFailed(tool: "ffmpeg", reason: "not found"))) }
-        switch videoDecision ?? .make {
+        switch job.decision {
         case .keep:
             break
         case .move(let staged):
@@ -87,18 +100,23 @@ struct PhotoWork: Sendable {
             let temporary: String
             do throws(SiteError) { temporary = try writer.temporaryPath() } catch { return .failure(.write(error)) }
             do throws(VideoError) {
-                let log = try encoder.makeWebVersion(of: photo.sourcePath, at: temporary, info: info)
+                let log = try encoder.makeWebVersion(of: source, at: temporary, info: info, muted: motion != nil)
                 if !log.isEmpty { made.log.append(log) }
             } catch {
                 try? FileManager.default.removeItem(atPath: temporary)
-                return .failure(.video(error))
+                // A Live Photo whose clip cannot be used is published as a still photo.
+                guard let motion else { return .failure(.video(error)) }
+                made.warnings.append("its Live Photo clip \(motion.relativePath) is left out: \(error)")
+                return .success(made)
             }
             do throws(SiteError) { try writer.place(temporary, at: videoPath) } catch { return .failure(.write(error)) }
             try? FileManager.default.removeItem(atPath: temporary)
             made.imagesWritten += 1
             made.reused = false
         }
-        made.record.video = BuildManifest.VideoRecord(path: videoPath, settings: encoder.settings.key)
+        made.record.video = BuildManifest.VideoRecord(
+            path: videoPath, settings: motion == nil ? videoSettingsKey : liveSettingsKey,
+            sourceHash: motion == nil ? nil : job.sourceHash, sourceIdentity: motion?.identity)
         return .success(made)
     }
 

@@ -24,6 +24,15 @@ enum VideoDecision: Equatable, Sendable {
     case make
 }
 
+/// A video's web version, or a Live Photo's motion clip, to be published.
+struct VideoJob: Sendable {
+    var decision: VideoDecision
+    /// Where it goes (site-relative).
+    var path: String
+    /// For a motion clip, its content hash (a video's is the item's own).
+    var sourceHash: String?
+}
+
 /// Decides, without touching a file, what happens to each photo's images: a pure function of
 /// the catalog's records, the photo's content hash, the paths and settings this build wants,
 /// and which files exist.

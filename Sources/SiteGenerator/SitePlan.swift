@@ -127,6 +127,17 @@ struct SitePlan: Sendable {
         "\(directory)videos/\(slug).mp4"
     }
 
+    /// Site-relative path of a Live Photo's motion clip: `<album>/videos/<slug>.live.mp4` (a
+    /// slug has no dot, so it never meets a video's own).
+    func livePath(photo index: Int) -> String {
+        Self.livePath(directory: photos[index].directory, slug: photos[index].slug)
+    }
+
+    /// Site-relative path of the motion clip of the Live Photo `slug` in the album `directory`.
+    static func livePath(directory: String, slug: String) -> String {
+        "\(directory)videos/\(slug).live.mp4"
+    }
+
     /// Site-relative path of a photo's page.
     func pagePath(photo index: Int) -> String {
         "\(photos[index].directory)\(photos[index].slug).html"

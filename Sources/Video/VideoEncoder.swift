@@ -88,9 +88,11 @@ public struct VideoEncoder: Sendable {
 
     /// The arguments that make the web version of `input` at `output` (an MP4 with its index
     /// first, every metadata tag, chapter and data track dropped).
-    public func arguments(input: String, output: String, info: VideoInfo) -> [String] {
-        var arguments = ["-nostdin", "-hide_banner", "-v", "error", "-y", "-i", input,
-                         "-map", "0:v:0", "-map", "0:a:0?", "-map_metadata", "-1", "-map_metadata:s", "-1",
+    /// `muted` leaves the sound out (a Live Photo's motion clip plays muted).
+    public func arguments(input: String, output: String, info: VideoInfo, muted: Bool = false) -> [String] {
+        var arguments = ["-nostdin", "-hide_banner", "-v", "error", "-y", "-i", input, "-map", "0:v:0"]
+        arguments += muted ? ["-an"] : ["-map", "0:a:0?"]
+        arguments += ["-map_metadata", "-1", "-map_metadata:s", "-1",
                          "-map_chapters", "-1", "-sn", "-dn", "-fflags", "+bitexact"]
         if remuxes(info) {
             arguments += ["-c", "copy"]
@@ -99,7 +101,7 @@ public struct VideoEncoder: Sendable {
             arguments += ["-vf", "scale=\(size.width):\(size.height),format=yuv420p", "-c:v", "libx264",
                           "-preset", "fast", "-crf", "\(settings.constantRateFactor)", "-profile:v", "high"]
             if settings.threads > 0 { arguments += ["-threads", "\(settings.threads)"] }
-            arguments += info.audioCodec == "aac" ? ["-c:a", "copy"] : ["-c:a", "aac", "-b:a", "128k", "-ac", "2"]
+            if !muted { arguments += info.audioCodec == "aac" ? ["-c:a", "copy"] : ["-c:a", "aac", "-b:a", "128k", "-ac", "2"] }
         }
         arguments += ["-movflags", "+faststart", "-f", "mp4", output]
         return arguments
@@ -107,9 +109,9 @@ public struct VideoEncoder: Sendable {
 
     /// Makes the web version of `input` at `output`; returns ffmpeg's messages (for `--verbose`).
     @discardableResult
-    public func makeWebVersion(of input: String, at output: String, info: VideoInfo) throws(VideoError) -> String {
+    public func makeWebVersion(of input: String, at output: String, info: VideoInfo, muted: Bool = false) throws(VideoError) -> String {
         let limit = timeout(for: info)
-        let result = try ProcessRunner.run(tools.ffmpeg, arguments(input: input, output: output, info: info), timeout: limit)
+        let result = try ProcessRunner.run(tools.ffmpeg, arguments(input: input, output: output, info: info, muted: muted), timeout: limit)
         if result.timedOut { throw .timedOut(tool: "ffmpeg", seconds: limit) }
         guard result.status == 0 else {
             throw .toolFailed(tool: "ffmpeg", reason: VideoProbe.reason(result.lastErrorLine, path: input))

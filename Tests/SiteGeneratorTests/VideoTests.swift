@@ -307,4 +307,51 @@ struct VideoTests {
         #expect(fourth.photosMade == 3 && fourth.imagesWritten == 3)
         #expect(try inode("a") != inodes[1])
     }
+
+    @Test("a Live Photo (a JPEG or HEIC and a short MOV of the same stem) is one item with its motion clip, kept and moved like a video")
+    func livePhotos() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        var image = try Image(width: 400, height: 300)
+        image.fill(x: 0, y: 0, width: 400, height: 300, red: 30, green: 140, blue: 60)
+        let jpeg = try image.encoded(as: .jpeg(quality: 85))
+        try source.write("IMG_0001.JPG", jpeg)
+        try Clip.make(source.path + "/IMG_0001.MOV", size: "400x300", seconds: 2, codec: "libx265")
+        // A long MOV beside a photo of the same stem is a video of its own.
+        image.fill(x: 0, y: 0, width: 400, height: 300, red: 140, green: 40, blue: 60)
+        try source.write("IMG_0002.jpg", try image.encoded(as: .jpeg(quality: 85)))
+        try Clip.make(source.path + "/IMG_0002.mov", size: "320x240", seconds: 6, audio: false)
+        let options = options(source, output)
+        let first = try await build(options)
+        #expect(first.photos == 3 && first.skipped.isEmpty)
+        let chunk = try String(contentsOfFile: output.path + "/frames/0.json", encoding: .utf8)
+        #expect(chunk.contains("\"live\":{\"url\":\"videos/img_0001.live.mp4\"}"))
+        #expect(chunk.components(separatedBy: "\"live\"").count == 2)
+        #expect(chunk.components(separatedBy: "\"video\"").count == 2)
+        let album = try String(contentsOfFile: output.path + "/index.html", encoding: .utf8)
+        #expect(album.components(separatedBy: "<a class=\"tile").count == 4)
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/videos/img_0001.mp4"))
+        // The motion clip plays muted: H.264, no sound.
+        let clip = try Clip.probe(output.path + "/videos/img_0001.live.mp4")
+        #expect(clip.videoCodec == "h264" && clip.audioCodec == nil && clip.displayWidth == 400)
+        let page = try String(contentsOfFile: output.path + "/img_0001.html", encoding: .utf8)
+        #expect(page.contains("<a href=\"videos/img_0001.live.mp4\">"))
+        #expect(page.contains("<img class=\"photo-image\""))
+
+        // Nothing changed: the clip is not made again.
+        let inode = { (path: String) throws -> UInt64 in
+            (try FileManager.default.attributesOfItem(atPath: output.path + "/" + path)[.systemFileNumber] as? NSNumber)!.uint64Value
+        }
+        let before = try inode("videos/img_0001.live.mp4")
+        let second = try await build(options)
+        #expect(second.photosMade == 0 && second.imagesWritten == 0)
+        #expect(try inode("videos/img_0001.live.mp4") == before)
+        // The pair renamed: the clip is moved with the photo's images.
+        try FileManager.default.moveItem(atPath: source.path + "/IMG_0001.JPG", toPath: source.path + "/Beach.jpg")
+        try FileManager.default.moveItem(atPath: source.path + "/IMG_0001.MOV", toPath: source.path + "/Beach.mov")
+        let third = try await build(options)
+        #expect(third.photosMade == 0 && third.photos == 3)
+        #expect(try inode("videos/beach.live.mp4") == before)
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/videos/img_0001.live.mp4"))
+    }
 }

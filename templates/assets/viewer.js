@@ -83,6 +83,7 @@
       page: prefix + model.pageURL.replace("{id}", id), alt: detail.alt, width: detail.width, height: detail.height,
       color: detail.color, thumbnails: tileImages(images), images: images, sources: sources,
       video: detail.video ? { url: prefix + detail.video.url, duration: detail.video.duration } : null,
+      live: detail.live ? { url: prefix + detail.live.url } : null,
     };
   }
 
@@ -611,7 +612,8 @@
       '<button type="button" class="lb-full" aria-label="Full screen"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 4h6v2H6v4H4zm10 0h6v6h-2V6h-4zM4 14h2v4h4v2H4zm14 0h2v6h-6v-2h4z"/></svg></button>' +
       '<a class="lb-download" hidden aria-label="Download the original"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M11 3h2v10l4-4 1.4 1.4L12 16.8l-6.4-6.4L7 9l4 4zM4 19h16v2H4z"/></svg></a>' +
       '<button type="button" class="lb-close" aria-label="Close">✕</button></div>' +
-      '<div class="lb-stage"><div class="lb-zoom"><img class="lb-low" alt=""></div></div>' +
+      '<div class="lb-stage"><div class="lb-zoom"><img class="lb-low" alt=""></div>' +
+      '<button type="button" class="lb-live" hidden aria-label="Play the Live Photo">LIVE</button></div>' +
       '<button type="button" class="lb-prev" aria-label="Previous photo">‹</button>' +
       '<button type="button" class="lb-next" aria-label="Next photo">›</button>' +
       '<p class="lb-caption"><span class="lb-text"></span> <time class="lb-date"></time></p>' +
@@ -754,6 +756,7 @@
     img.setAttribute("srcset", srcsetOfImages(item.images));
     img.setAttribute("src", item.images[item.images.length - 1].url);
     this.showVideo(item);
+    this.showLive(item);
     const title = detail.title || item.alt;
     const text = box.querySelector(".lb-text");
     if (detail.captionHTML) text.innerHTML = detail.captionHTML; else text.textContent = item.alt;
@@ -821,6 +824,52 @@
     video.src = item.video.url;
     video.setAttribute("aria-label", item.alt);
     this.lightbox.classList.add("is-video");
+  };
+
+  /** A Live Photo: the "LIVE" mark plays its motion clip muted over the photo, while the
+   *  pointer is on it or once when it is pressed (touch, keyboard); then the photo is back. */
+  Viewer.prototype.showLive = function (item) {
+    const self = this;
+    const button = this.lightbox.querySelector(".lb-live");
+    let motion = this.motion;
+    if (!motion) {
+      motion = document.createElement("video");
+      motion.className = "lb-motion";
+      motion.muted = true;
+      motion.playsInline = true;
+      motion.setAttribute("playsinline", "");
+      motion.setAttribute("aria-hidden", "true");
+      motion.preload = "none";
+      motion.hidden = true;
+      motion.addEventListener("ended", function () { self.stopLive(); });
+      this.zoomer.appendChild(motion);
+      this.motion = motion;
+      button.addEventListener("pointerenter", function () { self.playLive(); });
+      button.addEventListener("pointerleave", function (event) { if (event.pointerType === "mouse") self.stopLive(); });
+      button.addEventListener("click", function (event) { event.stopPropagation(); self.playLive(); });
+      button.addEventListener("pointerdown", function (event) { event.stopPropagation(); });
+    }
+    this.stopLive();
+    button.hidden = !item.live;
+    if (item.live) motion.src = item.live.url; else motion.removeAttribute("src");
+  };
+
+  Viewer.prototype.playLive = function () {
+    const motion = this.motion;
+    if (!motion || !this.item || !this.item.live) return;
+    motion.hidden = false;
+    motion.currentTime = 0;
+    this.lightbox.querySelector(".lb-live").setAttribute("aria-pressed", "true");
+    const playing = motion.play();
+    if (playing && playing.catch) playing.catch(function () {});
+  };
+
+  Viewer.prototype.stopLive = function () {
+    const motion = this.motion;
+    if (!motion) return;
+    motion.pause();
+    motion.hidden = true;
+    this.lightbox.querySelector(".lb-live").setAttribute("aria-pressed", "false");
   };
 
   /** Everything but the lightbox is inert while it is open. */
@@ -928,6 +977,7 @@
     }
     this.pause();
     if (this.video) { this.video.pause(); this.video.removeAttribute("src"); this.video.load(); this.video.hidden = true; }
+    this.stopLive();
     if (document.fullscreenElement) document.exitFullscreen();
     const index = this.current;
     this.current = -1;

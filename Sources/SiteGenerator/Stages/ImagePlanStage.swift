@@ -20,8 +20,9 @@ struct ImagePlanStage {
     struct Output: Sendable {
         /// Per photo of the plan, what happens to its images.
         var photos: [PhotoPlan]
-        /// Per photo of the plan, what happens to its web version when it is a video.
-        var videos: [VideoDecision?] = []
+        /// Per photo of the plan, what happens to its web version when it is a video, or to
+        /// its motion clip when it is a Live Photo.
+        var videos: [VideoJob?] = []
         /// Where the files that moves take were staged (absolute), by their site-relative path.
         var staged: [String: String]
         /// Source paths of the photos whose images stay as they are.
@@ -43,12 +44,14 @@ struct ImagePlanStage {
         var photos: [PhotoPlan] = []
         var staged: [String: String] = [:]
         var kept = Set<String>()
-        var videos = [VideoDecision?](repeating: nil, count: hashes.count)
-        // The earlier web versions by content hash (the first path in order wins).
+        var videos = [VideoJob?](repeating: nil, count: hashes.count)
+        // The earlier web versions and motion clips by content hash and settings (the first
+        // path in order wins).
         var videoSources: [String: BuildManifest.VideoRecord] = [:]
         for path in previous.keys.sorted() {
-            guard let record = previous[path], let video = record.video, video.settings == work.videoSettingsKey else { continue }
-            if videoSources[record.contentHash] == nil { videoSources[record.contentHash] = video }
+            guard let record = previous[path], let video = record.video else { continue }
+            let key = (video.sourceHash ?? record.contentHash) + "|" + video.settings
+            if videoSources[key] == nil { videoSources[key] = video }
         }
         for index in hashes.indices {
             let hash: String
@@ -78,9 +81,17 @@ struct ImagePlanStage {
             case .make: break
             }
             photos.append(.planned(hash: hash, decision: decision))
-            if plan.photos[index].photo.isVideo {
-                videos[index] = try videoDecision(
-                    path: path, hash: hash, wanted: plan.videoPath(photo: index), previous: previous, sources: videoSources)
+            let photo = plan.photos[index].photo
+            if photo.isVideo {
+                let wanted = plan.videoPath(photo: index)
+                let decision = try videoDecision(
+                    path: path, sourceHash: hash, settings: work.videoSettingsKey, wanted: wanted, previous: previous, sources: videoSources)
+                videos[index] = VideoJob(decision: decision, path: wanted)
+            } else if let motion = photo.motion, work.video != nil, let motionHash = motionHash(motion, previous: previous[path]) {
+                let wanted = plan.livePath(photo: index)
+                let decision = try videoDecision(
+                    path: path, sourceHash: motionHash, settings: work.liveSettingsKey, wanted: wanted, previous: previous, sources: videoSources)
+                videos[index] = VideoJob(decision: decision, path: wanted, sourceHash: motionHash)
             }
         }
         let storedFiles = Set(earlier.stored.files)
@@ -96,20 +107,27 @@ struct ImagePlanStage {
         return output
     }
 
+    /// A motion clip's content hash: the earlier record's when the clip's identity is
+    /// unchanged, else the hash of its bytes; nil when it cannot be read (the photo is then
+    /// published without its motion).
+    private func motionHash(_ motion: MotionClip, previous: BuildManifest.PhotoRecord?) -> String? {
+        if let video = previous?.video, let hash = video.sourceHash, video.sourceIdentity == motion.identity { return hash }
+        return PhotoWork.streamHash(path: motion.sourcePath)
+    }
+
     /// What happens to a video's web version: kept when the catalog says it was made from this
     /// content with these settings at this path and it is there; else taken (linked, staged
     /// before any file is written, so that swapped names end like a clean build) from a record
     /// of the same content and settings; else made.
     private func videoDecision(
-        path: String, hash: String, wanted: String, previous: [String: BuildManifest.PhotoRecord],
+        path: String, sourceHash: String, settings: String, wanted: String, previous: [String: BuildManifest.PhotoRecord],
         sources: [String: BuildManifest.VideoRecord]
     ) throws(SiteError) -> VideoDecision {
-        let settings = work.videoSettingsKey
-        if let record = previous[path], record.contentHash == hash, let video = record.video,
+        if let record = previous[path], let video = record.video, (video.sourceHash ?? record.contentHash) == sourceHash,
            video.settings == settings, video.path == wanted, work.writer.exists(wanted) {
             return .keep
         }
-        if let source = sources[hash], work.writer.exists(source.path) {
+        if let source = sources[sourceHash + "|" + settings], work.writer.exists(source.path) {
             let temporary = try work.writer.temporaryPath()
             if work.writer.stage(source.path, at: temporary) { return .move(staged: temporary) }
         }

@@ -70,15 +70,14 @@ struct ImageStage {
         var waiting: [Int] = []
         for index in 0..<count {
             guard case .planned(let hash, .keep(let formats)) = images.photos[index], formats.count == work.formats.count,
-                  images.videos[index] == nil || images.videos[index] == .keep
+                  images.videos[index].map { $0.decision == .keep } ?? true
             else {
                 waiting.append(index)
                 continue
             }
             let photo = plan.photos[index].photo
             let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
-            let videoPath = photo.isVideo ? plan.videoPath(photo: index) : nil
-            switch work.apply(.keep(formats: formats), video: images.videos[index], videoPath: videoPath, to: photo, hash: hash,
+            switch work.apply(.keep(formats: formats), video: images.videos[index], to: photo, hash: hash,
                               paths: paths, previous: previous, staged: staged) {
             case .success(let result): accept(index, .success(result))
             case .failure(.image(let error)): accept(index, .failure(SkipReason(error.description)))
@@ -97,13 +96,12 @@ struct ImageStage {
                 let photo = plan.photos[index].photo
                 let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
                 let photoPlan = images.photos[index]
-                let videoDecision = images.videos[index]
-                let videoPath = photo.isVideo ? plan.videoPath(photo: index) : nil
+                let videoJob = images.videos[index]
                 group.addTask {
                     switch photoPlan {
                     case .unreadable(let error): return (index, .failure(.image(error)))
                     case .planned(let hash, let decision):
-                        return (index, work.apply(decision, video: videoDecision, videoPath: videoPath, to: photo, hash: hash,
+                        return (index, work.apply(decision, video: videoJob, to: photo, hash: hash,
                                                   paths: paths, previous: previous, staged: staged))
                     }
                 }

@@ -74,6 +74,7 @@ struct ScanStage {
             files.append(SitePlan.originalPath(directory: directory, slug: slug, fileName: photo.fileName))
         }
         if photo.isVideo { files.append(SitePlan.videoPath(directory: directory, slug: slug)) }
+        if photo.motion != nil { files.append(SitePlan.livePath(directory: directory, slug: slug)) }
         return files
     }
 
@@ -86,6 +87,7 @@ struct ScanStage {
             files.append(plan.pagePath(photo: index))
             if options.downloadOriginals { files.append(plan.originalPath(photo: index)) }
             if plan.photos[index].photo.isVideo { files.append(plan.videoPath(photo: index)) }
+            if plan.photos[index].photo.motion != nil { files.append(plan.livePath(photo: index)) }
         }
         if options.baseURL != nil { files.append("sitemap.xml") }
         for index in plan.albums.indices {
