@@ -34,6 +34,10 @@ def video_site(tmp_path_factory):
     ffmpeg("-i", str(root / "stored.mov"), "-c", "copy", "-metadata:s:v:0", "rotate=90", str(photos / "b-portrait.mov"))
     ffmpeg(*source, "-c:v", "libvpx-vp9", "-deadline", "realtime", "-c:a", "libopus", str(photos / "c-vp9.webm"))
     ffmpeg("-f", "lavfi", "-i", "testsrc2=size=800x600", "-frames:v", "1", str(photos / "d-photo.jpg"))
+    # A Live Photo: the photo and its short clip (with sound, which the site leaves out).
+    ffmpeg("-f", "lavfi", "-i", "testsrc2=size=640x480", "-frames:v", "1", str(photos / "e-live.jpg"))
+    ffmpeg("-f", "lavfi", "-i", "testsrc2=size=640x480:rate=30", "-f", "lavfi", "-i", "sine", "-t", "2.5",
+           "-c:v", "libx265", "-pix_fmt", "yuv420p", "-c:a", "aac", str(photos / "e-live.mov"))
     binary = os.environ.get("CASCADE_BIN", str(REPO / ".build" / "debug" / "cascade"))
     out = root / "site"
     result = subprocess.run([binary, "build", str(root / "photos"), "--output", str(out), "--quiet", "--sort", "name"],
@@ -89,7 +93,7 @@ def test_lightbox_plays_video_and_stops_it_on_the_next_photo(video_site, player)
     player.get(video_site)
     wait_for_viewer(player)
     tiles = player.find_elements(By.CSS_SELECTOR, ".wall .tile")
-    assert [t.get_attribute("class") for t in tiles] == ["tile is-video"] * 3 + ["tile"]
+    assert [t.get_attribute("class") for t in tiles] == ["tile is-video"] * 3 + ["tile", "tile"]
     assert tiles[0].find_element(By.CSS_SELECTOR, ".tile-duration").text.endswith("0:04")
     tiles[0].click()
     wait_until(player, LIGHTBOX_OPEN)
@@ -106,7 +110,8 @@ def test_lightbox_plays_video_and_stops_it_on_the_next_photo(video_site, player)
     result = player.execute_async_script(PLAY, ".lb-video")
     assert result["ok"], result
     # A photo: the video is gone, nothing plays.
-    player.find_element(By.CSS_SELECTOR, ".lightbox").send_keys(Keys.END)
+    player.find_element(By.CSS_SELECTOR, ".lightbox").send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+    wait_until(player, "document.querySelector('.lb-counter').textContent === '4 / 5'")
     wait_until(player, "document.querySelector('.lb-video').hidden")
     assert player.execute_script("const v = document.querySelector('.lb-video'); return v.paused && !v.getAttribute('src')")
     player.find_element(By.CSS_SELECTOR, ".lightbox").send_keys(Keys.ESCAPE)
@@ -122,3 +127,23 @@ def test_without_scripts_the_tile_leads_to_the_page_that_plays_it(video_site, dr
     video = driver_nojs.find_element(By.CSS_SELECTOR, "video.photo-video")
     assert video.get_attribute("src").endswith("/trip/videos/a-land.mp4")
     assert video.get_attribute("controls") is not None
+
+
+def test_live_photo_is_one_tile_and_plays_its_motion_muted_from_the_live_mark(video_site, player):
+    player.get(video_site)
+    wait_for_viewer(player)
+    hrefs = [t.get_attribute("href") for t in player.find_elements(By.CSS_SELECTOR, ".wall .tile")]
+    assert [h for h in hrefs if "e-live" in h] == [video_site + "e-live.html"]
+    player.find_elements(By.CSS_SELECTOR, ".wall .tile")[4].click()
+    wait_until(player, LIGHTBOX_OPEN)
+    wait_until(player, "!document.querySelector('.lb-live').hidden")
+    assert player.execute_script("return document.querySelector('.lb-video') === null || document.querySelector('.lb-video').hidden")
+    player.find_element(By.CSS_SELECTOR, ".lb-live").click()
+    wait_until(player, "!document.querySelector('.lb-motion').hidden && document.querySelector('.lb-motion').currentTime > 0.5")
+    state = player.execute_script(
+        "const m = document.querySelector('.lb-motion'); return [m.muted, m.src, m.videoWidth, m.videoHeight]")
+    assert state == [True, video_site + "videos/e-live.live.mp4", 640, 480]
+    # It ends by itself, and the photo shows again; the previous item hides the mark.
+    wait_until(player, "document.querySelector('.lb-motion').hidden", seconds=10)
+    player.find_element(By.CSS_SELECTOR, ".lightbox").send_keys(Keys.ARROW_LEFT)
+    wait_until(player, "document.querySelector('.lb-live').hidden")
