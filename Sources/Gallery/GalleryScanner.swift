@@ -81,9 +81,11 @@ public struct GalleryScanner: Sendable {
     /// Scans `sourceDirectory`; `title` names the root album.
     /// `known` may give what an earlier scan found in a file, by its relative path and identity
     /// (size, times, inode): then its header is not read again (the pixel limit still applies).
+    /// `knownVideo` does the same for what ffprobe said about a video (not asked again).
     public func scan(
         sourceDirectory: String, title: String,
-        known: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> ImageInfo? = { _, _ in nil }
+        known: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> ImageInfo? = { _, _ in nil },
+        knownVideo: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> VideoInfo? = { _, _ in nil }
     ) throws(GalleryError) -> ScanResult {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -100,7 +102,7 @@ public struct GalleryScanner: Sendable {
 
         var walk = Walk(rootPath: root.path)
         let tree = walk.folder(at: root, relativePath: "")
-        let probed = probeAll(walk.candidates, known: known)
+        let probed = probeAll(walk.candidates, known: known, knownVideo: knownVideo)
         var problems = walk.problems
         var photosByFolder: [String: [GalleryPhoto]] = [:]
         var videosWithoutTools: [String] = []
@@ -185,6 +187,12 @@ public struct GalleryScanner: Sendable {
         } catch {
             return .failure(error.description)
         }
+        return videoOutcome(video, maxDuration: maxDuration)
+    }
+
+    /// A probed video as an item (its poster's `ImageInfo`: its size as shown, its date, whether
+    /// it has a location), unless it is too long.
+    static func videoOutcome(_ video: VideoInfo, maxDuration: Double) -> ProbeOutcome {
         guard video.duration <= maxDuration else {
             return .failure(VideoError.tooLong(seconds: video.duration, limit: maxDuration).description)
         }
@@ -196,7 +204,8 @@ public struct GalleryScanner: Sendable {
     }
 
     private func probeAll(
-        _ candidates: [Candidate], known: @Sendable (String, FileIdentity) -> ImageInfo?
+        _ candidates: [Candidate], known: @Sendable (String, FileIdentity) -> ImageInfo?,
+        knownVideo: @Sendable (String, FileIdentity) -> VideoInfo?
     ) -> [ProbeOutcome] {
         let results = Mutex([ProbeOutcome?](repeating: nil, count: candidates.count))
         let tools = options.videoTools
@@ -209,6 +218,10 @@ public struct GalleryScanner: Sendable {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < candidates.count else { return }
                 let candidate = candidates[index]
+                if tools != nil, let video = knownVideo(candidate.relativePath, candidate.identity) {
+                    results.withLock { $0[index] = Self.videoOutcome(video, maxDuration: maxDuration) }
+                    continue
+                }
                 if known(candidate.relativePath, candidate.identity) == nil, Self.isVideo(path: candidate.path, name: candidate.name) {
                     let outcome = tools.map { Self.probeVideo(candidate, tools: $0, maxDuration: maxDuration) } ?? .videoWithoutTools
                     results.withLock { $0[index] = outcome }

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Video
 
 import Gallery
 
@@ -74,6 +75,10 @@ struct BuildManifest: Codable, Sendable, Equatable {
         /// own are the photo's); nil for a video.
         var sourceHash: String?
         var sourceIdentity: FileIdentity?
+        /// What ffprobe said about the source (not asked again while its identity is the same),
+        /// and for a motion clip its path relative to the photo folder.
+        var probe: VideoInfo?
+        var sourcePath: String?
     }
 
     struct RenditionRecord: Codable, Sendable, Equatable {

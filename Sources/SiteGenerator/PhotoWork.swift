@@ -116,7 +116,8 @@ struct PhotoWork: Sendable {
         }
         made.record.video = BuildManifest.VideoRecord(
             path: videoPath, settings: motion == nil ? videoSettingsKey : liveSettingsKey,
-            sourceHash: motion == nil ? nil : job.sourceHash, sourceIdentity: motion?.identity)
+            sourceHash: motion == nil ? nil : job.sourceHash, sourceIdentity: motion?.identity,
+            probe: info, sourcePath: motion?.relativePath)
         return .success(made)
     }
 

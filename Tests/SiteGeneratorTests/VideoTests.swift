@@ -354,4 +354,36 @@ struct VideoTests {
         #expect(try inode("videos/beach.live.mp4") == before)
         #expect(!FileManager.default.fileExists(atPath: output.path + "/videos/img_0001.live.mp4"))
     }
+
+    @Test("a rebuild does not ask ffprobe again about an unchanged video or motion clip")
+    func probesAreKept() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        let tools = try TemporaryFolder()
+        try Clip.make(source.path + "/a.mp4", seconds: 1)
+        try Clip.make(source.path + "/b.webm", seconds: 1, codec: "libvpx-vp9")
+        var image = try Image(width: 320, height: 180)
+        image.fill(x: 0, y: 0, width: 320, height: 180, red: 30, green: 140, blue: 60)
+        try source.write("live.jpg", try image.encoded(as: .jpeg(quality: 85)))
+        try Clip.make(source.path + "/live.mov", seconds: 1)
+        let log = tools.path + "/calls"
+        try tools.write("ffprobe", Data("#!/bin/sh\necho \"$@\" >> \(log)\nexec \(Clip.tools!.ffprobe) \"$@\"\n".utf8))
+        chmod(tools.path + "/ffprobe", 0o755)
+        var options = options(source, output)
+        options.videoTools = MediaTools(ffmpeg: Clip.tools!.ffmpeg, ffprobe: tools.path + "/ffprobe")
+        func calls() -> Int {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count
+        }
+        let first = try await build(options)
+        #expect(first.photos == 3)
+        #expect(calls() == 3)
+        let second = try await build(options)
+        #expect(second.photos == 3 && second.photosMade == 0)
+        #expect(calls() == 3)
+        // A changed video is asked about again.
+        try Clip.make(source.path + "/a.mp4", size: "160x90", seconds: 1)
+        let third = try await build(options)
+        #expect(calls() == 4 && third.photosMade == 1)
+        #expect(try Clip.probe(output.path + "/videos/a.mp4").displayWidth == 160)
+    }
 }

@@ -34,12 +34,29 @@ struct ScanStage {
             var scanOptions = ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs)
             scanOptions.videoTools = options.videoTools
             scanOptions.videoMaxDuration = options.video.maxDuration
-            scan = try GalleryScanner(options: scanOptions)
-                .scan(sourceDirectory: source, title: options.title) { path, identity in
-                    // A video's record holds its poster's size, not the video's: videos are probed again.
-                    guard let record = records[path], record.video == nil, record.matches(identity) else { return nil }
-                    return record.probeVersion == ImageProbe.version ? record.info : nil
+            // What ffprobe said about each video and motion clip, by the source's path.
+            var probes: [String: (FileIdentity, VideoInfo)] = [:]
+            for (path, record) in records {
+                guard let video = record.video, let probe = video.probe else { continue }
+                if let clip = video.sourcePath, let identity = video.sourceIdentity {
+                    probes[clip] = (identity, probe)
+                } else if let inode = record.inode, let changeTime = record.changeTime {
+                    probes[path] = (FileIdentity(size: record.size, modificationTime: record.modificationTime,
+                                                 changeTime: changeTime, inode: inode), probe)
                 }
+            }
+            let knownProbes = probes
+            scan = try GalleryScanner(options: scanOptions)
+                .scan(sourceDirectory: source, title: options.title, known: { path, identity in
+                    // A video's record holds its poster's facts: videos go by `knownVideo` (a Live
+                    // Photo's record, whose clip has a path of its own, is the photo's).
+                    guard let record = records[path], record.video.map({ $0.sourcePath != nil }) ?? true,
+                          record.matches(identity) else { return nil }
+                    return record.probeVersion == ImageProbe.version ? record.info : nil
+                }, knownVideo: { path, identity in
+                    guard let (recorded, probe) = knownProbes[path], recorded == identity else { return nil }
+                    return probe
+                })
         } catch {
             throw .source(error.description)
         }
