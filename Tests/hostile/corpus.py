@@ -241,6 +241,34 @@ def make_files(folder):
     cases.append(Case("png-signature-only.png", "skip", reason=r"PNG|damaged|truncated|decoded"))
     save(f, "soi-only.jpg", b"\xff\xd8")
     cases.append(Case("soi-only.jpg", "skip", reason=r"not an image|JPEG|damaged|truncated"))
+    if shutil.which("ffmpeg"):
+        cases += make_videos(f)
+    return cases
+
+
+def ffmpeg(*arguments):
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", *arguments], check=True, timeout=120)
+
+
+def make_videos(f):
+    """Videos (with ffmpeg): recognised by content, not by name; damaged ones skipped."""
+    cases = []
+    ffmpeg("-f", "lavfi", "-i", "color=c=0xDC1E28:size=320x240:rate=25", "-t", "1", "-c:v", "libx264",
+           "-pix_fmt", "yuv420p", "-f", "mp4", str(f / "video-named-jpg.jpg"))
+    cases.append(Case("video-named-jpg.jpg", "publish", size=(320, 240), color=RED))
+    save(f, "jpeg-named-mp4.mp4", jpeg_bytes(240, 160, GREEN))
+    cases.append(Case("jpeg-named-mp4.mp4", "publish", size=(240, 160), color=GREEN))
+    ffmpeg("-f", "lavfi", "-i", "color=c=blue:size=320x240:rate=25", "-t", "2", "-c:v", "libx264", str(f / "whole.mp4"))
+    data = (f / "whole.mp4").read_bytes()
+    (f / "whole.mp4").unlink()
+    save(f, "truncated-video.mp4", data[: len(data) // 3])
+    cases.append(Case("truncated-video.mp4", "skip", reason=r"video cannot be read"))
+    ffmpeg("-f", "lavfi", "-i", "sine", "-t", "1", "-c:a", "aac", str(f / "sound-only.mp4"))
+    cases.append(Case("sound-only.mp4", "skip", reason=r"no video stream"))
+    save(f, "garbage.mov", os.urandom(4096))
+    cases.append(Case("garbage.mov", "skip", reason=r"video cannot be read"))
+    save(f, "empty.mkv", b"")
+    cases.append(Case("empty.mkv", "skip", reason=r"empty"))
     return cases
 
 
