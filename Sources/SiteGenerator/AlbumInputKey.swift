@@ -1,4 +1,5 @@
 import Foundation
+import Video
 
 /// The fingerprint of everything an album's files (its pages, its photos' pages, its frame
 /// data) are made from, cheap enough to compute for every album of a large library on every
@@ -82,6 +83,15 @@ extension PageRenderer {
         for source in images.sources ?? [] {
             hasher.combine(source.type)
             for path in source.paths { hasher.combine(path) }
+        }
+        // A video's web version, or a Live Photo's motion clip (a clip added beside a photo
+        // changes the photo's item, not its content hash).
+        if let video = images.video {
+            hasher.combine(video.path)
+            hasher.combine(video.sourceHash ?? "\u{0}")
+            hasher.combine(video.probe.map { Duration.label($0.duration) } ?? "\u{0}")
+        } else {
+            hasher.combine("\u{0}")
         }
         if let original = published.original {
             hasher.combine(original.path)

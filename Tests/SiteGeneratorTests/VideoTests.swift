@@ -386,4 +386,27 @@ struct VideoTests {
         #expect(calls() == 4 && third.photosMade == 1)
         #expect(try Clip.probe(output.path + "/videos/a.mp4").displayWidth == 160)
     }
+
+    @Test("a motion clip added beside a published photo makes it a Live Photo on the next build, and removed makes it still again")
+    func motionAddedLater() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        var image = try Image(width: 320, height: 240)
+        image.fill(x: 0, y: 0, width: 320, height: 240, red: 30, green: 140, blue: 60)
+        try source.write("IMG_7.jpg", try image.encoded(as: .jpeg(quality: 85)))
+        var options = options(source, output)
+        options.verifyAlbumKeys = true
+        _ = try await build(options)
+        let chunk = { try String(contentsOfFile: output.path + "/frames/0.json", encoding: .utf8) }
+        #expect(try !chunk().contains("\"live\""))
+        try Clip.make(source.path + "/IMG_7.mov", size: "320x240", seconds: 1)
+        let second = try await build(options)
+        #expect(second.photos == 1)
+        #expect(try chunk().contains("\"live\":{\"url\":\"videos/img_7.live.mp4\"}"))
+        try FileManager.default.removeItem(atPath: source.path + "/IMG_7.mov")
+        let third = try await build(options)
+        #expect(third.photos == 1 && third.filesRemoved >= 1)
+        #expect(try !chunk().contains("\"live\""))
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/videos/img_7.live.mp4"))
+    }
 }
