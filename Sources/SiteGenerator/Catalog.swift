@@ -73,6 +73,20 @@ final class Catalog: Sendable {
                 CREATE TABLE photo (path TEXT PRIMARY KEY NOT NULL, record BLOB NOT NULL) WITHOUT ROWID;
                 """)
         }
+        // Photo records were JSON before version 2; they are rewritten once in the compact form.
+        migrator.registerMigration("v2 compact records") { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT path, record FROM photo")
+            let update = try db.cachedStatement(sql: "UPDATE photo SET record = ? WHERE path = ?")
+            let delete = try db.cachedStatement(sql: "DELETE FROM photo WHERE path = ?")
+            for row in rows {
+                let path: String = row[0]
+                if let record = Catalog.decodeRecord(row[1]) {
+                    try update.execute(arguments: [try RecordCoder.encode(record), path])
+                } else {
+                    try delete.execute(arguments: [path])
+                }
+            }
+        }
         // Reads the database once: a file that is not SQLite fails here, not in the middle of a build.
         if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
             throw CatalogVersionError()

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Imaging
 import Testing
 
@@ -81,5 +82,44 @@ struct RecordCoderTests {
         for _ in 0..<100_000 { bytes += [0x09, 0x01] }
         bytes.append(0x01)
         #expect(Catalog.decodeRecord(Data(bytes)) == nil)
+    }
+}
+
+@Suite("The catalog's upgrade")
+struct CatalogUpgradeTests {
+    @Test("a catalog of version 1 (JSON records) is rewritten once in the compact form; an unreadable record is dropped")
+    func upgrade() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-upgrade-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/catalog.sqlite"
+        let record = RecordCoderTests.record(sources: true, info: true)
+        do {
+            // What version 1 made: its tables, its migration, records as JSON.
+            let queue = try DatabaseQueue(path: path)
+            var migrator = DatabaseMigrator()
+            migrator.registerMigration("v1") { db in
+                try db.execute(sql: """
+                    CREATE TABLE file (path TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE page (path TEXT PRIMARY KEY NOT NULL, fingerprint TEXT NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE photo (path TEXT PRIMARY KEY NOT NULL, record BLOB NOT NULL) WITHOUT ROWID;
+                    """)
+            }
+            try migrator.migrate(queue)
+            try queue.write { db in
+                try db.execute(sql: "INSERT INTO photo (path, record) VALUES (?, ?)", arguments: ["a.jpg", try JSONEncoder().encode(record)])
+                try db.execute(sql: "INSERT INTO photo (path, record) VALUES (?, ?)", arguments: ["b.jpg", Data("{not json".utf8)])
+                try db.execute(sql: "INSERT INTO file (path) VALUES ('thumbs/a-400.jpg')")
+            }
+        }
+        var warnings: [String] = []
+        let catalog = try Catalog(path: path) { warnings.append($0) }
+        let snapshot = try catalog.snapshot()
+        #expect(warnings.isEmpty)
+        #expect(snapshot.photos == ["a.jpg": record])
+        #expect(snapshot.files == ["thumbs/a-400.jpg"])
+        let stored = try DatabaseQueue(path: path).read { db in try Data.fetchOne(db, sql: "SELECT record FROM photo WHERE path = 'a.jpg'") }
+        #expect(stored?.first != UInt8(ascii: "{"))
+        #expect(try stored.map { try RecordCoder.decode(BuildManifest.PhotoRecord.self, from: $0) } == record)
     }
 }
