@@ -23,7 +23,9 @@ struct Build: AsyncParsableCommand {
         discussion: """
             The photo folder is only read, never written to. Files that are not usable photos \
             are skipped with a message naming the file and the reason; the build goes on with \
-            the rest. A rebuild makes images only for photos that changed, and deletes the \
+            the rest. Videos are published too when ffmpeg and ffprobe are on the PATH (their \
+            settings are in cascade.yml: video_max_height, video_quality, video_max_duration). \
+            A rebuild makes images only for photos that changed, and deletes the \
             files an earlier build made that the site no longer needs (never other files). \
             Exit status 0 means the site was written.
             """
