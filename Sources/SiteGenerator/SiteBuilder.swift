@@ -27,8 +27,10 @@ public enum BuildEvent: Sendable {
 public struct BuildReport: Sendable {
     /// Albums published (the root included).
     public var albums: Int
-    /// Photos published.
+    /// Photos published (videos included).
     public var photos: Int
+    /// Of those, videos.
+    public var videos: Int = 0
     /// Photos whose images were made by this build.
     public var photosMade: Int
     /// Photos whose images an earlier build made and this one reused.
@@ -106,13 +108,17 @@ public struct SiteBuilder: Sendable {
         finished(SweepStage.name)
 
         let albums = images.plan.reachableAlbums
-        return BuildReport(
+        var report = BuildReport(
             albums: albums.count,
             photos: albums.reduce(0) { $0 + images.plan.albums[$1].photos.count },
             photosMade: images.photosMade, photosReused: images.photosReused,
             imagesWritten: images.imagesWritten, pagesWritten: pages.written, pages: pages.pages,
             filesRemoved: filesRemoved, skipped: (scan.problems + images.problems).sorted { $0.path < $1.path },
             outputDirectory: output)
+        report.videos = albums.reduce(0) { count, album in
+            count + images.plan.albums[album].photos.filter { images.plan.photos[$0].photo.isVideo }.count
+        }
+        return report
     }
 
     /// The stages up to the images: reads what earlier builds made, scans, plans and makes the

@@ -69,7 +69,10 @@ final class ProgressReporter: Sendable {
         state.withLock { state in
             clearBar(&state)
             guard verbosity != .quiet || !report.skipped.isEmpty else { return }
-            var parts = ["\(report.photos) photo\(report.photos == 1 ? "" : "s") in \(report.albums) album\(report.albums == 1 ? "" : "s")"]
+            let stills = report.photos - report.videos
+            let items = report.videos == 0 ? "\(stills) photo\(stills == 1 ? "" : "s")"
+                : "\(stills) photo\(stills == 1 ? "" : "s") and \(report.videos) video\(report.videos == 1 ? "" : "s")"
+            var parts = ["\(items) in \(report.albums) album\(report.albums == 1 ? "" : "s")"]
             parts.append("images made for \(report.photosMade), reused for \(report.photosReused)")
             parts.append("\(report.pagesWritten) of \(report.pages) pages written")
             if report.filesRemoved > 0 { parts.append("\(report.filesRemoved) stale file\(report.filesRemoved == 1 ? "" : "s") removed") }

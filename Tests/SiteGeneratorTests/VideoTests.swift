@@ -88,7 +88,7 @@ struct VideoTests {
         try Clip.make(source.path + "/hevc.mp4", size: "480x360", codec: "libx265", audio: false)
         try Clip.make(source.path + "/vp9.webm", size: "400x300", codec: "libvpx-vp9")
         let report = try await build(options(source, output))
-        #expect(report.photos == 4 && report.skipped.isEmpty)
+        #expect(report.photos == 4 && report.videos == 4 && report.skipped.isEmpty)
 
         // Posters: every width up to the video's own, at its shape as shown.
         let land = try image(output, "thumbs/land-400.jpg")
@@ -323,7 +323,7 @@ struct VideoTests {
         try Clip.make(source.path + "/IMG_0002.mov", size: "320x240", seconds: 6, audio: false)
         let options = options(source, output)
         let first = try await build(options)
-        #expect(first.photos == 3 && first.skipped.isEmpty)
+        #expect(first.photos == 3 && first.videos == 1 && first.skipped.isEmpty)
         let chunk = try String(contentsOfFile: output.path + "/frames/0.json", encoding: .utf8)
         #expect(chunk.contains("\"live\":{\"url\":\"videos/img_0001.live.mp4\"}"))
         #expect(chunk.components(separatedBy: "\"live\"").count == 2)
