@@ -65,6 +65,11 @@ extension SiteConfiguration {
         # Seconds each photo stays on screen in the lightbox's slideshow (\(SettingRange.text(SettingRange.slideshowInterval))).
         slideshow_interval: \(defaults.slideshowInterval)
 
+        # Sections by capture date, each under a header that stays on screen while its photos
+        # scroll by: day ("14 July 2024"), month ("July 2024"), year ("2024") or none.
+        # Undated photos come last, under "Undated". An album's index.md can override it.
+        group: none
+
         """
     }
 

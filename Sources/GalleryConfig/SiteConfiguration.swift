@@ -73,6 +73,9 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var dateFormat: DateFormat
     /// Seconds each photo stays in the lightbox's slideshow.
     public var slideshowInterval: Int
+    /// How albums' photos are split into sections by capture date, unless an album's
+    /// `index.md` says otherwise.
+    public var group: PhotoGrouping
 
     /// The defaults: the settings of a photo folder without `cascade.yml`.
     public init() {
@@ -92,6 +95,7 @@ public struct SiteConfiguration: Sendable, Hashable {
         downloadOriginals = false
         dateFormat = .default
         slideshowInterval = 4
+        group = .none
     }
 
     /// 2 columns from 0 px, 3 from 600, 4 from 1000, 5 from 1600, 6 from 2400.
@@ -170,6 +174,7 @@ public struct SiteConfiguration: Sendable, Hashable {
                 configuration.dateFormat = format
             case "slideshow_interval":
                 configuration.slideshowInterval = try reader.int(entry, in: SettingRange.slideshowInterval, unit: " (seconds)").get()
+            case "group": configuration.group = try reader.choice(entry.value, at: entry.path, as: PhotoGrouping.self).get()
             default: break  // `entries` refuses keys that are not listed
             }
         }
@@ -180,7 +185,7 @@ public struct SiteConfiguration: Sendable, Hashable {
     public static let keys = [
         "title", "author", "base_url", "breakpoints", "gap", "page_padding", "thumbnail_widths", "photo_widths",
         "formats", "quality", "sort", "max_megapixels", "strip_gps", "download_originals",
-        "date_format", "slideshow_interval",
+        "date_format", "slideshow_interval", "group",
     ]
 
     private static func baseURL(_ entry: YAMLReader.Entry, _ reader: YAMLReader) throws(ConfigurationError) -> String {

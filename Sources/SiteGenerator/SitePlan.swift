@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import GalleryConfig
 import Imaging
 
 /// Where every album and photo goes in the site.
@@ -36,6 +37,8 @@ struct SitePlan: Sendable {
         var ancestors: [(name: String, directory: String)]
         var albums: [Int]
         var photos: [Int]
+        /// How the photos are split into sections (they are in section order).
+        var group: PhotoGrouping = .none
     }
 
     struct Photo: Sendable {
@@ -67,7 +70,7 @@ struct SitePlan: Sendable {
         let hidden = insideHidden || album.hidden
         albums.append(Album(name: album.name, title: album.title, descriptionHTML: album.descriptionHTML, hidden: hidden,
                             relativePath: album.relativePath, directory: directory,
-                            ancestors: ancestors, albums: [], photos: []))
+                            ancestors: ancestors, albums: [], photos: [], group: album.group))
         var photoSlugs = SlugAllocator(reserved: Self.reservedPhotoSlugs)
         var photoIndices: [Int] = []
         for photo in album.photos {
