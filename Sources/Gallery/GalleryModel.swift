@@ -120,6 +120,8 @@ public struct GalleryAlbum: Sendable, Hashable {
     /// the site's. With a grouping other than `none`, ``photos`` are ordered by section
     /// (oldest first, undated last), each section in the ``sort`` order.
     public var group: PhotoGrouping = .none
+    /// How the album is laid out: the `layout` of `index.md`, else the site's.
+    public var layout: AlbumLayout = .columns
     /// The capture date of the oldest photo in the album or below it (set by the scanner).
     var oldestPhotoDate: GalleryDate?
 

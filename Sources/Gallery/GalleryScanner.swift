@@ -15,6 +15,8 @@ public struct ScanOptions: Sendable, Hashable {
     public var concurrency: Int
     /// How every album whose `index.md` does not choose splits its photos into sections.
     public var group: PhotoGrouping = .none
+    /// How every album whose `index.md` does not choose is laid out.
+    public var layout: AlbumLayout = .columns
 
     /// Creates options; by default photos are sorted by date, with the default pixel limit, one
     /// file per core at once.
@@ -31,6 +33,7 @@ public struct ScanOptions: Sendable, Hashable {
     public init(configuration: SiteConfiguration, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.init(sort: configuration.sort, limits: DecodeLimits(maxPixels: configuration.maxPixels), concurrency: concurrency)
         group = configuration.group
+        layout = configuration.layout
     }
 }
 
@@ -189,7 +192,14 @@ public struct GalleryScanner: Sendable {
         }
         let sort = frontMatter.sort ?? options.sort
         photos.sort(by: Self.order(sort, name: \.fileName, date: \.date))
-        let group = frontMatter.group ?? options.group
+        let layout = frontMatter.layout ?? options.layout
+        var group = frontMatter.group ?? options.group
+        if layout == .rows, group != .none {
+            problems.append(ScanProblem(
+                path: folder.textFiles["index.md"]?.relativePath ?? folder.relativePath,
+                reason: "group: \(group.rawValue) cannot be combined with layout: rows yet; the album is shown in rows without sections"))
+            group = .none
+        }
         if group != .none {
             // Sections by date, oldest first, undated last; each section in the album's order.
             photos = photos.enumerated().sorted { a, b in
@@ -208,6 +218,7 @@ public struct GalleryScanner: Sendable {
             title: frontMatter.title?.trimmingWhitespace().nonEmpty ?? name, date: frontMatter.date ?? oldest,
             descriptionHTML: descriptionHTML, hidden: frontMatter.hidden, coverFileName: coverFileName, sort: sort)
         album.group = group
+        album.layout = layout
         album.oldestPhotoDate = oldest
         return album
     }

@@ -11,6 +11,7 @@ import Yams
 /// cover: IMG_0042.jpg
 /// sort: name
 /// group: day
+/// layout: columns
 /// hidden: false
 /// ---
 /// Two weeks on the coast, mostly *rain*.
@@ -33,11 +34,13 @@ public struct AlbumFrontMatter: Sendable, Hashable {
     public var sort: AlbumSortOrder?
     /// How this album's photos are split into sections instead of the site's `group`.
     public var group: PhotoGrouping?
+    /// How this album is laid out instead of the site's `layout`.
+    public var layout: AlbumLayout?
     /// Whether the album is left out of its parent's list (it is still built and reachable by its URL).
     public var hidden: Bool = false
 
     /// Keys the front matter may hold.
-    public static let keys = ["title", "date", "cover", "sort", "group", "hidden"]
+    public static let keys = ["title", "date", "cover", "sort", "group", "layout", "hidden"]
 
     /// Creates front matter.
     public init(title: String? = nil, date: GalleryDate? = nil, cover: String? = nil, coverLine: Int? = nil,
@@ -133,6 +136,7 @@ public struct AlbumIndexFile: Sendable, Hashable {
                         result.cover = name
                         result.coverLine = reader.line(entry.value)
                     case "sort": result.sort = try reader.choice(entry.value, at: entry.path, as: AlbumSortOrder.self).get()
+                    case "layout": result.layout = try reader.choice(entry.value, at: entry.path, as: AlbumLayout.self).get()
                     case "group": result.group = try reader.choice(entry.value, at: entry.path, as: PhotoGrouping.self).get()
                     case "hidden": result.hidden = try reader.bool(entry).get()
                     default: break

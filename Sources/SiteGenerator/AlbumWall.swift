@@ -1,3 +1,4 @@
+import GalleryConfig
 import Waterfall
 
 /// The waterfall of one album at every breakpoint, and its three renderings: the CSS that
@@ -66,11 +67,18 @@ struct AlbumWall: Sendable {
     /// Per item, its section (empty when not grouped).
     private let sectionOfItem: [Int]
 
+    /// The rows of an album laid out in rows (`layout: rows`); nil for columns.
+    let rowWall: RowWall?
+
     var isGrouped: Bool { !sections.isEmpty }
+    var isRows: Bool { rowWall != nil }
 
     /// `sections` splits the items (their starts ascending, the first 0); empty for a plain
     /// waterfall.
-    init(displaySizes: [Size], sections: [Section] = [], breakpoints: [ColumnBreakpoint], gap: Int) throws(WaterfallError) {
+    init(
+        displaySizes: [Size], sections: [Section] = [], layout: AlbumLayout = .columns,
+        breakpoints: [ColumnBreakpoint], gap: Int
+    ) throws(WaterfallError) {
         let sorted = breakpoints.sorted { $0.minWidth < $1.minWidth }
         self.breakpoints = sorted
         self.gap = gap
@@ -167,6 +175,10 @@ struct AlbumWall: Sendable {
         cssPlacements = placements
         columnTotals = totals
         sectionTerms = terms
+        rowWall = layout == .rows
+            ? try RowWall(displaySizes: displaySizes, breakpoints: engineBreakpoints,
+                          targets: sorted.map(\.effectiveRowHeight), gap: gap)
+            : nil
     }
 
     /// The width at which a breakpoint's columns are chosen: the middle of its range.
@@ -184,6 +196,7 @@ struct AlbumWall: Sendable {
     /// in a grouped album `--s`, the number of section headers down to its own.
     func tileStyle(index: Int) -> String {
         var style = "--r:\(Self.decimal(ratioUnits[index], scale: Self.ratioScale))"
+        if let rowWall { return style + rowWall.tileStyle(index: index) }
         for (breakpoint, placements) in cssPlacements.enumerated() {
             let placement = placements[index]
             var units = placement.aboveUnits
@@ -243,6 +256,7 @@ struct AlbumWall: Sendable {
     /// Whether tile `index` starts a column at some breakpoint (it is in the first row, so
     /// its image must not be lazy-loaded). In a grouped album only the first section counts.
     func isInFirstRow(index: Int) -> Bool {
+        if let rowWall { return rowWall.isInFirstRow(index: index) }
         if isGrouped, sectionOfItem[index] > 0 { return false }
         return cssPlacements.contains { $0[index].above == 0 }
     }
@@ -255,6 +269,18 @@ struct AlbumWall: Sendable {
     func css(renderedCount: Int? = nil) -> String {
         let rendered = min(renderedCount ?? itemCount, itemCount)
         var css = ""
+        if let rowWall {
+            for index in breakpoints.indices {
+                var rules = ".wall{height:\(rowWall.wallHeight(breakpoint: index, count: rendered))}"
+                if rendered < itemCount {
+                    rules += ".wall.is-full{height:\(rowWall.wallHeight(breakpoint: index, count: itemCount))}"
+                }
+                rules += rowWall.rules(breakpoint: index)
+                css += index == 0 ? ".wall{--g:\(gap)px}" + rules + "\n"
+                    : "@container wall (min-width:\(breakpoints[index].minWidth)px){\(rules)}\n"
+            }
+            return css
+        }
         for (index, breakpoint) in breakpoints.enumerated() {
             var rules = ".wall{--n:\(breakpoint.columns);height:\(wallHeight(breakpoint: index, count: itemCount))}"
             if rendered < itemCount {
@@ -322,6 +348,15 @@ struct AlbumWall: Sendable {
     /// The `sizes` attribute of a tile image: the column width at each breakpoint, in viewport units.
     func sizesAttribute(pagePadding: Int) -> String {
         var parts: [String] = []
+        if isRows {
+            // Tiles in rows are as wide as their photo at about the row height: a typical
+            // landscape photo's width, at most the page's.
+            for breakpoint in breakpoints.reversed() {
+                let width = "min(\(breakpoint.effectiveRowHeight * 3 / 2)px, calc(100vw - \(2 * pagePadding)px))"
+                parts.append(breakpoint.minWidth == 0 ? width : "(min-width: \(breakpoint.minWidth + 2 * pagePadding)px) \(width)")
+            }
+            return parts.joined(separator: ", ")
+        }
         for breakpoint in breakpoints.reversed() {
             let fixed = 2 * pagePadding + (breakpoint.columns - 1) * gap
             let width = breakpoint.columns == 1

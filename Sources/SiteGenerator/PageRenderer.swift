@@ -24,7 +24,7 @@ struct PageRenderer: Sendable {
     ) throws(SiteError) -> [(path: String, key: String?, contents: String?)] {
         let album = plan.albums[index]
         let photos = album.photos
-        let wall = try makeWall(photos, group: album.group)
+        let wall = try makeWall(photos, group: album.group, layout: album.layout)
         let pageCount = SitePlan.pageCount(photos: photos.count, perPage: options.tilesPerPage)
         // A large album's static pages are independent of each other: made on every core.
         let renderer = self
@@ -38,7 +38,7 @@ struct PageRenderer: Sendable {
         return files
     }
 
-    private func makeWall(_ photos: [Int], group: PhotoGrouping) throws(SiteError) -> AlbumWall {
+    private func makeWall(_ photos: [Int], group: PhotoGrouping, layout: AlbumLayout) throws(SiteError) -> AlbumWall {
         let sizes = photos.map { photo in
             Size(width: Double(published[photo]!.images.width), height: Double(published[photo]!.images.height))
         }
@@ -55,7 +55,7 @@ struct PageRenderer: Sendable {
             }
         }
         do {
-            return try AlbumWall(displaySizes: sizes, sections: sections, breakpoints: options.breakpoints, gap: options.gap)
+            return try AlbumWall(displaySizes: sizes, sections: sections, layout: layout, breakpoints: options.breakpoints, gap: options.gap)
         } catch {
             throw .invalidOption(error.description)
         }
@@ -69,7 +69,7 @@ struct PageRenderer: Sendable {
         let photos = album.photos
         let directory = page == 1 ? album.directory : album.directory + "pages/"
         let range = ((page - 1) * options.tilesPerPage)..<min(page * options.tilesPerPage, photos.count)
-        let pageWall = page == 1 ? wall : try makeWall(Array(photos[range]), group: album.group)
+        let pageWall = page == 1 ? wall : try makeWall(Array(photos[range]), group: album.group, layout: album.layout)
         let title = page == 1 ? album.title : "\(album.title) (page \(page) of \(pageCount))"
         var context = common(directory: directory, title: title, ancestors: album.ancestors,
                              page: plan.albumPagePath(album: index, page: page), image: coverImage(of: index))
@@ -94,6 +94,7 @@ struct PageRenderer: Sendable {
         context["framesURL"] = page == 1 ? "frames.json" : "../frames.json"
         context["wallIsSlice"] = page > 1
         context["wallIsGrouped"] = pageWall.isGrouped
+        context["wallIsRows"] = pageWall.isRows
         context["slideshowInterval"] = options.slideshowInterval
         let sizesAttribute = pageWall.sizesAttribute(pagePadding: options.pagePadding)
         context["tiles"] = range.map { position in
@@ -320,6 +321,7 @@ struct PageRenderer: Sendable {
         json += ",\"sources\":[" + options.sourceFormats.map { format in
             "{\"type\":\(jsonString(format.mimeType)),\"imageURL\":\(jsonString("thumbs/{id}-{width}." + format.fileExtension))}"
         }.joined(separator: ",") + "]"
+        json += ",\"layout\":\"\(wall.isRows ? "rows" : "columns")\""
         json += ",\"tileMaxWidth\":\(tileImageLimit),\"chunkSize\":\(chunkSize),\"chunks\":["
         json += (0..<chunkCount).map { jsonString(SitePlan.framesChunkPath($0)) }.joined(separator: ",")
         json += "],\"breakpoints\":["
@@ -327,13 +329,27 @@ struct PageRenderer: Sendable {
             if position > 0 { json += "," }
             json += "{\"minWidth\":\(Int(entry.breakpoint.minWidth)),\"columns\":\(entry.columnCount)"
             json += ",\"referenceWidth\":\(AlbumWall.jsonNumber(entry.breakpoint.referenceWidth))"
-            json += ",\"columnWidth\":\(AlbumWall.jsonNumber(entry.columnWidth))"
-            json += ",\"contentHeight\":\(AlbumWall.jsonNumber(entry.contentHeight))"
-            json += ",\"column\":\"\(wall.columnString(breakpoint: position))\"}"
+            if let rows = wall.rowWall {
+                json += ",\"contentHeight\":\(AlbumWall.jsonNumber(rows.contentHeights[position]))"
+            } else {
+                json += ",\"columnWidth\":\(AlbumWall.jsonNumber(entry.columnWidth))"
+                json += ",\"contentHeight\":\(AlbumWall.jsonNumber(entry.contentHeight))"
+            }
+            if let rows = wall.rowWall {
+                json += ",\"rowHeight\":\(rows.targets[position]),\"rows\":["
+                json += rows.rowCounts(breakpoint: position).map(String.init).joined(separator: ",") + "]}"
+            } else {
+                json += ",\"column\":\"\(wall.columnString(breakpoint: position))\"}"
+            }
         }
         // Sections of a grouped album (empty otherwise): each header's first item and text.
         json += "],\"headerHeight\":\(wall.isGrouped ? AlbumWall.sectionHeaderHeight : 0),\"sections\":["
         json += wall.sections.map { "{\"start\":\($0.start),\"label\":\(jsonString($0.label))}" }.joined(separator: ",")
+        if let rows = wall.rowWall {
+            // Each photo's layout ratio (width / height, clamped) in rows, times ratioScale.
+            json += "],\"rowRatios\":["
+            json += rows.ratioUnits.map(String.init).joined(separator: ",")
+        }
         json += "],\"ratios\":["
         json += wall.ratioUnits.map(String.init).joined(separator: ",")
         json += "],\"ids\":["

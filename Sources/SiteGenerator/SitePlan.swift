@@ -39,6 +39,8 @@ struct SitePlan: Sendable {
         var photos: [Int]
         /// How the photos are split into sections (they are in section order).
         var group: PhotoGrouping = .none
+        /// How the album is laid out.
+        var layout: AlbumLayout = .columns
     }
 
     struct Photo: Sendable {
@@ -70,7 +72,7 @@ struct SitePlan: Sendable {
         let hidden = insideHidden || album.hidden
         albums.append(Album(name: album.name, title: album.title, descriptionHTML: album.descriptionHTML, hidden: hidden,
                             relativePath: album.relativePath, directory: directory,
-                            ancestors: ancestors, albums: [], photos: [], group: album.group))
+                            ancestors: ancestors, albums: [], photos: [], group: album.group, layout: album.layout))
         var photoSlugs = SlugAllocator(reserved: Self.reservedPhotoSlugs)
         var photoIndices: [Int] = []
         for photo in album.photos {

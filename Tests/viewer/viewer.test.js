@@ -369,3 +369,73 @@ test("grouped: tile and section styles carry the properties the generator writes
   assert.ok(viewer.sectionStyle(model, 0).startsWith("--s:0;--a0:0;--k0:0;"));
   assert.equal(viewer.frameOf(model, 0, 400, 0).y, 44 + data.gap);
 });
+
+/** An album in justified rows (frames.json version 3, layout "rows"): each breakpoint's rows
+ *  chosen here greedily at its reference width and target height. */
+function rowAlbum(count, seed) {
+  const data = album(count, seed);
+  const next = random(seed + 77);
+  data.layout = "rows";
+  data.rowRatios = [];
+  for (let i = 0; i < count; i++) data.rowRatios.push(Math.round((0.33 + next() * 3) * 100000));
+  data.breakpoints.forEach(function (bp, b) {
+    delete bp.column;
+    bp.rowHeight = [120, 180, 240][b];
+    bp.rows = [];
+    let start = 0, sum = 0;
+    for (let i = 0; i < count; i++) {
+      sum += data.rowRatios[i] / 100000;
+      if (sum * bp.rowHeight + (i - start) * data.gap >= bp.referenceWidth) {
+        bp.rows.push(i - start + 1);
+        start = i + 1;
+        sum = 0;
+      }
+    }
+    if (start < count) bp.rows.push(count - start);
+  });
+  return data;
+}
+
+test("rows: at any width each row has one height, fills the wall with fixed gaps, and rows never overlap", function () {
+  const data = rowAlbum(500, 21);
+  const model = viewer.buildModel(data);
+  assert.equal(model.rows, true);
+  for (const width of [320, 500, 599.5, 600, 800, 999, 1000, 1920, 3840]) {
+    const b = viewer.breakpointIndex(model, width);
+    const bp = data.breakpoints[b];
+    let start = 0, bottom = -Infinity;
+    bp.rows.forEach(function (n, r) {
+      const frames = [];
+      for (let i = start; i < start + n; i++) frames.push(viewer.frameOf(model, b, width, i));
+      for (const f of frames) assert.ok(Math.abs(f.height - frames[0].height) < 1e-9 && Math.abs(f.y - frames[0].y) < 1e-9);
+      assert.ok(Math.abs(frames[0].x) < 1e-9);
+      for (let k = 1; k < n; k++) assert.ok(Math.abs(frames[k].x - (frames[k - 1].x + frames[k - 1].width) - data.gap) < 1e-6);
+      const right = frames[n - 1].x + frames[n - 1].width;
+      if (r < bp.rows.length - 1) {
+        assert.ok(Math.abs(right - width) < 1e-3, `row ${r} ends at ${right} in ${width}`);
+      } else {
+        assert.ok(frames[0].height <= bp.rowHeight + 1e-9 && right <= width + 1e-6);
+      }
+      if (r > 0) assert.ok(Math.abs(frames[0].y - (bottom + data.gap)) < 1e-6, `row ${r} is not a gap below row ${r - 1}`);
+      bottom = frames[0].y + frames[0].height;
+      start += n;
+    });
+    assert.ok(Math.abs(viewer.contentHeight(model, b, width) - bottom) < 1e-6);
+  }
+});
+
+test("rows: the visible-tile query equals a brute-force scan, and styles carry the row terms", function () {
+  const model = viewer.buildModel(rowAlbum(1500, 22));
+  const next = random(3);
+  for (let n = 0; n < 200; n++) {
+    const width = 320 + next() * 3500;
+    const b = viewer.breakpointIndex(model, width);
+    const top = -300 + next() * (viewer.contentHeight(model, b, width) + 600);
+    const bottom = top + next() * 2500;
+    const expected = [];
+    for (let i = 0; i < model.count; i++) if (intersects(viewer.frameOf(model, b, width, i), top, bottom)) expected.push(i);
+    assert.deepEqual(viewer.visibleItems(model, b, width, top, bottom), expected);
+  }
+  const style = viewer.tileStyle(model, model.count - 1, "#abcdef");
+  assert.match(style, /^--r:[0-9.]+;--q:[0-9.]+(;--t\d:[0-9.e-]+;--y\d:-?[0-9.e-]+;--w\d:[0-9.e-]+;--z\d:\d+;--p\d:[0-9.]+;--j\d:\d+;--m\d:\d+px){3};--bg:#abcdef$/);
+});

@@ -31,6 +31,7 @@
     const scale = data.ratioScale;
     const ratios = new Float64Array(count);
     for (let i = 0; i < count; i++) ratios[i] = data.ratios[i] / scale;
+    if (data.layout === "rows") return buildRowModel(data, ratios);
     const breakpoints = data.breakpoints.map(function (bp) {
       const n = bp.columns;
       const column = new Int32Array(count);
@@ -89,6 +90,54 @@
       sections: sections, grouped: grouped, sectionOf: sectionOf, headerHeight: grouped ? data.headerHeight : 0,
       scale: scale,
     };
+  }
+
+  /** The model of an album laid out in justified rows: per breakpoint its rows (first item,
+   *  count, coefficient c and top terms T and Y in 1/10^8, as the generator computes them),
+   *  and per item its row and the ratio units before it in the row. */
+  function buildRowModel(data, ratios) {
+    const count = data.count;
+    const rowRatios = data.rowRatios;
+    const breakpoints = data.breakpoints.map(function (bp) {
+      const rowOf = new Int32Array(count);
+      const before = new Float64Array(count);
+      const rows = [];
+      let start = 0, topWidth = 0, topGap = 0;
+      for (let r = 0; r < bp.rows.length; r++) {
+        const n = bp.rows[r];
+        let sum = 0;
+        for (let i = start; i < start + n; i++) {
+          rowOf[i] = r;
+          before[i] = sum;
+          sum += rowRatios[i];
+        }
+        const coefficient = Math.floor(ROW_SCALE * data.ratioScale / Math.max(1, sum));
+        rows.push({ start: start, count: n, coefficient: coefficient, topWidth: topWidth, topGap: topGap, isLast: r === bp.rows.length - 1 });
+        topWidth += coefficient;
+        topGap += ROW_SCALE - coefficient * (n - 1);
+        start += n;
+      }
+      return { minWidth: bp.minWidth, rowHeight: bp.rowHeight, rows: rows, rowOf: rowOf, before: before };
+    });
+    return {
+      count: count, gap: data.gap, ratios: ratios, breakpoints: breakpoints, ids: data.ids, rows: true,
+      rowRatios: Float64Array.from(rowRatios, function (u) { return u / data.ratioScale; }), scale: data.ratioScale,
+      chunkSize: data.chunkSize, chunks: data.chunks, pageURL: data.pageURL, imageURL: data.imageURL,
+      sources: data.sources || [], tileMaxWidth: data.tileMaxWidth, colors: data.colors || "",
+      sections: [], grouped: false, headerHeight: 0,
+    };
+  }
+
+  /** Fixed-point scale of the row terms (c, T, Y). */
+  const ROW_SCALE = 100000000;
+
+  /** Row r's top and height at breakpoint b and wall width `width` (rows layout). */
+  function rowFrame(model, b, width, r) {
+    const bp = model.breakpoints[b];
+    const row = bp.rows[r];
+    let height = row.coefficient / ROW_SCALE * (width - (row.count - 1) * model.gap);
+    if (row.isLast) height = Math.min(bp.rowHeight, height);
+    return { y: row.topWidth / ROW_SCALE * width + row.topGap / ROW_SCALE * model.gap, height: height };
   }
 
   /** Item i's placeholder colour from the index ("#rrggbb"), or "" when the index has none. */
@@ -175,6 +224,12 @@
   /** Item i's rectangle at breakpoint b and wall width `width`, from the CSS formulas. */
   function frameOf(model, b, width, i) {
     const bp = model.breakpoints[b];
+    if (model.rows) {
+      const r = bp.rowOf[i];
+      const row = rowFrame(model, b, width, r);
+      const x = (bp.before[i] / model.scale) * row.height + (i - bp.rows[r].start) * model.gap;
+      return { x: x, y: row.y, width: model.rowRatios[i] * row.height, height: row.height };
+    }
     const w = columnWidth(model, b, width);
     return { x: bp.column[i] * (w + model.gap), y: itemTop(model, bp, w, i), width: w, height: model.ratios[i] * w };
   }
@@ -220,6 +275,11 @@
   /** The wall's height at a width: its tallest column (a grouped album: its last section's bottom). */
   function contentHeight(model, b, width) {
     const bp = model.breakpoints[b];
+    if (model.rows) {
+      if (bp.rows.length === 0) return 0;
+      const last = rowFrame(model, b, width, bp.rows.length - 1);
+      return last.y + last.height;
+    }
     const w = columnWidth(model, b, width);
     if (model.grouped) {
       const last = sectionFrame(model, b, width, model.sections.length - 1);
@@ -238,6 +298,19 @@
    *  column, O(columns · log n + k). */
   function visibleItems(model, b, width, top, bottom) {
     const bp = model.breakpoints[b];
+    if (model.rows) {
+      const found = [];
+      let low = 0, high = bp.rows.length;
+      while (low < high) {
+        const mid = (low + high) >> 1;
+        const f = rowFrame(model, b, width, mid);
+        if (f.y + f.height > top) high = mid; else low = mid + 1;
+      }
+      for (let r = low; r < bp.rows.length && rowFrame(model, b, width, r).y < bottom; r++) {
+        for (let i = bp.rows[r].start; i < bp.rows[r].start + bp.rows[r].count; i++) found.push(i);
+      }
+      return found;
+    }
     const w = columnWidth(model, b, width);
     const gap = model.gap;
     const result = [];
@@ -264,6 +337,19 @@
   /** The inline style of tile i: the same custom properties the generator writes. */
   function tileStyle(model, i, color) {
     let style = "--r:" + model.ratios[i];
+    if (model.rows) {
+      style += ";--q:" + model.rowRatios[i];
+      for (let b = 0; b < model.breakpoints.length; b++) {
+        const bp = model.breakpoints[b];
+        const row = bp.rows[bp.rowOf[i]];
+        style += ";--t" + b + ":" + row.topWidth / ROW_SCALE + ";--y" + b + ":" + row.topGap / ROW_SCALE
+          + ";--w" + b + ":" + row.coefficient / ROW_SCALE + ";--z" + b + ":" + (row.count - 1)
+          + ";--p" + b + ":" + bp.before[i] / model.scale + ";--j" + b + ":" + (i - row.start);
+        if (row.isLast) style += ";--m" + b + ":" + bp.rowHeight + "px";
+      }
+      if (color) style += ";--bg:" + color;
+      return style;
+    }
     for (let b = 0; b < model.breakpoints.length; b++) {
       const bp = model.breakpoints[b];
       style += ";--c" + b + ":" + bp.column[i] + ";--a" + b + ":" + round5(bp.above[i]) + ";--k" + b + ":" + bp.aboveCount[i];
@@ -1080,7 +1166,7 @@
   const api = {
     buildModel: buildModel, breakpointIndex: breakpointIndex, columnWidth: columnWidth, frameOf: frameOf,
     contentHeight: contentHeight, visibleItems: visibleItems, tileStyle: tileStyle, srcsetOf: srcsetOf,
-    sectionFrame: sectionFrame, visibleSections: visibleSections, sectionStyle: sectionStyle, FRAMES_VERSION: FRAMES_VERSION,
+    sectionFrame: sectionFrame, visibleSections: visibleSections, rowFrame: rowFrame, sectionStyle: sectionStyle, FRAMES_VERSION: FRAMES_VERSION,
     srcOf: srcOf, bindSources: bindSources, colorOf: colorOf, photoId: photoId, indexForHash: indexForHash, Recycler: Recycler, chunkOf: chunkOf,
     resolveItem: resolveItem, scrollMapping: scrollMapping, contentOffset: contentOffset, wallOffset: wallOffset,
     MAX_WALL_HEIGHT: MAX_WALL_HEIGHT, fitSize: fitSize, clampPan: clampPan, zoomAround: zoomAround,

@@ -32,6 +32,7 @@ struct ScanStage {
             let records = earlier.previous.photos
             var scanOptions = ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs)
             scanOptions.group = options.group
+            scanOptions.layout = options.layout
             scan = try GalleryScanner(options: scanOptions)
                 .scan(sourceDirectory: source, title: options.title) { path, identity in
                     guard let record = records[path], record.matches(identity) else { return nil }
