@@ -45,10 +45,15 @@ def load(frames_json):
     header = data["headerHeight"]
     breakpoints = []
     for bp in data["breakpoints"]:
+        if data["layout"] == "rows":
+            assert sum(bp["rows"]) == count, f"{path}: rows of {sum(bp['rows'])} items for {count}"
+            frames = place_rows(bp["rows"], data["rowRatios"], scale, bp["rowHeight"], gap, bp["referenceWidth"])
+            breakpoints.append(dict(bp, frames=frames, boxes=[]))
+            continue
         assert len(bp["column"]) == count, f"{path}: column string of {len(bp['column'])} for {count} items"
         frames, boxes = place(bp["column"], ratios, bp["columns"], gap, bp["referenceWidth"], sections, header)
         breakpoints.append(dict(bp, frames=frames, boxes=boxes))
-    return {"gap": gap, "count": count, "staticCount": data["staticCount"], "items": items,
+    return {"gap": gap, "count": count, "staticCount": data["staticCount"], "items": items, "layout": data["layout"],
             "breakpoints": breakpoints, "sections": sections, "headerHeight": header, "raw": data}
 
 
@@ -82,3 +87,27 @@ def place(column, ratios, n, gap, width, sections=(), header=0):
         counts[c] += 1
     close()
     return frames, boxes
+
+
+ROW_SCALE = 100_000_000
+
+
+def place_rows(rows, row_ratios, scale, target, gap, width):
+    """Every item's frame [x, y, width, height] at a wall `width` in justified rows, by the
+    README's formulas: a row of n items whose ratios add up to R (in 1/scale) is
+    c·(width - (n-1)·gap) tall, c = floor(10^8·scale / R) / 10^8, the last row at most `target`;
+    a row starts a gap below the one above; a tile is at P·H + j·gap."""
+    frames, start, top = [], 0, 0.0
+    for number, n in enumerate(rows):
+        units = row_ratios[start:start + n]
+        coefficient = (ROW_SCALE * scale // max(1, sum(units))) / ROW_SCALE
+        height = coefficient * (width - (n - 1) * gap)
+        if number == len(rows) - 1:
+            height = min(target, height)
+        before = 0
+        for j, u in enumerate(units):
+            frames.append([before / scale * height + j * gap, top, u / scale * height, height])
+            before += u
+        top += height + gap
+        start += n
+    return frames
