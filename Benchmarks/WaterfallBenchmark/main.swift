@@ -1,6 +1,8 @@
 // Engine benchmark: WaterfallLayout against a minimal inline masonry loop with the same
 // arithmetic (the lower bound any engine could reach), measured in the same run, on the same
-// seeded items. Also times indices(intersecting:) against a linear scan of every frame.
+// seeded items. Also times indices(intersecting:) against a linear scan of every frame, and
+// the other layouts (sections, justified rows, the horizontal direction) on the same items,
+// alternating with the column layout, with their queries against a scan.
 //
 // Usage: swift build -c release --product waterfall-benchmark
 //        .build/release/waterfall-benchmark [--items N] [--runs N] [--queries N]
@@ -257,23 +259,30 @@ func makeSections(_ sizes: [Size]) -> [WaterfallSection] {
 let sections = makeSections(sizes)
 let columnConfiguration = WaterfallConfiguration(columns: .count(3), insets: .zero, columnGap: gap, rowGap: gap)
 let justifiedConfiguration = JustifiedConfiguration(targetRowHeight: 220, itemGap: gap, rowGap: gap)
-@MainActor func timeIt<T>(_ body: () throws -> T, _ measure: (T) -> Double) rethrows -> Double {
-    var times: [Double] = []
-    for _ in 0..<runs {
-        let start = clock.now
-        let result = try body()
-        times.append(milliseconds(clock.now - start))
-        sink += measure(result)
-    }
-    return median(times)
-}
 do {
-    let columnsMs = try timeIt({ try WaterfallLayout(itemSizes: sizes, configuration: columnConfiguration, containerWidth: containerWidth) }, { $0.contentSize.height })
-    let sectionsMs = try timeIt({ try SectionedLayout(sections: sections, configuration: columnConfiguration, containerWidth: containerWidth) }, { $0.contentSize.height })
-    let rowsMs = try timeIt({ try JustifiedLayout(itemSizes: sizes, configuration: justifiedConfiguration, containerWidth: containerWidth) }, { $0.contentSize.height })
-    let horizontalMs = try timeIt({ try HorizontalWaterfallLayout(itemSizes: sizes, configuration: columnConfiguration, containerHeight: containerWidth) }, { $0.contentSize.width })
+    // The four layouts alternate within each run, so that load from other processes hits
+    // them alike; the median of each is reported, with its ratio to the column layout's.
+    var times: [[Double]] = [[], [], [], []]
+    for _ in 0..<(runs + 1) {
+        var start = clock.now
+        let columns = try WaterfallLayout(itemSizes: sizes, configuration: columnConfiguration, containerWidth: containerWidth)
+        times[0].append(milliseconds(clock.now - start))
+        start = clock.now
+        let sectioned = try SectionedLayout(sections: sections, configuration: columnConfiguration, containerWidth: containerWidth)
+        times[1].append(milliseconds(clock.now - start))
+        start = clock.now
+        let justified = try JustifiedLayout(itemSizes: sizes, configuration: justifiedConfiguration, containerWidth: containerWidth)
+        times[2].append(milliseconds(clock.now - start))
+        start = clock.now
+        let horizontal = try HorizontalWaterfallLayout(itemSizes: sizes, configuration: columnConfiguration, containerHeight: containerWidth)
+        times[3].append(milliseconds(clock.now - start))
+        sink += columns.contentSize.height + sectioned.contentSize.height + justified.contentSize.height + horizontal.contentSize.width
+    }
+    // The first run is the warm-up.
+    let medians = times.map { median(Array($0.dropFirst())) }
+    let columnsMs = medians[0], sectionsMs = medians[1], rowsMs = medians[2], horizontalMs = medians[3]
     print("")
-    print("other layouts of the same \(itemCount) items, beside the 3-column layout timed in the same loop (median of \(runs) runs):")
+    print("other layouts of the same \(itemCount) items, alternating with the 3-column layout (median of \(runs) runs after a warm-up):")
     print("layout | ms | ÷ columns")
     print("------ | -- | ---------")
     print("columns (3) | \(format(columnsMs, 1)) | 1.00x")

@@ -44,13 +44,14 @@ public struct AlbumFrontMatter: Sendable, Hashable {
 
     /// Creates front matter.
     public init(title: String? = nil, date: GalleryDate? = nil, cover: String? = nil, coverLine: Int? = nil,
-                sort: AlbumSortOrder? = nil, group: PhotoGrouping? = nil, hidden: Bool = false) {
+                sort: AlbumSortOrder? = nil, group: PhotoGrouping? = nil, layout: AlbumLayout? = nil, hidden: Bool = false) {
         self.title = title
         self.date = date
         self.cover = cover
         self.coverLine = coverLine
         self.sort = sort
         self.group = group
+        self.layout = layout
         self.hidden = hidden
     }
 }
