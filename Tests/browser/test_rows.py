@@ -124,3 +124,65 @@ def test_extreme_shapes_are_clamped_for_layout(row_site):
     ratios = dict(zip(ids, frames["raw"]["rowRatios"]))
     assert ratios["zz-panorama"] == 400000
     assert ratios["zz-strip"] == 33333
+
+
+LARGE_STATE = """
+const wall = document.querySelector('.wall'), w = wall.getBoundingClientRect();
+return {height: w.height, virtual: wall.classList.contains('is-virtual'),
+  tiles: [...wall.querySelectorAll('.tile')].map(t => { const r = t.getBoundingClientRect();
+    return {index: +t.dataset.index, l: r.left - w.left, t: r.top - w.top, r: r.right - w.left, b: r.bottom - w.top}; })};
+"""
+
+
+def overlapping(tiles):
+    ordered = sorted(tiles, key=lambda t: (t["t"], t["l"]))
+    found = []
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1:i + 40]:
+            if (a["l"] < b["r"] - TOLERANCE and b["l"] < a["r"] - TOLERANCE
+                    and a["t"] < b["b"] - TOLERANCE and b["t"] < a["b"] - TOLERANCE):
+                found.append((a["index"], b["index"]))
+    return found
+
+
+def test_a_large_album_in_rows_pages_and_scrolls(tmp_path, driver, driver_nojs):
+    """1,300 photos in rows: with scripts off, three static pages of rows, each wall ending at
+    its last row; with scripts on, the whole album in one wall of rows, scrolled to its end
+    with few tile nodes."""
+    album(tmp_path / "photos" / "Many", 1300, seed=5, small=True)
+    (tmp_path / "photos" / "cascade.yml").write_text("layout: rows\n")
+    binary = os.environ.get("CASCADE_BIN", str(REPO / ".build" / "debug" / "cascade"))
+    result = subprocess.run([binary, "build", str(tmp_path / "photos"), "--output", str(tmp_path / "site"), "--quiet"],
+                            capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stderr
+    failures = []
+    with serve(tmp_path / "site") as base:
+        for page, count, last in [("index.html", 500, 499), ("pages/2.html", 500, 999), ("pages/3.html", 300, 1299)]:
+            for width in (360, 1280, 2600):
+                driver_nojs.set_window_size(width, 900)
+                driver_nojs.get(base + "many/" + page)
+                m = driver_nojs.execute_script(LARGE_STATE)
+                where = f"{page} at {width} px"
+                if len(m["tiles"]) != count or max(t["index"] for t in m["tiles"]) != last:
+                    failures.append(f"{where}: {len(m['tiles'])} tiles up to {max(t['index'] for t in m['tiles'])}")
+                if abs(m["height"] - max(t["b"] for t in m["tiles"])) > TOLERANCE:
+                    failures.append(f"{where}: the wall does not end at its last row")
+                failures += [f"{where}: tiles {a} and {b} overlap" for a, b in overlapping(m["tiles"])]
+        driver.set_window_size(1280, 900)
+        driver.get(base + "many/index.html")
+        for _ in range(100):
+            if driver.execute_script("return !!window.cascadeViewer"):
+                break
+            time.sleep(0.05)
+        most = 0
+        for scroll in range(0, 200_000, 2500):
+            driver.execute_script("window.scrollTo(0, arguments[0])", scroll)
+            driver.execute_async_script(TWO_FRAMES)
+            m = driver.execute_script(LARGE_STATE)
+            most = max(most, len(m["tiles"]))
+            failures += [f"scripts on at {scroll} px: tiles {a} and {b} overlap" for a, b in overlapping(m["tiles"])]
+        if not m["virtual"] or max(t["index"] for t in m["tiles"]) != 1299:
+            failures.append(f"scripts on: the end of the album was not reached ({max(t['index'] for t in m['tiles'])})")
+        if most >= 120:
+            failures.append(f"scripts on: {most} tile nodes at once")
+    assert not failures, "\n".join(failures[:30])
