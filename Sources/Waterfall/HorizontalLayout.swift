@@ -57,3 +57,66 @@ public struct HorizontalWaterfallLayout: Sendable, Equatable {
         vertical.indices(intersecting: rect.transposed)
     }
 }
+
+/// Sections that scroll sideways: the vertical ``SectionedLayout`` of the transposed items in
+/// a container as wide as this one is tall, every frame transposed. Each section's header is a
+/// band at its left, its items in rows to the right of it, and the next section starts right
+/// of the previous one's longest row.
+public struct HorizontalSectionedLayout: Sendable, Equatable {
+    /// The vertical layout this one transposes.
+    public let vertical: SectionedLayout
+
+    /// Lays out `sections` (their header heights are the headers' widths here) in a container
+    /// `containerHeight` tall.
+    ///
+    /// - Throws: ``WaterfallError`` as the vertical layout does.
+    public init(sections: [WaterfallSection], configuration: WaterfallConfiguration, containerHeight: Double) throws(WaterfallError) {
+        var transposed = configuration
+        transposed.insets = configuration.insets.transposed
+        vertical = try SectionedLayout(
+            sections: sections.map { WaterfallSection(headerHeight: $0.headerHeight, itemSizes: $0.itemSizes.map(\.transposed)) },
+            configuration: transposed, containerWidth: containerHeight)
+    }
+
+    /// Each item's frame, flat (section 0's first).
+    public var frames: [Rect] { vertical.frames.map(\.transposed) }
+    /// Each section's header frame.
+    public var headerFrames: [Rect] { vertical.headerFrames.map(\.transposed) }
+    /// The size of everything.
+    public var contentSize: Size { vertical.contentSize.transposed }
+
+    /// The items and headers intersecting `rect` (see ``SectionedLayout/indices(intersecting:)``).
+    public func indices(intersecting rect: Rect) -> (items: [Int], headers: [Int]) {
+        vertical.indices(intersecting: rect.transposed)
+    }
+}
+
+/// Justified columns for a strip that scrolls sideways: the vertical ``JustifiedLayout`` of the
+/// transposed items, every frame transposed. Each column holds as many items as fit at about
+/// the target width (the configuration's `targetRowHeight`) and is scaled to fill the height
+/// exactly; the last column keeps the target width.
+public struct HorizontalJustifiedLayout: Sendable, Equatable {
+    /// The vertical layout this one transposes.
+    public let vertical: JustifiedLayout
+
+    /// Lays out items in a container `containerHeight` tall; the configuration's ratio bounds
+    /// apply to height / width here.
+    ///
+    /// - Throws: ``WaterfallError`` as the vertical layout does.
+    public init(itemSizes: [Size], configuration: JustifiedConfiguration, containerHeight: Double) throws(WaterfallError) {
+        var transposed = configuration
+        transposed.insets = configuration.insets.transposed
+        vertical = try JustifiedLayout(itemSizes: itemSizes.map(\.transposed), configuration: transposed, containerWidth: containerHeight)
+    }
+
+    /// Each item's frame, in item order.
+    public var frames: [Rect] { vertical.frames.map(\.transposed) }
+    /// The size of everything.
+    public var contentSize: Size { vertical.contentSize.transposed }
+
+    /// The indices, ascending, of the items intersecting `rect` (see
+    /// ``JustifiedLayout/indices(intersecting:)``).
+    public func indices(intersecting rect: Rect) -> [Int] {
+        vertical.indices(intersecting: rect.transposed)
+    }
+}

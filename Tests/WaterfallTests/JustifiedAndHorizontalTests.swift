@@ -121,4 +121,50 @@ struct JustifiedAndHorizontalTests {
             #expect(horizontal.indices(intersecting: rect) == frames.indices.filter { frames[$0].intersects(rect) })
         }
     }
+
+    @Test("horizontal sections and justified columns are their vertical layouts transposed", arguments: 1...6)
+    func horizontalSectionsAndColumns(seed: Int) throws {
+        var random = SplitMix64(seed: UInt64(seed) &* 0x5A7E)
+        let height = random.double(300...1500)
+        let configuration = WaterfallConfiguration(columns: .count(random.int(1...5)), insets: Insets(top: 3, left: 5, bottom: 7, right: 11), columnGap: 6, rowGap: 4)
+        let sections = (0..<random.int(1...5)).map { _ in
+            WaterfallSection(headerHeight: random.double(0...50), itemSizes: randomSizes(random.int(0...30), using: &random))
+        }
+        let sideways = try HorizontalSectionedLayout(sections: sections, configuration: configuration, containerHeight: height)
+        var transposedConfiguration = configuration
+        transposedConfiguration.insets = Insets(top: 5, left: 3, bottom: 11, right: 7)
+        let vertical = try SectionedLayout(
+            sections: sections.map { WaterfallSection(headerHeight: $0.headerHeight, itemSizes: $0.itemSizes.map { Size(width: $0.height, height: $0.width) }) },
+            configuration: transposedConfiguration, containerWidth: height)
+        #expect(sideways.frames == vertical.frames.map { Rect(x: $0.y, y: $0.x, width: $0.height, height: $0.width) })
+        #expect(sideways.headerFrames == vertical.headerFrames.map { Rect(x: $0.y, y: $0.x, width: $0.height, height: $0.width) })
+        // Headers are left of their items, and sections go left to right.
+        for section in 0..<vertical.sectionCount {
+            for item in vertical.sectionStarts[section]..<vertical.sectionStarts[section + 1] {
+                #expect(sideways.frames[item].minX >= sideways.headerFrames[section].maxX)
+            }
+        }
+        let frames = sideways.frames
+        for _ in 0..<40 {
+            let rect = Rect(x: random.double(-20...sideways.contentSize.width), y: random.double(-20...height),
+                            width: random.double(0...900), height: random.double(0...height))
+            #expect(sideways.indices(intersecting: rect).items == frames.indices.filter { frames[$0].intersects(rect) })
+        }
+
+        let sizes = randomSizes(random.int(0...100), using: &random)
+        let justified = JustifiedConfiguration(targetRowHeight: random.double(60...300), itemGap: 5, rowGap: 9)
+        let strip = try HorizontalJustifiedLayout(itemSizes: sizes, configuration: justified, containerHeight: height)
+        let upright = try JustifiedLayout(itemSizes: sizes.map { Size(width: $0.height, height: $0.width) }, configuration: justified, containerWidth: height)
+        #expect(strip.frames == upright.frames.map { Rect(x: $0.y, y: $0.x, width: $0.height, height: $0.width) })
+        // Every column but the last fills the height exactly.
+        for column in upright.rows.dropLast() {
+            #expect(close(strip.frames[column.items.upperBound - 1].maxY, height, scale: height))
+        }
+        let stripFrames = strip.frames
+        for _ in 0..<40 {
+            let rect = Rect(x: random.double(-20...strip.contentSize.width), y: random.double(-20...height),
+                            width: random.double(0...900), height: random.double(0...height))
+            #expect(strip.indices(intersecting: rect) == stripFrames.indices.filter { stripFrames[$0].intersects(rect) })
+        }
+    }
 }
