@@ -15,8 +15,8 @@ public struct WaterfallSection: Sendable, Hashable {
 /// Where a section sits, in the terms a fluid (CSS) layout needs. For a column width `w` and a
 /// row gap `g`, the section's header starts at
 /// `top inset + aspectRatioSumAbove · w + gapsAbove · g + headerHeightAbove`, and the section
-/// (header, a gap, its columns) is `headerHeight + (header > 0 and items ? g : 0) + aspectRatioSum · w + gapCount · g`
-/// tall; both are linear in `w`, so a page can place sections at any width.
+/// (its header, a gap, its columns) is `headerHeight + aspectRatioSum · w + gapCount · g` tall;
+/// both are linear in `w`, so a page can place sections at any width.
 public struct SectionPlacement: Sendable, Hashable {
     /// The sum of the column heights' ratio parts of the sections above (see ``aspectRatioSum``).
     public var aspectRatioSumAbove: Double
