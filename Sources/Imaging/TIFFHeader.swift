@@ -97,6 +97,14 @@ struct TIFFHeader {
         if let pointer = first(34853), let gpsIFD = try? entries(at: try integer(pointer)) {
             metadata.hasGPS = !gpsIFD.isEmpty
         }
+        // Tag 700: the XMP packet (BYTE or UNDEFINED).
+        if let entry = first(700), entry.type == 1 || entry.type == 7 {
+            if entry.count > XMPReader.maximumSize {
+                metadata.xmpProblem = XMPError.tooLarge(limit: XMPReader.maximumSize).description
+            } else if let packet = try? reader.bytes(entry.valueOffset..<(entry.valueOffset + entry.count)) {
+                metadata.apply(EmbeddedXMP.read(packet))
+            }
+        }
 
         var header = TIFFHeader(info: ImageInfo(format: .tiff, width: width, height: height, orientation: orientation, metadata: metadata))
         if let entry = first(258) { header.bitsPerSample = try integer(entry) }

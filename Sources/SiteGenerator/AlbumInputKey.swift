@@ -9,7 +9,7 @@ import Foundation
 /// It is fed the site's key (the theme's fingerprint and every option but those that cannot
 /// change a page), the album's own fields, the cards of its listed sub-albums, and each photo in
 /// order (neighbours show on photo pages): its place, its content hash (everything read from
-/// the file), its caption, its images and its original.
+/// the file), its caption, its XMP sidecar's fields, its images and its original.
 ///
 /// With ``SiteOptions/verifyAlbumKeys`` (a test hook; `CASCADE_VERIFY_ALBUM_KEYS=1` in the
 /// environment sets it) an album whose key is unchanged is rendered anyway, and a file of it
@@ -71,6 +71,9 @@ extension PageRenderer {
         hasher.combine(photo.fileName)
         hasher.combine(photo.captionText ?? "\u{0}")
         hasher.combine(photo.captionHTML ?? "\u{0}")
+        // The sidecar is not part of the photo's file: what it says is fed here (what the
+        // file itself says is in its content hash).
+        hasher.combine(String(reflecting: photo.sidecar))
         let images = published.images
         hasher.combine(images.contentHash)
         hasher.combine(String(images.probeVersion ?? -1))

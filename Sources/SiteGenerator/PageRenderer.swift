@@ -230,6 +230,7 @@ struct PageRenderer: Sendable {
         let title = photoTitle(photo)
         let date = entry.photo.date
         let showCaption = entry.photo.captionHTML != nil || (entry.photo.caption.map { $0 != title } ?? false)
+        let camera = cameraSummary(photo)
         let large = photoImages.renditions.last { $0.width <= 1600 } ?? photoImages.renditions[0]
         let ratio = String(format: "%.4f", Double(photoImages.width) / Double(max(photoImages.height, 1)))
         let largeSizes = "(min-aspect-ratio: \(photoImages.width)/\(photoImages.height)) calc(\(ratio) * (100vh - 140px)), 100vw"
@@ -249,6 +250,10 @@ struct PageRenderer: Sendable {
             "isoDate": date?.iso8601 ?? "",
             "hasDate": date != nil,
             "hasDetails": showCaption || date != nil,
+            "camera": camera.entries.map { ["name": $0.name, "value": $0.value] },
+            "hasCamera": !camera.isEmpty,
+            "keywords": entry.photo.keywords.map { ["name": $0] as [String: Any] },
+            "hasKeywords": !entry.photo.keywords.isEmpty,
             "fileName": entry.photo.fileName,
             "src": relativeURL(from: album.directory, to: large.path),
             "srcset": srcset(photoImages.renditions, from: album.directory),
@@ -370,6 +375,10 @@ struct PageRenderer: Sendable {
         if let date = entry.photo.date {
             text += ",\"date\":\(jsonString(options.dateFormat.string(date))),\"isoDate\":\(jsonString(date.iso8601))"
         }
+        let camera = cameraSummary(photo)
+        if !camera.isEmpty {
+            text += ",\"camera\":[" + camera.entries.map { jsonString($0.value) }.joined(separator: ",") + "]"
+        }
         if let original = published[photo]?.original {
             text += ",\"original\":{\"url\":\(jsonString(relativeURL(from: plan.albums[index].directory, to: original.path)))"
             text += ",\"fileName\":\(jsonString(entry.photo.fileName))"
@@ -378,9 +387,16 @@ struct PageRenderer: Sendable {
         return text
     }
 
-    /// A photo's title (its page's title, `og:title` and breadcrumb): its caption's first line,
-    /// cut at a word to at most about 80 characters, else its file name without extension.
+    /// A photo's camera settings as shown, or none with `show_exif: false`.
+    private func cameraSummary(_ photo: Int) -> CameraSummary {
+        CameraSummary(options.showExif ? plan.photos[photo].photo.metadata.camera : nil)
+    }
+
+    /// A photo's title (its page's title, `og:title` and breadcrumb): the title a photo tool
+    /// gave it (XMP `dc:title`, IPTC Object Name), else its caption's first line, cut at a word
+    /// to at most about 80 characters, else its file name without extension.
     private func photoTitle(_ photo: Int) -> String {
+        if let title = plan.photos[photo].photo.metadataTitle { return title }
         guard let caption = plan.photos[photo].photo.caption else { return plan.photos[photo].photo.stem }
         let firstLine = caption.split(whereSeparator: \.isNewline).first.map(String.init) ?? caption
         let words = firstLine.split(whereSeparator: \.isWhitespace)

@@ -108,7 +108,7 @@ public struct SiteBuilder: Sendable {
             photos: albums.reduce(0) { $0 + images.plan.albums[$1].photos.count },
             photosMade: images.photosMade, photosReused: images.photosReused,
             imagesWritten: images.imagesWritten, pagesWritten: pages.written, pages: pages.pages,
-            filesRemoved: filesRemoved, skipped: (scan.problems + images.problems).sorted { $0.path < $1.path },
+            filesRemoved: filesRemoved, skipped: (scan.problems.filter { !$0.isWarning } + images.problems).sorted { $0.path < $1.path },
             outputDirectory: output)
     }
 
@@ -126,7 +126,9 @@ public struct SiteBuilder: Sendable {
 
         let scan = try ScanStage(options: options, jobs: jobs).run(source: source, output: output, earlier: earlier, progress: progress)
         progress(.scanned(photos: scan.plan.photos.count, albums: scan.plan.albums.count))
-        for problem in scan.problems { progress(.skipped(problem)) }
+        for problem in scan.problems {
+            progress(problem.isWarning ? .warning("\(problem.path): \(problem.reason)") : .skipped(problem))
+        }
         finished(ScanStage.name)
 
         let work = PhotoWork(

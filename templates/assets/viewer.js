@@ -602,7 +602,7 @@
       '<div class="lb-stage"><div class="lb-zoom"><img class="lb-low" alt=""></div></div>' +
       '<button type="button" class="lb-prev" aria-label="Previous photo">‹</button>' +
       '<button type="button" class="lb-next" aria-label="Next photo">›</button>' +
-      '<p class="lb-caption"><span class="lb-text"></span> <time class="lb-date"></time></p>' +
+      '<p class="lb-caption"><strong class="lb-title"></strong><span class="lb-text"></span> <time class="lb-date"></time><span class="lb-camera"></span></p>' +
       '<p class="lb-status" aria-live="polite"></p>';
     const image = document.createElement("img");
     image.className = "lightbox-image";
@@ -742,9 +742,13 @@
     const title = detail.title || item.alt;
     const text = box.querySelector(".lb-text");
     if (detail.captionHTML) text.innerHTML = detail.captionHTML; else text.textContent = item.alt;
+    // A title of its own (not the caption's first line) heads the caption.
+    box.querySelector(".lb-title").textContent = title !== item.alt && text.textContent.indexOf(title) !== 0 ? title : "";
     const date = box.querySelector(".lb-date");
     date.textContent = detail.date || "";
     if (detail.isoDate) date.setAttribute("datetime", detail.isoDate); else date.removeAttribute("datetime");
+    // Camera settings, as text (never markup): "Canon EOS R5 · f/2.8 · 1/250 s · ISO 400".
+    box.querySelector(".lb-camera").textContent = Array.isArray(detail.camera) ? detail.camera.join(" · ") : "";
     box.querySelector(".lb-counter").textContent = (index + 1) + " / " + this.model.count;
     box.setAttribute("aria-label", title);
     box.querySelector(".lb-status").textContent = photoStatus(index, this.model.count, title);

@@ -30,7 +30,9 @@ struct ScanStage {
         let scan: ScanResult
         do {
             let records = earlier.previous.photos
-            scan = try GalleryScanner(options: ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs))
+            var scanOptions = ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs)
+            scanOptions.minRating = options.minRating
+            scan = try GalleryScanner(options: scanOptions)
                 .scan(sourceDirectory: source, title: options.title) { path, identity in
                     guard let record = records[path], record.matches(identity) else { return nil }
                     return record.probeVersion == ImageProbe.version ? record.info : nil
