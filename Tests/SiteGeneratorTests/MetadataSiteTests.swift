@@ -1,0 +1,117 @@
+import Foundation
+import GalleryConfig
+import Imaging
+import Testing
+import TestSupport
+
+@testable import SiteGenerator
+
+/// What photo tools write (XMP sidecars and packets, IPTC, EXIF camera settings) on the pages.
+@Suite("Photo metadata on the site")
+struct MetadataSiteTests {
+    static let cameraArguments = [
+        "-Make=Canon", "-Model=Canon EOS R5", "-LensModel=RF24-70mm F2.8 L IS USM", "-FocalLength=50",
+        "-FocalLengthIn35mmFormat=75", "-FNumber=2.8", "-ExposureTime=1/250", "-ISO=400", "-ExposureCompensation=+0.7",
+        "-GPSLatitude=48.8566", "-GPSLatitudeRef=N", "-GPSLongitude=2.3522", "-GPSLongitudeRef=E",
+    ]
+
+    func build(_ source: TemporaryFolder, _ output: TemporaryFolder, yaml: String = "", events: Events? = nil) async throws -> BuildReport {
+        let configuration = try SiteConfiguration.parse(yaml)
+        var options = SiteOptions(configuration: configuration, sourceDirectory: source.path, outputDirectory: output.path, title: "T", jobs: 2)
+        options.verifyAlbumKeys = true
+        return try await SiteBuilder(options: options).build { event in events?.list.withLock { $0.append(event) } }
+    }
+
+    @Test("a sidecar's title heads the page, its description is the caption, camera settings and keywords are listed, all escaped")
+    func photoPage() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try source.photo("Trip/IMG_1.jpg", width: 300, height: 200)
+        try exiftool(Self.cameraArguments, on: source.path + "/Trip/IMG_1.jpg")
+        try source.write("Trip/IMG_1.xmp", xmpSidecar("""
+            <dc:title><rdf:Alt><rdf:li xml:lang="x-default">Beach &lt;script&gt;alert(1)&lt;/script&gt;</rdf:li></rdf:Alt></dc:title>
+            <dc:description><rdf:Alt><rdf:li xml:lang="x-default">Low tide &amp; "quiet"</rdf:li></rdf:Alt></dc:description>
+            <dc:subject><rdf:Bag><rdf:li>beach</rdf:li><rdf:li>holi&lt;day&gt;</rdf:li></rdf:Bag></dc:subject>
+            """))
+        let report = try await build(source, output)
+        #expect(report.photos == 1 && report.skipped.isEmpty)
+        let page = try output.read("trip/img_1.html")
+        #expect(page.contains("<h1 class=\"photo-title\">Beach &lt;script&gt;alert(1)&lt;/script&gt;</h1>"))
+        #expect(!page.contains("<script>alert"))
+        #expect(page.contains("<span class=\"caption\">Low tide &amp; &quot;quiet&quot;</span>"))
+        for value in ["Canon EOS R5", "RF24-70mm F2.8 L IS USM", "50 mm (75 mm in 35 mm)", "f/2.8", "1/250 s", "ISO 400", "+0.7 EV"] {
+            #expect(page.contains("<dd>\(value)</dd>"), "\(value)")
+        }
+        #expect(page.contains("holi&lt;day&gt;"))
+        // Nothing positional: no coordinates anywhere while GPS is stripped.
+        #expect(!page.contains("48.85") && !page.contains("2.35"))
+
+        let chunk = try output.read("trip/frames/0.json")
+        #expect(chunk.contains(#""camera":["Canon EOS R5","RF24-70mm F2.8 L IS USM","50 mm (75 mm in 35 mm)","f/2.8","1/250 s","ISO 400","+0.7 EV"]"#))
+        #expect(chunk.contains(#""title":"Beach <script>alert(1)<\/script>""#) || chunk.contains(#""title":"Beach \u003cscript\u003ealert(1)\u003c/script\u003e""#))
+        #expect(!chunk.contains("48.85"))
+    }
+
+    @Test("show_exif: false shows no camera settings, on the page or in the lightbox's data")
+    func showExifOff() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try source.photo("p.jpg", width: 300, height: 200)
+        try exiftool(Self.cameraArguments, on: source.path + "/p.jpg")
+        _ = try await build(source, output, yaml: "show_exif: false")
+        #expect(!(try output.read("p.html")).contains("Canon"))
+        #expect(!(try output.read("p.html")).contains("photo-camera"))
+        #expect(!(try output.read("frames/0.json")).contains("camera"))
+    }
+
+    @Test("editing only a sidecar updates the site on the next build; a bad sidecar is a warning, not a skipped file")
+    func sidecarEdit() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try source.photo("a/p.jpg", width: 300, height: 200)
+        try source.photo("a/q.jpg", width: 200, height: 300)
+        try source.write("a/p.xmp", xmpSidecar(#"<dc:title><rdf:Alt><rdf:li xml:lang="x-default">First title</rdf:li></rdf:Alt></dc:title>"#))
+        _ = try await build(source, output)
+        #expect(try output.read("a/p.html").contains("First title"))
+        #expect(try output.read("a/frames/0.json").contains("First title"))
+
+        try source.write("a/p.xmp", xmpSidecar(#"<dc:title><rdf:Alt><rdf:li xml:lang="x-default">Second title</rdf:li></rdf:Alt></dc:title>"#))
+        let second = try await build(source, output)
+        #expect(second.photosMade == 0, "a sidecar changes pages, not images")
+        #expect(try output.read("a/p.html").contains("Second title"))
+        #expect(try output.read("a/frames/0.json").contains("Second title"))
+        #expect(try output.read("a/q.html").contains("Second title") == false)
+
+        try source.write("a/p.xmp", "<x:xmpmeta><broken")
+        let events = Events()
+        let third = try await build(source, output, events: events)
+        #expect(third.photos == 2 && third.skipped.isEmpty)
+        let warnings = events.list.withLock { $0 }.compactMap { event -> String? in
+            if case .warning(let text) = event { return text }
+            return nil
+        }
+        #expect(warnings.contains { $0.hasPrefix("a/p.xmp: ") && $0.contains("p.jpg is published without it") })
+        #expect(try !output.read("a/p.html").contains("Second title"))
+
+        try FileManager.default.removeItem(atPath: source.path + "/a/p.xmp")
+        try source.write("a/p.jpg.xmp", xmpSidecar(#"<dc:title><rdf:Alt><rdf:li xml:lang="x-default">Third title</rdf:li></rdf:Alt></dc:title>"#))
+        _ = try await build(source, output)
+        #expect(try output.read("a/p.html").contains("Third title"))
+    }
+
+    @Test("min_rating and rejected photos: only the photos rated high enough are published")
+    func ratings() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        for name in ["bad", "good", "none"] { try source.photo("\(name).jpg", width: 100, height: 100) }
+        try source.write("bad.xmp", xmpSidecar("", attributes: #"xmp:Rating="-1""#))
+        try source.write("good.xmp", xmpSidecar("", attributes: #"xmp:Rating="4""#))
+        let all = try await build(source, output)
+        #expect(all.photos == 2)
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/bad.html"))
+        let rated = try await build(source, output, yaml: "min_rating: 3")
+        #expect(rated.photos == 1)
+        #expect(FileManager.default.fileExists(atPath: output.path + "/good.html"))
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/none.html"), "the unrated photo's page is removed")
+    }
+}
