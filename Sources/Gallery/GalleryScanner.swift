@@ -293,7 +293,7 @@ public struct GalleryScanner: Sendable {
 
     /// The order of photos or albums: by date (dated ones first, oldest first or newest first;
     /// ties and undated ones by name) or by name alone, either way round.
-    static func order<T>(_ sort: AlbumSortOrder, name: KeyPath<T, String>, date: KeyPath<T, GalleryDate?>) -> (T, T) -> Bool {
+    public static func order<T>(_ sort: AlbumSortOrder, name: KeyPath<T, String>, date: KeyPath<T, GalleryDate?>) -> (T, T) -> Bool {
         switch sort {
         case .name:
             return { naturalOrder($0[keyPath: name], $1[keyPath: name]) }

@@ -28,6 +28,7 @@ extension PageRenderer {
         var hasher = FingerprintHasher()
         hasher.combine(theme.fingerprint)
         hasher.combine(String(reflecting: pageOptions))
+        hasher.combine(tags.isEmpty ? "no tags" : "tags")  // every page's footer links to the list of tags
         return hasher.hex
     }
 
@@ -74,6 +75,11 @@ extension PageRenderer {
         // The sidecar is not part of the photo's file: what it says is fed here (what the
         // file itself says is in its content hash).
         hasher.combine(String(reflecting: photo.sidecar))
+        // Its links to tag pages, whose slugs depend on the whole site's keywords.
+        for tag in tags.tagsOfPhoto[index] ?? [] {
+            hasher.combine(tags.tags[tag].name)
+            hasher.combine(tags.tags[tag].slug)
+        }
         let images = published.images
         hasher.combine(images.contentHash)
         hasher.combine(String(images.probeVersion ?? -1))

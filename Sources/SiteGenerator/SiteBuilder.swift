@@ -89,7 +89,8 @@ public struct SiteBuilder: Sendable {
         var published = images.published
         made.formUnion(try OriginalsStage(options: options, writer: writer)
             .run(plan: images.plan, published: &published, kept: imagePlan.kept, progress: progress))
-        let renderer = PageRenderer(plan: images.plan, published: published, options: options, theme: theme, jobs: jobs)
+        let tags = TagIndex(plan: images.plan, sort: options.sort)
+        let renderer = PageRenderer(plan: images.plan, published: published, options: options, theme: theme, jobs: jobs, tags: tags)
         let pages = try PageStage(renderer: renderer, writer: writer, jobs: jobs).run(previousKeys: earlierPages)
         made.formUnion(pages.files)
         if let sitemap = try SitemapStage(baseURL: options.baseURL, writer: writer).run(plan: images.plan, files: made) {

@@ -81,7 +81,8 @@ struct SitePlan: Sendable {
             photoIndices.append(photos.count)
             photos.append(Photo(photo: photo, slug: slug, directory: directory, album: index))
         }
-        var albumSlugs = SlugAllocator(reserved: Self.reservedAlbumSlugs)
+        // At the root, `tags` is the tag pages' folder.
+        var albumSlugs = SlugAllocator(reserved: directory.isEmpty ? Self.reservedAlbumSlugs.union([String(TagIndex.folder.dropLast())]) : Self.reservedAlbumSlugs)
         var childIndices: [Int] = []
         var listed: [Int] = []
         for child in album.albums {

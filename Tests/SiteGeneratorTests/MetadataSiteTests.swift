@@ -115,3 +115,92 @@ struct MetadataSiteTests {
         #expect(!FileManager.default.fileExists(atPath: output.path + "/none.html"), "the unrated photo's page is removed")
     }
 }
+
+@Suite("Tag pages")
+struct TagPageTests {
+    func keywords(_ source: TemporaryFolder, _ path: String, _ keywords: [String], hierarchical: [String] = []) throws {
+        var body = "<dc:subject><rdf:Bag>" + keywords.map { "<rdf:li>\($0)</rdf:li>" }.joined() + "</rdf:Bag></dc:subject>"
+        if !hierarchical.isEmpty {
+            body += "<lr:hierarchicalSubject><rdf:Bag>" + hierarchical.map { "<rdf:li>\($0)</rdf:li>" }.joined() + "</rdf:Bag></lr:hierarchicalSubject>"
+        }
+        try source.write(path, xmpSidecar(body))
+    }
+
+    func build(_ source: TemporaryFolder, _ output: TemporaryFolder) async throws -> BuildReport {
+        var options = SiteOptions(sourceDirectory: source.path, outputDirectory: output.path, title: "T", jobs: 2)
+        options.sort = .name
+        options.verifyAlbumKeys = true
+        return try await SiteBuilder(options: options).build()
+    }
+
+    @Test("every keyword is a page of its photos across albums; the list counts them; photo pages link to them; hidden albums stay out")
+    func tagPages() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try source.photo("Trip/a.jpg", width: 300, height: 200)
+        try source.photo("Trip/b.jpg", width: 200, height: 300)
+        try source.photo("Home/c.jpg", width: 300, height: 300)
+        try source.photo("Secret/d.jpg", width: 300, height: 300)
+        try source.write("Secret/index.md", "---\nhidden: true\n---\n")
+        try keywords(source, "Trip/a.xmp", ["beach", "Places", "France", "Paris"], hierarchical: ["Places|France|Paris"])
+        try keywords(source, "Trip/b.xmp", ["Beach", "&lt;b&gt;bold&lt;/b&gt;"])
+        try keywords(source, "Home/c.xmp", ["beach"])
+        try keywords(source, "Secret/d.xmp", ["beach", "secret-only"])
+        let report = try await build(source, output)
+        #expect(report.photos == 4)
+
+        let list = try output.read("tags/index.html")
+        #expect(list.contains(#"<a href="beach/index.html" rel="tag">beach</a> <span class="tag-count" aria-label="3 photos">3</span>"#))
+        #expect(list.contains(#"<a href="paris/index.html" rel="tag">Paris</a>"#))
+        #expect(!list.contains("Places") && !list.contains("France"), "a hierarchy's higher levels are not tags")
+        #expect(!list.contains("secret-only"), "a keyword only of a hidden album's photo is no tag")
+        #expect(list.contains("&lt;b&gt;bold&lt;/b&gt;"))
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/tags/secret-only/index.html"))
+
+        let beach = try output.read("tags/beach/index.html")
+        #expect(beach.contains("<h1>beach</h1>"))
+        #expect(beach.contains(#"href="../../home/c.html""#) && beach.contains(#"href="../../trip/a.html""#) && beach.contains(#"href="../../trip/b.html""#))
+        #expect(!beach.contains("secret/"))
+        #expect(beach.contains(#"src="../../trip/thumbs/a-"#))
+        let frames = try output.read("tags/beach/frames.json")
+        #expect(frames.contains(#""imageURL":"{dir}thumbs/{name}-{width}.jpg""#))
+        // In the site's order (here by file name), whatever their albums.
+        #expect(frames.contains(#""ids":["../../trip/a","../../trip/b","../../home/c"]"#))
+
+        let photo = try output.read("trip/a.html")
+        #expect(photo.contains(#"<a href="../tags/beach/index.html" rel="tag">beach</a>"#))
+        #expect(photo.contains(#"<a href="../tags/paris/index.html" rel="tag">Paris</a>"#))
+        #expect(photo.contains(#"<a href="../tags/index.html">Tags</a>"#))
+        let hidden = try output.read("secret/d.html")
+        #expect(!hidden.contains("tags/secret-only"), "no link to a tag page that does not list the photo")
+        #expect(hidden.contains("<li>secret-only</li>"))
+    }
+
+    @Test("tags follow sidecar edits: a new keyword makes a page, a removed one's page is deleted; an album named tags moves aside")
+    func tagRebuilds() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try source.photo("tags/a.jpg", width: 300, height: 200)
+        try source.photo("b.jpg", width: 300, height: 200)
+        _ = try await build(source, output)
+        #expect(FileManager.default.fileExists(atPath: output.path + "/tags-2/a.html"))
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/tags/index.html"))
+        #expect(!(try output.read("index.html")).contains("Tags</a>"))
+
+        try keywords(source, "b.xmp", ["sunset"])
+        _ = try await build(source, output)
+        #expect(try output.read("tags/sunset/index.html").contains(#"href="../../b.html""#))
+        #expect(try output.read("index.html").contains(#"<a href="tags/index.html">Tags</a>"#))
+
+        try keywords(source, "b.xmp", ["dawn"])
+        _ = try await build(source, output)
+        #expect(FileManager.default.fileExists(atPath: output.path + "/tags/dawn/index.html"))
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/tags/sunset/index.html"))
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/tags/sunset/frames.json"))
+
+        try FileManager.default.removeItem(atPath: source.path + "/b.xmp")
+        _ = try await build(source, output)
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/tags/index.html"))
+        #expect(!(try output.read("index.html")).contains("Tags</a>"))
+    }
+}

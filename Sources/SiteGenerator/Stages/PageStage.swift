@@ -76,6 +76,10 @@ struct PageStage {
                 fatalError("album \(plan.albums[album].directory)index.html: its input key did not change, yet a file of it did (verifyAlbumKeys)")
             }
         }
+        // The tag pages: rendered unless their variables are unchanged, written unless their bytes are.
+        for file in try renderer.tagFiles(unchanged: unchanged) {
+            _ = try record(file.path, key: file.key, contents: file.contents, in: &output)
+        }
         for (path, data) in renderer.theme.assets {
             try writer.writeIfChanged(data, to: "assets/" + path)
             output.files.insert("assets/" + path)

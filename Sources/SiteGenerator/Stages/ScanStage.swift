@@ -79,6 +79,7 @@ struct ScanStage {
             if options.downloadOriginals { files.append(plan.originalPath(photo: index)) }
         }
         if options.baseURL != nil { files.append("sitemap.xml") }
+        files += TagIndex(plan: plan, sort: options.sort).files(tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         for index in plan.albums.indices {
             files += plan.albumFiles(album: index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         }
