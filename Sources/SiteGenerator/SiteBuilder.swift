@@ -47,7 +47,7 @@ public struct BuildReport: Sendable {
 /// Builds the static site, as a pipeline of named stages, each a type with its inputs and
 /// outputs: ``ScanStage`` (the photo folder, and where everything goes), ``ImagePlanStage``
 /// (what happens to each photo's images, decided before any file is written),
-/// ``ImageStage``, ``OriginalsStage``, ``PageStage``, ``SitemapStage`` and ``SweepStage``.
+/// ``ImageStage``, ``OriginalsStage``, ``PageStage``, ``SitemapStage``, ``FeedStage`` and ``SweepStage``.
 ///
 /// Builds are incremental: the ``Catalog`` says what earlier builds made from what, so only
 /// photos that changed are decoded again, and files the site no longer needs are deleted (only
@@ -95,6 +95,9 @@ public struct SiteBuilder: Sendable {
         made.formUnion(pages.files)
         if let sitemap = try SitemapStage(baseURL: options.baseURL, writer: writer).run(plan: images.plan, files: made) {
             made.insert(sitemap)
+        }
+        if let feed = try FeedStage(options: options, writer: writer).run(renderer: renderer) {
+            made.insert(feed)
         }
         finished(PageStage.name)
 

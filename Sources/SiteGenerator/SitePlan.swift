@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import GalleryConfig
 import Imaging
 
 /// Where every album and photo goes in the site.
@@ -22,6 +23,8 @@ struct SitePlan: Sendable {
         var title: String
         /// The album's description (HTML rendered from its `index.md`), if any.
         var descriptionHTML: String?
+        /// The album's date (its `index.md` date, else its oldest photo's), if any.
+        var date: GalleryDate? = nil
         /// Whether the album is hidden from its parent's list (it is still built), or is inside
         /// a hidden album.
         var hidden: Bool
@@ -65,7 +68,7 @@ struct SitePlan: Sendable {
     ) -> Int {
         let index = albums.count
         let hidden = insideHidden || album.hidden
-        albums.append(Album(name: album.name, title: album.title, descriptionHTML: album.descriptionHTML, hidden: hidden,
+        albums.append(Album(name: album.name, title: album.title, descriptionHTML: album.descriptionHTML, date: album.date, hidden: hidden,
                             relativePath: album.relativePath, directory: directory,
                             ancestors: ancestors, albums: [], photos: []))
         var photoSlugs = SlugAllocator(reserved: Self.reservedPhotoSlugs)

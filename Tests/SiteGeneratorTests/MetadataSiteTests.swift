@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import GalleryConfig
 import Imaging
 import Testing
@@ -202,5 +205,41 @@ struct TagPageTests {
         _ = try await build(source, output)
         #expect(!FileManager.default.fileExists(atPath: output.path + "/tags/index.html"))
         #expect(!(try output.read("index.html")).contains("Tags</a>"))
+    }
+}
+
+@Suite("Atom feed")
+struct FeedTests {
+    @Test("with base_url, feed.xml lists the newest albums with their covers, escaped; hidden and undated ones are left out; without it there is none")
+    func feed() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try source.photo("Old/a.jpg", width: 300, height: 200)
+        try source.write("Old/index.md", "---\ndate: 2020-05-01\n---\n")
+        try source.photo("New/b.jpg", width: 300, height: 200)
+        try source.write("New/index.md", "---\ntitle: Fish & <chips>\ndate: 2024-07-14 18:30\n---\n")
+        try source.photo("Secret/c.jpg", width: 300, height: 200)
+        try source.write("Secret/index.md", "---\ndate: 2025-01-01\nhidden: true\n---\n")
+        try source.photo("Undated/d.jpg", width: 300, height: 200)
+        let configuration = try SiteConfiguration.parse("base_url: https://example.org/p/\ntitle: My <site>")
+        let options = SiteOptions(configuration: configuration, sourceDirectory: source.path, outputDirectory: output.path, title: "T", jobs: 2)
+        _ = try await SiteBuilder(options: options).build()
+        let feed = try output.read("feed.xml")
+        let parser = XMLParser(data: Data(feed.utf8))
+        #expect(parser.parse() && parser.parserError == nil, "well-formed XML")
+        #expect(feed.contains("<title>My &lt;site&gt;</title>"))
+        #expect(feed.contains("<updated>2024-07-14T18:30:00Z</updated>"))
+        let newEntry = try #require(feed.range(of: "<title>Fish &amp; &lt;chips&gt;</title>"))
+        let oldEntry = try #require(feed.range(of: "<id>https://example.org/p/old/</id>"))
+        #expect(newEntry.lowerBound < oldEntry.lowerBound, "newest first")
+        #expect(feed.contains(#"<link rel="enclosure" href="https://example.org/p/new/thumbs/b-"#))
+        #expect(!feed.contains("secret") && !feed.contains("undated"))
+        #expect(try output.read("index.html").contains(#"<link rel="alternate" type="application/atom+xml" title="My &lt;site&gt;" href="https://example.org/p/feed.xml">"#))
+
+        // Without base_url the feed goes, with its link.
+        let plain = SiteOptions(configuration: SiteConfiguration(), sourceDirectory: source.path, outputDirectory: output.path, title: "T", jobs: 2)
+        _ = try await SiteBuilder(options: plain).build()
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/feed.xml"))
+        #expect(try !output.read("index.html").contains("atom+xml"))
     }
 }

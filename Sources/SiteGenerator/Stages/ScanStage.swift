@@ -78,7 +78,7 @@ struct ScanStage {
             files.append(plan.pagePath(photo: index))
             if options.downloadOriginals { files.append(plan.originalPath(photo: index)) }
         }
-        if options.baseURL != nil { files.append("sitemap.xml") }
+        if options.baseURL != nil { files += ["sitemap.xml", FeedStage.path] }
         files += TagIndex(plan: plan, sort: options.sort).files(tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         for index in plan.albums.indices {
             files += plan.albumFiles(album: index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
