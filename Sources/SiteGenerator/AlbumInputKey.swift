@@ -60,6 +60,19 @@ extension PageRenderer {
         return "album-" + hasher.hex
     }
 
+    /// The key of tag `index`'s page and frame data, given ``siteKey``: its name, slug and
+    /// each of its photos as an album's key feeds them.
+    func inputKey(tag index: Int, siteKey: String) -> String {
+        var hasher = FingerprintHasher()
+        hasher.combine(siteKey)
+        let tag = tags.tags[index]
+        hasher.combine(tag.name)
+        hasher.combine(tag.slug)
+        hasher.combine(String(tag.photos.count))
+        for photo in tag.photos { feed(photo, into: &hasher) }
+        return "tag-" + hasher.hex
+    }
+
     private func feed(_ index: Int?, into hasher: inout FingerprintHasher) {
         guard let index, let published = published[index] else {
             hasher.combine("\u{0}")

@@ -92,13 +92,15 @@ struct TagIndex: Sendable {
     /// Every file of the tag pages: each tag's static pages and frame data, and the list of tags.
     func files(tilesPerPage: Int, framesChunkSize: Int) -> [String] {
         guard !tags.isEmpty else { return [] }
-        var files = [Self.indexPath]
-        for index in tags.indices {
-            let count = tags[index].photos.count
-            files += (1...SitePlan.pageCount(photos: count, perPage: tilesPerPage)).map { pagePath(index, page: $0) }
-            files.append(directory(index) + "frames.json")
-            files += (0..<((count + framesChunkSize - 1) / framesChunkSize)).map { directory(index) + SitePlan.framesChunkPath($0) }
-        }
+        return [Self.indexPath] + tags.indices.flatMap { wallFiles($0, tilesPerPage: tilesPerPage, framesChunkSize: framesChunkSize) }
+    }
+
+    /// The files of tag `index`: its static pages, its `frames.json` and its chunks.
+    func wallFiles(_ index: Int, tilesPerPage: Int, framesChunkSize: Int) -> [String] {
+        let count = tags[index].photos.count
+        var files = (1...SitePlan.pageCount(photos: count, perPage: tilesPerPage)).map { pagePath(index, page: $0) }
+        files.append(directory(index) + "frames.json")
+        files += (0..<((count + framesChunkSize - 1) / framesChunkSize)).map { directory(index) + SitePlan.framesChunkPath($0) }
         return files
     }
 }

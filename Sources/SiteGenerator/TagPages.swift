@@ -2,18 +2,19 @@
 /// (`album.mustache`) and viewer as an album's, over photos of several albums, and the list of
 /// all tags (`tags.mustache`).
 extension PageRenderer {
-    /// Every tag page and its frame data, and the list of tags; `contents` is nil for a page
-    /// `unchanged(path, key)` says need not be rendered again.
-    func tagFiles(unchanged: @Sendable (String, String) -> Bool) throws(SiteError) -> [(path: String, key: String?, contents: String?)] {
-        guard !tags.isEmpty else { return [] }
+    /// The pages and frame data of the tags `indices` (see ``tagWallFiles(_:unchanged:)``).
+    func tagWallFiles(_ indices: [Int], unchanged: @Sendable (String, String) -> Bool) throws(SiteError) -> [(path: String, key: String?, contents: String?)] {
         let renderer = self
-        var files = try parallelMap(Array(tags.tags.indices), jobs: jobs) { index throws(SiteError) -> [(path: String, key: String?, contents: String?)] in
+        return try parallelMap(indices, jobs: jobs) { index throws(SiteError) -> [(path: String, key: String?, contents: String?)] in
             try renderer.tagWallFiles(index, unchanged: unchanged)
         }.flatMap { $0 }
+    }
+
+    /// The list of tags, unless `unchanged(path, key)` says it need not be rendered again.
+    func tagListFile(unchanged: (String, String) -> Bool) throws(SiteError) -> (path: String, key: String, contents: String?) {
         let context = tagListContext()
         let key = fingerprint(context)
-        files.append((TagIndex.indexPath, key, unchanged(TagIndex.indexPath, key) ? nil : try theme.render("tags", context)))
-        return files
+        return (TagIndex.indexPath, key, unchanged(TagIndex.indexPath, key) ? nil : try theme.render("tags", context))
     }
 
     /// One tag's static pages (500 tiles a page, as an album's) and frame data.
