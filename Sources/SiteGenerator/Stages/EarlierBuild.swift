@@ -12,8 +12,9 @@ struct EarlierBuild: Sendable {
     let fromLegacyManifest: Bool
     /// The files an earlier build made, by the catalog or the manifest.
     let owned: Set<String>
+    /// What the output folder held when the build began.
+    let listing: OutputListing
     private let recovered: RecoveredFiles?
-    private let output: String
 
     /// Reads the catalog, or the legacy manifest in `output` when the catalog is empty.
     init(catalog: Catalog, output: String, warning: (String) -> Void) throws(SiteError) {
@@ -28,12 +29,12 @@ struct EarlierBuild: Sendable {
         fromLegacyManifest = legacy
         owned = Set(previous.files)
         recovered = stored == BuildManifest() && !legacy ? RecoveredFiles(root: output) : nil
-        self.output = output
+        listing = OutputListing(root: output)
     }
 
     /// Whether the site-relative `path` exists and is not the tool's: such a file is never
     /// written over or deleted.
     func isForeign(_ path: String) -> Bool {
-        !owned.contains(path) && FileStatus(path: output + "/" + path) != nil && !(recovered?.isCascades(path) ?? false)
+        !owned.contains(path) && listing.kind(of: path) != nil && !(recovered?.isCascades(path) ?? false)
     }
 }
