@@ -78,18 +78,21 @@ public enum XMPReader {
     /// The deepest nesting of elements accepted (a real packet nests about 8 deep).
     public static let maximumDepth = 64
 
-    /// The XMP sidecar file at `path`.
+    /// The XMP sidecar file at `path`, read in blocks up to one byte more than allowed (which
+    /// tells a file that is too large, whatever its size said when it was listed).
     public static func read(fileAtPath path: String) throws(XMPError) -> XMPMetadata {
-        let data: Data
+        var bytes: [UInt8] = []
         do {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? handle.close() }
-            // One byte more than allowed tells a file that is too large, whatever its size says.
-            data = try handle.read(upToCount: maximumSize + 1) ?? Data()
+            // Small reads: `read(upToCount:)` allocates the whole count at once.
+            while bytes.count <= maximumSize, let block = try handle.read(upToCount: 64 * 1024), !block.isEmpty {
+                bytes += block
+            }
         } catch {
             throw .unreadable((error as NSError).localizedDescription)
         }
-        return try read([UInt8](data))
+        return try read(bytes)
     }
 
     /// The XMP packet `bytes`.
@@ -135,17 +138,17 @@ public enum XMPReader {
         var seen: Set<String> = []
         var ancestors: Set<String> = []
         func add(_ keyword: String) {
-            let trimmed = keyword.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = keyword.trimmedXMP
             guard !trimmed.isEmpty, seen.insert(trimmed.lowercased()).inserted else { return }
             result.append(trimmed)
         }
         for path in hierarchical {
-            let levels = path.split(separator: "|").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+            let levels = path.split(separator: "|").map { String($0).trimmedXMP }.filter { !$0.isEmpty }
             guard let last = levels.last else { continue }
             for level in levels.dropLast() { ancestors.insert(level.lowercased()) }
             add(last)
         }
-        for keyword in subject where !ancestors.contains(keyword.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()) {
+        for keyword in subject where !ancestors.contains(keyword.trimmedXMP.lowercased()) {
             add(keyword)
         }
         return result
@@ -194,12 +197,16 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
     ]
 
     private func resolve(_ qualifiedName: String) -> String {
-        let parts = qualifiedName.split(separator: ":", maxSplits: 1)
-        let (prefix, local) = parts.count == 2 ? (String(parts[0]), String(parts[1])) : ("", qualifiedName)
-        for scope in scopes.reversed() {
+        var prefix = ""
+        var local = Substring(qualifiedName)
+        if let colon = qualifiedName.utf8.firstIndex(of: UInt8(ascii: ":")) {
+            prefix = String(qualifiedName[..<colon])
+            local = qualifiedName[qualifiedName.index(after: colon)...]
+        }
+        for scope in scopes.reversed() where !scope.isEmpty {
             if let uri = scope[prefix] { return uri + local }
         }
-        return local
+        return String(local)
     }
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
@@ -262,13 +269,13 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
     /// The collected values as metadata.
     var metadata: XMPMetadata {
         func texts(_ name: String) -> [String] {
-            (values[name] ?? []).map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+            (values[name] ?? []).map { $0.text.trimmedXMP }.filter { !$0.isEmpty }
         }
         /// The `x-default` alternative, else the first.
         func alternative(_ name: String) -> String? {
-            let entries = (values[name] ?? []).filter { !$0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+            let entries = (values[name] ?? []).filter { !$0.text.trimmedXMP.isEmpty }
             let chosen = entries.first { $0.language?.lowercased() == "x-default" } ?? entries.first
-            return chosen?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return chosen?.text.trimmedXMP
         }
         var result = XMPMetadata()
         result.title = alternative(XMPNamespace.dc + "title")
@@ -285,5 +292,20 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
         let creators = texts(XMPNamespace.dc + "creator")
         result.creator = creators.isEmpty ? nil : creators.joined(separator: ", ")
         return result
+    }
+}
+
+extension String {
+    /// The text without white space around it (ASCII blanks checked first: Foundation's
+    /// `trimmingCharacters` was most of the cost of reading a sidecar).
+    fileprivate var trimmedXMP: String {
+        func blank(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isASCII ? scalar == " " || scalar == "\n" || scalar == "\t" || scalar == "\r" : scalar.properties.isWhitespace
+        }
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !blank($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !blank($0) })!
+        if first == scalars.startIndex && last == scalars.index(before: scalars.endIndex) { return self }
+        return String(scalars[first...last])
     }
 }

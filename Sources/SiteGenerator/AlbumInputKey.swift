@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// The fingerprint of everything an album's files (its pages, its photos' pages, its frame
 /// data) are made from, cheap enough to compute for every album of a large library on every
@@ -73,6 +74,20 @@ extension PageRenderer {
         return "tag-" + hasher.hex
     }
 
+    /// An XMP sidecar's fields, each with a mark for "none" (`String(reflecting:)` would do,
+    /// at many times the cost: this runs for every photo of every album and tag on every build).
+    private func feed(_ sidecar: XMPMetadata?, into hasher: inout FingerprintHasher) {
+        guard let sidecar else {
+            hasher.combine("no sidecar")
+            return
+        }
+        for text in [sidecar.title, sidecar.description, sidecar.dateTaken, sidecar.creator, sidecar.rating.map(String.init)] {
+            hasher.combine(text ?? "\u{0}")
+        }
+        hasher.combine(String(sidecar.keywords?.count ?? -1))
+        for keyword in sidecar.keywords ?? [] { hasher.combine(keyword) }
+    }
+
     private func feed(_ index: Int?, into hasher: inout FingerprintHasher) {
         guard let index, let published = published[index] else {
             hasher.combine("\u{0}")
@@ -87,7 +102,7 @@ extension PageRenderer {
         hasher.combine(photo.captionHTML ?? "\u{0}")
         // The sidecar is not part of the photo's file: what it says is fed here (what the
         // file itself says is in its content hash).
-        hasher.combine(String(reflecting: photo.sidecar))
+        feed(photo.sidecar, into: &hasher)
         // Its links to tag pages, whose slugs depend on the whole site's keywords.
         for tag in tags.tagsOfPhoto[index] ?? [] {
             hasher.combine(tags.tags[tag].name)

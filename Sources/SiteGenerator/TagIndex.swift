@@ -1,4 +1,3 @@
-import Foundation
 import Gallery
 import GalleryConfig
 
@@ -29,8 +28,9 @@ struct TagIndex: Sendable {
 
     var isEmpty: Bool { tags.isEmpty }
 
-    /// The tags of the photos of `plan`'s reachable albums that are not hidden.
-    init(plan: SitePlan, sort: AlbumSortOrder) {
+    /// The tags of the photos of `plan`'s reachable albums that are not hidden, each tag's
+    /// photos in `sort` order (nil: as found, when only the files matter).
+    init(plan: SitePlan, sort: AlbumSortOrder?) {
         var byKey: [String: Int] = [:]
         var found: [Tag] = []
         var keysOfPhoto: [Int: [Int]] = [:]
@@ -54,29 +54,32 @@ struct TagIndex: Sendable {
         }
         // Sorted by name, and slugs handed out in that order: the same tags get the same slugs.
         let order = found.indices.sorted { a, b in
-            naturalNameOrder(found[a].name, found[b].name)
+            naturalOrder(found[a].name, found[b].name)
         }
         var position = [Int](repeating: 0, count: found.count)
         var slugs = SlugAllocator()
+        // Each photo's name and date, read once for all the tags it is on.
+        var keys: [Int: Entry] = [:]
+        if sort != nil {
+            for photo in keysOfPhoto.keys {
+                keys[photo] = Entry(index: photo, name: plan.photos[photo].photo.fileName, date: plan.photos[photo].photo.date)
+            }
+        }
         for (newIndex, oldIndex) in order.enumerated() {
             position[oldIndex] = newIndex
             var tag = found[oldIndex]
             tag.slug = slugs.allocate(for: tag.name, fallback: "tag")
-            tag.photos = Self.sorted(tag.photos, plan: plan, sort: sort)
+            if let sort { tag.photos = GalleryScanner.sorted(tag.photos.map { keys[$0]! }, sort, name: \.name, date: \.date).map(\.index) }
             tags.append(tag)
         }
         tagsOfPhoto = keysOfPhoto.mapValues { $0.map { position[$0] } }
     }
 
-    /// `photos` in the order `sort` gives photos of an album.
-    private static func sorted(_ photos: [Int], plan: SitePlan, sort: AlbumSortOrder) -> [Int] {
-        struct Entry {
-            var index: Int
-            var name: String
-            var date: GalleryDate?
-        }
-        let entries = photos.map { Entry(index: $0, name: plan.photos[$0].photo.fileName, date: plan.photos[$0].photo.date) }
-        return entries.sorted(by: GalleryScanner.order(sort, name: \.name, date: \.date)).map(\.index)
+    /// A photo's sort keys.
+    private struct Entry {
+        var index: Int
+        var name: String
+        var date: GalleryDate?
     }
 
     /// Site-relative folder of tag `index`'s pages.
@@ -102,14 +105,5 @@ struct TagIndex: Sendable {
         files.append(directory(index) + "frames.json")
         files += (0..<((count + framesChunkSize - 1) / framesChunkSize)).map { directory(index) + SitePlan.framesChunkPath($0) }
         return files
-    }
-}
-
-/// Name order as the scanner sorts names: case-insensitive, numbers by value.
-func naturalNameOrder(_ a: String, _ b: String) -> Bool {
-    switch a.compare(b, options: [.numeric, .caseInsensitive]) {
-    case .orderedAscending: true
-    case .orderedDescending: false
-    case .orderedSame: a < b
     }
 }

@@ -53,6 +53,14 @@ struct MetadataSiteTests {
         #expect(chunk.contains(#""camera":["Canon EOS R5","RF24-70mm F2.8 L IS USM","50 mm (75 mm in 35 mm)","f/2.8","1/250 s","ISO 400","+0.7 EV"]"#))
         #expect(chunk.contains(#""title":"Beach <script>alert(1)<\/script>""#) || chunk.contains(#""title":"Beach \u003cscript\u003ealert(1)\u003c/script\u003e""#))
         #expect(!chunk.contains("48.85"))
+
+        // A rebuild takes the header's metadata from the catalog (the photo is not read again):
+        // the camera settings and embedded fields survive it.
+        let again = try await build(source, output, yaml: "date_format: YYYY")
+        #expect(again.photosMade == 0)
+        let rebuilt = try output.read("trip/img_1.html")
+        #expect(rebuilt.contains("<dd>Canon EOS R5</dd>") && rebuilt.contains("<dd>1/250 s</dd>"))
+        #expect(rebuilt.contains("Beach &lt;script&gt;"))
     }
 
     @Test("show_exif: false shows no camera settings, on the page or in the lightbox's data")

@@ -1,4 +1,5 @@
 import Foundation
+import Gallery
 import GalleryConfig
 
 /// With a base URL, writes `feed.xml`: an Atom feed (RFC 4287) of the newest albums, each with
@@ -23,7 +24,7 @@ struct FeedStage {
         let albums = plan.reachableAlbums.filter { $0 != 0 && !plan.albums[$0].hidden && plan.albums[$0].date != nil }
             .sorted { a, b in
                 let (x, y) = (plan.albums[a].date!, plan.albums[b].date!)
-                return x != y ? y < x : naturalNameOrder(plan.albums[a].directory, plan.albums[b].directory)
+                return x != y ? y < x : naturalOrder(plan.albums[a].directory, plan.albums[b].directory)
             }
             .prefix(Self.maximumEntries)
         var entries: [Entry] = []

@@ -79,7 +79,7 @@ struct ScanStage {
             if options.downloadOriginals { files.append(plan.originalPath(photo: index)) }
         }
         if options.baseURL != nil { files += ["sitemap.xml", FeedStage.path] }
-        files += TagIndex(plan: plan, sort: options.sort).files(tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
+        files += TagIndex(plan: plan, sort: nil).files(tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         for index in plan.albums.indices {
             files += plan.albumFiles(album: index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         }
