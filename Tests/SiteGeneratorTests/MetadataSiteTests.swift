@@ -161,7 +161,7 @@ struct TagPageTests {
         #expect(report.photos == 4)
 
         let list = try output.read("tags/index.html")
-        #expect(list.contains(#"<a href="beach/index.html" rel="tag">beach</a> <span class="tag-count" aria-label="3 photos">3</span>"#))
+        #expect(list.contains(#"<a href="beach/index.html" rel="tag">beach</a> <span class="tag-count">3</span>"#))
         #expect(list.contains(#"<a href="paris/index.html" rel="tag">Paris</a>"#))
         #expect(!list.contains("Places") && !list.contains("France"), "a hierarchy's higher levels are not tags")
         #expect(!list.contains("secret-only"), "a keyword only of a hidden album's photo is no tag")
