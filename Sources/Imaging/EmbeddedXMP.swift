@@ -68,7 +68,10 @@ enum EmbeddedXMP {
     static func png(_ reader: ByteReader) -> [UInt8]? {
         var position = 8
         let keyword = Array("XML:com.adobe.xmp".utf8) + [0]
-        while let length = try? reader.u32be(position), let type = try? reader.fourCC(position + 4) {
+        var chunks = 0
+        // A real PNG has a handful of chunks before its image data; a file of millions is not walked.
+        while chunks < 10_000, let length = try? reader.u32be(position), let type = try? reader.fourCC(position + 4) {
+            chunks += 1
             if type == "IDAT" || type == "IEND" { return nil }
             let start = position + 8
             if type == "iTXt", length > keyword.count + 4, length <= XMPReader.maximumSize,

@@ -55,6 +55,20 @@ struct EmbeddedMetadataTests {
         Self.check(try ImageProbe.probe(bytes).metadata)
     }
 
+    @Test("PNG: a compressed iTXt packet is inflated; a packet after the image data is not looked for")
+    func compressedPNG() throws {
+        let packet = Array(xmpPacket(#"<dc:subject><rdf:Bag><rdf:li>zipped</rdf:li></rdf:Bag></dc:subject>"#).utf8)
+        let keyword = Array("XML:com.adobe.xmp".utf8) + [0]
+        let compressed = PNGWriter.chunk("iTXt", keyword + [1, 0] + [0] + [0] + Zlib.deflate(packet))
+        let pixels = [[UInt8]](repeating: [UInt8](repeating: 90, count: 3 * 4), count: 4)
+        let before = PNGWriter.rgb(width: 4, height: 4, pixels: pixels, extraChunks: [compressed])
+        #expect(try ImageProbe.probe(before).metadata.keywords == ["zipped"])
+        let plain = PNGWriter.chunk("iTXt", keyword + [0, 0] + [0] + [0] + packet)
+        var after = PNGWriter.rgb(width: 4, height: 4, pixels: pixels)
+        after.insert(contentsOf: plain, at: after.count - 12)  // before IEND, after IDAT
+        #expect(try ImageProbe.probe(after).metadata.keywords == nil)
+    }
+
     @Test("TIFF: tag 700")
     func tiff() throws {
         let bytes = try withExiftool(TIFFWriter().write(try quadrantImage(width: 20, height: 10)), Self.fields, extension: "tif")
