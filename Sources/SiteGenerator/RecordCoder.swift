@@ -36,7 +36,7 @@ enum RecordCoder {
             let reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
             let end = try reader.skip(0)
             guard end == reader.bytes.count else { throw DecodingFailure(description: "bytes after the record") }
-            return try T(from: ValueDecoder(reader: reader, offset: 0, codingPath: []))
+            return try T(from: ValueDecoder(reader: reader, offset: 0))
         }
     }
 }
@@ -217,13 +217,10 @@ private struct UnkeyedEncoder: UnkeyedEncodingContainer {
 
 // MARK: - Decoding: straight from the bytes
 
-/// The bytes being decoded; valid for the duration of `RecordCoder.decode`.
-private final class Reader {
+/// The bytes being decoded; valid for the duration of `RecordCoder.decode`. A value, not an
+/// object: containers copy it without reference counting, which took most of the decoding time.
+private struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
-
-    init(bytes: UnsafeBufferPointer<UInt8>) {
-        self.bytes = bytes
-    }
 
     func failure(_ what: String) -> RecordCoder.DecodingFailure {
         RecordCoder.DecodingFailure(description: what)
@@ -348,11 +345,9 @@ private func integer<I: FixedWidthInteger>(_ type: I.Type, reader: Reader, offse
     return value
 }
 
-/// Decodes the value at `offset` (of the entry `key` of a container at `path`): the scalar
-/// types directly, anything else through its own `init(from:)`.
-private func decodeValue<T: Decodable>(
-    _ type: T.Type, reader: Reader, offset: Int, path: [any CodingKey], key: (any CodingKey)?
-) throws -> T {
+/// Decodes the value at `offset`: the scalar types directly, anything else through its own
+/// `init(from:)`.
+private func decodeValue<T: Decodable>(_ type: T.Type, reader: Reader, offset: Int) throws -> T {
     if type == String.self {
         guard try reader.tag(at: offset) == .string else { throw reader.failure("a string was expected") }
         return reader.string(try reader.stringRange(at: offset + 1)) as! T
@@ -366,52 +361,62 @@ private func decodeValue<T: Decodable>(
         default: throw reader.failure("true or false was expected")
         }
     }
+    if type == UInt64.self { return try integer(UInt64.self, reader: reader, offset: offset) as! T }
     if type == Float.self { return Float(try reader.double(at: offset)) as! T }
-    if let integerType = type as? any FixedWidthInteger.Type {
-        return try integer(integerType, reader: reader, offset: offset) as! T
-    }
-    return try T(from: ValueDecoder(reader: reader, offset: offset, codingPath: key.map { path + [$0] } ?? path))
+    // The other integers by name: a conformance lookup (`as? any FixedWidthInteger.Type`) for
+    // every nested value was a tenth of the time.
+    if type == Int64.self { return try integer(Int64.self, reader: reader, offset: offset) as! T }
+    if type == Int32.self { return try integer(Int32.self, reader: reader, offset: offset) as! T }
+    if type == Int16.self { return try integer(Int16.self, reader: reader, offset: offset) as! T }
+    if type == Int8.self { return try integer(Int8.self, reader: reader, offset: offset) as! T }
+    if type == UInt.self { return try integer(UInt.self, reader: reader, offset: offset) as! T }
+    if type == UInt32.self { return try integer(UInt32.self, reader: reader, offset: offset) as! T }
+    if type == UInt16.self { return try integer(UInt16.self, reader: reader, offset: offset) as! T }
+    if type == UInt8.self { return try integer(UInt8.self, reader: reader, offset: offset) as! T }
+    return try T(from: ValueDecoder(reader: reader, offset: offset))
 }
 
 private struct ValueDecoder: Decoder {
     let reader: Reader
     let offset: Int
-    let codingPath: [any CodingKey]
+    /// Not kept: errors here only say the record cannot be read.
+    var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(try KeyedDecoder<Key>(reader: reader, offset: offset, codingPath: codingPath))
+        KeyedDecodingContainer(try KeyedDecoder<Key>(reader: reader, offset: offset))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try UnkeyedDecoder(reader: reader, offset: offset, codingPath: codingPath)
+        try UnkeyedDecoder(reader: reader, offset: offset)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleDecoder(reader: reader, offset: offset, codingPath: codingPath)
+        SingleDecoder(reader: reader, offset: offset)
     }
 }
 
 private struct SingleDecoder: SingleValueDecodingContainer {
     let reader: Reader
     let offset: Int
-    let codingPath: [any CodingKey]
+    /// Not kept: errors here only say the record cannot be read.
+    var codingPath: [any CodingKey] { [] }
 
     func decodeNil() -> Bool { (try? reader.tag(at: offset)) == .null }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try decodeValue(type, reader: reader, offset: offset, path: codingPath, key: nil)
+        try decodeValue(type, reader: reader, offset: offset)
     }
 }
 
 private struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let reader: Reader
-    let codingPath: [any CodingKey]
+    /// Not kept: errors here only say the record cannot be read.
+    var codingPath: [any CodingKey] { [] }
     /// Per entry, the byte range of its key and the offset of its value.
     private let entries: [(key: Range<Int>, value: Int)]
 
-    init(reader: Reader, offset: Int, codingPath: [any CodingKey]) throws {
+    init(reader: Reader, offset: Int) throws {
         self.reader = reader
-        self.codingPath = codingPath
         guard try reader.tag(at: offset) == .keyed else { throw reader.failure("a keyed value was expected") }
         var (count, next) = try reader.varint(at: offset + 1)
         guard count <= UInt64(reader.bytes.count) else { throw reader.failure("too many entries") }
@@ -443,42 +448,42 @@ private struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeNil(forKey key: Key) throws -> Bool { try reader.tag(at: try value(key)) == .null }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decodeValue(type, reader: reader, offset: try value(key), path: codingPath, key: key)
+        try decodeValue(type, reader: reader, offset: try value(key))
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let offset = offset(of: key), try reader.tag(at: offset) != .null else { return nil }
-        return try decodeValue(type, reader: reader, offset: offset, path: codingPath, key: key)
+        return try decodeValue(type, reader: reader, offset: offset)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        KeyedDecodingContainer(try KeyedDecoder<NestedKey>(reader: reader, offset: try value(key), codingPath: codingPath + [key]))
+        KeyedDecodingContainer(try KeyedDecoder<NestedKey>(reader: reader, offset: try value(key)))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try UnkeyedDecoder(reader: reader, offset: try value(key), codingPath: codingPath + [key])
+        try UnkeyedDecoder(reader: reader, offset: try value(key))
     }
 
     func superDecoder() throws -> any Decoder {
-        ValueDecoder(reader: reader, offset: try value(Key(stringValue: "super")!), codingPath: codingPath)
+        ValueDecoder(reader: reader, offset: try value(Key(stringValue: "super")!))
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        ValueDecoder(reader: reader, offset: try value(key), codingPath: codingPath + [key])
+        ValueDecoder(reader: reader, offset: try value(key))
     }
 }
 
 private struct UnkeyedDecoder: UnkeyedDecodingContainer {
     let reader: Reader
-    let codingPath: [any CodingKey]
+    /// Not kept: errors here only say the record cannot be read.
+    var codingPath: [any CodingKey] { [] }
     let count: Int?
     var currentIndex = 0
     /// The offset of the next value.
     private var next: Int
 
-    init(reader: Reader, offset: Int, codingPath: [any CodingKey]) throws {
+    init(reader: Reader, offset: Int) throws {
         self.reader = reader
-        self.codingPath = codingPath
         guard try reader.tag(at: offset) == .unkeyed else { throw reader.failure("a list was expected") }
         let (count, next) = try reader.varint(at: offset + 1)
         guard count <= UInt64(reader.bytes.count) else { throw reader.failure("too many entries") }
@@ -503,22 +508,18 @@ private struct UnkeyedDecoder: UnkeyedDecodingContainer {
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let index = IndexKey(currentIndex)
-        return try decodeValue(type, reader: reader, offset: try advance(), path: codingPath, key: index)
+        try decodeValue(type, reader: reader, offset: try advance())
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        let path = codingPath + [IndexKey(currentIndex)]
-        return KeyedDecodingContainer(try KeyedDecoder<NestedKey>(reader: reader, offset: try advance(), codingPath: path))
+        return KeyedDecodingContainer(try KeyedDecoder<NestedKey>(reader: reader, offset: try advance()))
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let path = codingPath + [IndexKey(currentIndex)]
-        return try UnkeyedDecoder(reader: reader, offset: try advance(), codingPath: path)
+        return try UnkeyedDecoder(reader: reader, offset: try advance())
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        let path = codingPath + [IndexKey(currentIndex)]
-        return ValueDecoder(reader: reader, offset: try advance(), codingPath: path)
+        return ValueDecoder(reader: reader, offset: try advance())
     }
 }

@@ -31,9 +31,12 @@ struct ReusePlanner {
         self.previous = previous
         self.settings = settings
         self.exists = exists
+        // The least path per hash, without sorting every path of a large library.
         var byHash: [String: String] = [:]
-        for path in previous.keys.sorted() where byHash[previous[path]!.contentHash] == nil {
-            byHash[previous[path]!.contentHash] = path
+        byHash.reserveCapacity(previous.count)
+        for (path, record) in previous {
+            if let earlier = byHash[record.contentHash], earlier <= path { continue }
+            byHash[record.contentHash] = path
         }
         pathsByHash = byHash
     }
@@ -54,17 +57,15 @@ struct ReusePlanner {
     /// The formats whose wanted files `record` lists, made with the same settings, and which
     /// are still there.
     func reusableFormats(_ record: BuildManifest.PhotoRecord, widths: [Int], wanted: [[String]]) -> Set<Int> {
-        guard record.renditions.map(\.width) == widths else { return [] }
-        let files = record.filesBySettings
-        return Set(settings.indices.filter { files[settings[$0]] == wanted[$0] && wanted[$0].allSatisfy(exists) })
+        guard record.renditions.count == widths.count, zip(record.renditions, widths).allSatisfy({ $0.width == $1 }) else { return [] }
+        return Set(settings.indices.filter { record.files(madeWith: settings[$0]) == wanted[$0] && wanted[$0].allSatisfy(exists) })
     }
 
     /// Whether `record`'s images are those of every format this build makes, at the same
     /// widths, and all still there.
     func movable(_ record: BuildManifest.PhotoRecord, widths: [Int]) -> Bool {
-        guard record.renditions.map(\.width) == widths else { return false }
-        let files = record.filesBySettings
-        return settings.allSatisfy { files[$0].map { $0.allSatisfy(exists) } ?? false }
+        guard record.renditions.count == widths.count, zip(record.renditions, widths).allSatisfy({ $0.width == $1 }) else { return false }
+        return settings.allSatisfy { record.files(madeWith: $0).map { $0.allSatisfy(exists) } ?? false }
     }
 
     /// For a move from `record`: per format, its files by ascending width.
