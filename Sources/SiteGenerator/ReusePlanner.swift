@@ -16,18 +16,18 @@ enum ImageDecision: Equatable, Sendable {
 /// Decides, without touching a file, what happens to each photo's images: a pure function of
 /// the catalog's records, the photo's content hash, the paths and settings this build wants,
 /// and which files exist.
-struct ReusePlanner {
+struct ReusePlanner: Sendable {
     /// What an earlier build made, by source path.
     var previous: [String: BuildManifest.PhotoRecord]
     /// Per format of this build (main first), the settings its images depend on.
     var settings: [String]
     /// Whether a site-relative file exists.
-    var exists: (String) -> Bool
+    var exists: @Sendable (String) -> Bool
     /// Source paths of the earlier records, by content hash (the first path in order wins, so
     /// the choice does not depend on dictionary order).
     private let pathsByHash: [String: String]
 
-    init(previous: [String: BuildManifest.PhotoRecord], settings: [String], exists: @escaping (String) -> Bool) {
+    init(previous: [String: BuildManifest.PhotoRecord], settings: [String], exists: @escaping @Sendable (String) -> Bool) {
         self.previous = previous
         self.settings = settings
         self.exists = exists
