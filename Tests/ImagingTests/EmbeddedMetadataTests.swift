@@ -111,12 +111,13 @@ struct EmbeddedMetadataTests {
         #expect(onlyIPTC.title == "XMP title")
     }
 
-    @Test("camera settings come from EXIF: camera, lens, focal length and its 35 mm equivalent, aperture, exposure, ISO, compensation")
+    @Test("camera settings come from EXIF (JPEG, TIFF): camera, lens, focal length and its 35 mm equivalent, aperture, exposure, ISO, compensation")
     func cameraSettings() throws {
-        let bytes = try withExiftool(try MetadataTests.jpeg(), [
+        let arguments = [
             "-Make=Canon", "-Model=Canon EOS R5", "-LensModel=RF24-70mm F2.8 L IS USM", "-FocalLength=50",
             "-FocalLengthIn35mmFormat=75", "-FNumber=2.8", "-ExposureTime=1/250", "-ISO=400", "-ExposureCompensation=+0.7",
-        ], extension: "jpg")
+        ]
+        let bytes = try withExiftool(try MetadataTests.jpeg(), arguments, extension: "jpg")
         let camera = try #require(try ImageProbe.probe(bytes).metadata.camera)
         #expect(camera.make == "Canon")
         #expect(camera.model == "Canon EOS R5")
@@ -128,6 +129,11 @@ struct EmbeddedMetadataTests {
         #expect(camera.iso == 400)
         #expect(abs((camera.exposureBias ?? 0) - 0.7) < 0.01)
         #expect(try ImageProbe.probe(try MetadataTests.jpeg()).metadata.camera == nil)
+
+        // A TIFF's are read from its own directories (IFD0 and the EXIF IFD).
+        let tiff = try withExiftool(TIFFWriter().write(try quadrantImage(width: 20, height: 10)), arguments, extension: "tif")
+        #expect(try ImageProbe.probe(tiff).metadata.camera == camera)
+        #expect(try ImageProbe.probe(TIFFWriter().write(try quadrantImage(width: 20, height: 10))).metadata.camera == nil)
     }
 
     @Test("a damaged embedded packet is reported in the metadata, and the rest of it is still read",
