@@ -17,6 +17,9 @@ public struct ScanOptions: Sendable, Hashable {
     public var group: PhotoGrouping = .none
     /// How every album whose `index.md` does not choose is laid out.
     public var layout: AlbumLayout = .columns
+    /// The fewest stars a photo needs to be published (`min_rating`; 0: every photo). A
+    /// rejected photo (rating -1) is never published.
+    public var minRating: Int = 0
 
     /// Creates options; by default photos are sorted by date, with the default pixel limit, one
     /// file per core at once.
@@ -34,6 +37,7 @@ public struct ScanOptions: Sendable, Hashable {
         self.init(sort: configuration.sort, limits: DecodeLimits(maxPixels: configuration.maxPixels), concurrency: concurrency)
         group = configuration.group
         layout = configuration.layout
+        minRating = configuration.minRating
     }
 }
 
@@ -102,7 +106,7 @@ public struct GalleryScanner: Sendable {
         let probed = probeAll(walk.candidates, known: known)
         var problems = walk.problems
         var photosByFolder: [String: [GalleryPhoto]] = [:]
-        for (candidate, outcome) in zip(walk.candidates, probed) {
+        for (candidate, (outcome, sidecar)) in zip(walk.candidates, probed) {
             switch outcome {
             case .success(let info):
                 var photo = GalleryPhoto(
@@ -111,6 +115,21 @@ public struct GalleryScanner: Sendable {
                     modificationTime: candidate.identity.modificationTime, info: info)
                 photo.changeTime = candidate.identity.changeTime
                 photo.inode = candidate.identity.inode
+                if let problem = info.metadata.xmpProblem {
+                    problems.append(ScanProblem(path: candidate.relativePath,
+                                                reason: "its embedded XMP is not read: \(problem); the photo is published without it",
+                                                isWarning: true))
+                }
+                switch sidecar {
+                case .success(let fields): photo.sidecar = fields
+                case .failure(let error):
+                    problems.append(ScanProblem(path: candidate.sidecar?.relativePath ?? candidate.relativePath,
+                                                reason: "this XMP sidecar is not read: \(error); \(candidate.name) is published without it",
+                                                isWarning: true))
+                case nil: break
+                }
+                // A rejected photo (rating -1) is never published; `min_rating` leaves out the others below it.
+                if photo.rating < 0 || photo.rating < options.minRating { continue }
                 photosByFolder[candidate.folder, default: []].append(photo)
             case .failure(let error):
                 problems.append(ScanProblem(path: candidate.relativePath, reason: error.description))
@@ -122,10 +141,13 @@ public struct GalleryScanner: Sendable {
         return ScanResult(root: album, problems: problems)
     }
 
+    /// Each candidate's header (unless `known` has it) and XMP sidecar, read on every core.
+    /// Sidecars are read on every scan: they are small, and editing one must show.
     private func probeAll(
         _ candidates: [Candidate], known: @Sendable (String, FileIdentity) -> ImageInfo?
-    ) -> [Result<ImageInfo, ImagingError>] {
-        let results = Mutex([Result<ImageInfo, ImagingError>?](repeating: nil, count: candidates.count))
+    ) -> [(Result<ImageInfo, ImagingError>, Result<XMPMetadata, XMPError>?)] {
+        typealias Outcome = (Result<ImageInfo, ImagingError>, Result<XMPMetadata, XMPError>?)
+        let results = Mutex([Outcome?](repeating: nil, count: candidates.count))
         let next = Atomic<Int>(0)
         let limits = options.limits
         let concurrency = options.concurrency
@@ -144,7 +166,15 @@ public struct GalleryScanner: Sendable {
                     try limits.check(info)
                     return info
                 }
-                results.withLock { $0[index] = outcome }
+                var sidecar: Result<XMPMetadata, XMPError>?
+                if case .success = outcome, let file = candidate.sidecar {
+                    sidecar = Result { () throws(XMPError) -> XMPMetadata in
+                        guard file.size <= XMPReader.maximumSize else { throw .tooLarge(limit: XMPReader.maximumSize) }
+                        return try XMPReader.read(fileAtPath: file.path)
+                    }
+                }
+                let result: Outcome = (outcome, sidecar)
+                results.withLock { $0[index] = result }
             }
         }
         return results.withLock { $0.map { $0! } }
@@ -191,7 +221,10 @@ public struct GalleryScanner: Sendable {
             }
         }
         let sort = frontMatter.sort ?? options.sort
-        photos.sort(by: Self.order(sort, name: \.fileName, date: \.date))
+        photos = Self.sorted(photos, sort, name: \.fileName, date: \.date)
+        if let indexFile = folder.textFiles["index.md"] {
+            photos = Self.applyManualOrder(frontMatter.order, to: photos, indexFile: indexFile.relativePath, problems: &problems)
+        }
         let layout = frontMatter.layout ?? options.layout
         var group = frontMatter.group ?? options.group
         if layout == .rows, group != .none {
@@ -211,7 +244,7 @@ public struct GalleryScanner: Sendable {
                 }
             }.map(\.element)
         }
-        albums.sort(by: Self.order(sort, name: \.name, date: \.date))
+        albums = Self.sorted(albums, sort, name: \.name, date: \.date)
         let oldest = (photos.compactMap(\.date) + albums.compactMap(\.oldestPhotoDate)).min()
         var album = GalleryAlbum(
             name: name, relativePath: folder.relativePath, albums: albums, photos: photos,
@@ -285,22 +318,55 @@ public struct GalleryScanner: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// The order of photos or albums: by date (dated ones first, oldest first; ties and undated
-    /// ones by name) or by name alone.
-    static func order<T>(_ sort: AlbumSortOrder, name: KeyPath<T, String>, date: KeyPath<T, GalleryDate?>) -> (T, T) -> Bool {
+    /// The order of photos or albums: by date (dated ones first, oldest first or newest first;
+    /// ties and undated ones by name) or by name alone, either way round.
+    public static func order<T>(_ sort: AlbumSortOrder, name: KeyPath<T, String>, date: KeyPath<T, GalleryDate?>) -> (T, T) -> Bool {
         switch sort {
         case .name:
             return { naturalOrder($0[keyPath: name], $1[keyPath: name]) }
-        case .date:
+        case .nameDescending:
+            return { naturalOrder($1[keyPath: name], $0[keyPath: name]) }
+        case .date, .dateDescending:
+            let newestFirst = sort == .dateDescending
             return { a, b in
                 switch (a[keyPath: date], b[keyPath: date]) {
-                case let (x?, y?) where x != y: return x < y
+                case let (x?, y?) where x != y: return newestFirst ? y < x : x < y
                 case (.some, nil): return true
                 case (nil, .some): return false
                 default: return naturalOrder(a[keyPath: name], b[keyPath: name])
                 }
             }
         }
+    }
+
+    /// `items` in `sort` order, each item's name and date read once (a photo's date is parsed
+    /// from its metadata: reading it in every comparison was most of a rebuild's scan).
+    public static func sorted<T>(_ items: [T], _ sort: AlbumSortOrder, name: KeyPath<T, String>, date: KeyPath<T, GalleryDate?>) -> [T] {
+        let keyed = items.indices.map { SortKeys(index: $0, name: items[$0][keyPath: name], date: items[$0][keyPath: date]) }
+        return keyed.sorted(by: order(sort, name: \SortKeys.name, date: \SortKeys.date)).map { items[$0.index] }
+    }
+
+    /// `photos` with those named in `order` first, in that order (names matched exactly, else
+    /// ignoring case), the others after them as they were; a listed name that is not a photo
+    /// of the album is a problem of its `index.md`.
+    static func applyManualOrder(
+        _ order: [String], to photos: [GalleryPhoto], indexFile: String, problems: inout [ScanProblem]
+    ) -> [GalleryPhoto] {
+        guard !order.isEmpty else { return photos }
+        var remaining = photos
+        var ordered: [GalleryPhoto] = []
+        for name in order {
+            guard let index = remaining.firstIndex(where: { $0.fileName == name })
+                ?? remaining.firstIndex(where: { $0.fileName.lowercased() == name.lowercased() })
+            else {
+                if !ordered.contains(where: { $0.fileName.lowercased() == name.lowercased() }) {
+                    problems.append(ScanProblem(path: indexFile, reason: "order: \"\(name)\" is not a photo in this album's folder; it is left out of the order"))
+                }
+                continue
+            }
+            ordered.append(remaining.remove(at: index))
+        }
+        return ordered + remaining
     }
 
     static func reason(_ error: any Error) -> String {
@@ -318,6 +384,8 @@ struct Candidate: Sendable {
     var folder: String
     var name: String
     var identity: FileIdentity
+    /// The XMP sidecar that applies to it, if any.
+    var sidecar: TextFile?
 }
 
 /// A `.txt` or `.md` file found by the walk: a caption or an album's `index.md`.
@@ -380,6 +448,11 @@ struct Walk {
         }
         // Paths are joined as strings: a URL per entry is slow across thousands of photos.
         let folderPath = url.path
+        // XMP sidecars and camera RAW files of this folder, by lower-cased name: matched with
+        // the photos once the whole folder is known.
+        var sidecars: [String: TextFile] = [:]
+        var raws: [(name: String, relativePath: String)] = []
+        let firstCandidate = candidates.count
         // Byte order, for a walk that is the same every time: albums and photos are put in their
         // own order afterwards (`order`), so the walk need not pay for the natural sort.
         for entry in names.sorted() {
@@ -417,20 +490,60 @@ struct Walk {
             if ext == "txt" || ext == "md", result.textFiles[lower] == nil {
                 result.textFiles[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size)
             }
+            if ext == "xmp", sidecars[lower] == nil {
+                sidecars[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size)
+            }
             if Self.sidecarExtensions.contains(ext) { continue }
             if Self.videoExtensions.contains(ext) {
                 problems.append(ScanProblem(path: childRelative, reason: "videos are not supported"))
                 continue
             }
             if Self.rawExtensions.contains(ext) {
-                problems.append(ScanProblem(path: childRelative,
-                                            reason: "camera RAW files are not supported; export a JPEG or HEIC"))
+                raws.append((entry, childRelative))
                 continue
             }
             candidates.append(Candidate(
                 path: targetPath, relativePath: childRelative, folder: relativePath, name: entry,
                 identity: targetStatus.identity))
         }
+        pairSidecarsAndRAWs(from: firstCandidate, folder: relativePath, sidecars: sidecars, raws: raws)
         return result
     }
+
+    /// A camera RAW file beside a photo of the same name (`IMG_1.CR3` and `IMG_1.JPG`) is that
+    /// photo: ignored without a word, and its sidecar (`IMG_1.CR3.xmp`) applies to the photo
+    /// when the photo has none of its own. A RAW file alone is reported. A photo's sidecar is
+    /// `IMG_1.jpg.xmp`, else `IMG_1.xmp` (as Lightroom writes it for RAW files).
+    private mutating func pairSidecarsAndRAWs(
+        from firstCandidate: Int, folder: String, sidecars: [String: TextFile], raws: [(name: String, relativePath: String)]
+    ) {
+        func stem(_ name: String) -> String {
+            guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name.lowercased() }
+            return name[..<dot].lowercased()
+        }
+        var photoStems: Set<String> = []
+        for index in candidates.indices.dropFirst(firstCandidate) where candidates[index].folder == folder {
+            let name = candidates[index].name.lowercased()
+            let photoStem = stem(name)
+            photoStems.insert(photoStem)
+            let pairedRAWs = raws.filter { stem($0.name) == photoStem }.map { $0.name.lowercased() + ".xmp" }
+            for candidate in [name + ".xmp", photoStem + ".xmp"] + pairedRAWs {
+                if let file = sidecars[candidate] {
+                    candidates[index].sidecar = file
+                    break
+                }
+            }
+        }
+        for raw in raws where !photoStems.contains(stem(raw.name)) {
+            problems.append(ScanProblem(path: raw.relativePath,
+                                        reason: "camera RAW files are not supported; export a JPEG or HEIC"))
+        }
+    }
+}
+
+/// An item's place in a list and what it is sorted by, read once.
+struct SortKeys {
+    var index: Int
+    var name: String
+    var date: GalleryDate?
 }

@@ -38,9 +38,12 @@ public struct AlbumFrontMatter: Sendable, Hashable {
     public var layout: AlbumLayout?
     /// Whether the album is left out of its parent's list (it is still built and reachable by its URL).
     public var hidden: Bool = false
+    /// File names of photos in this album's folder, in the order they are shown; the photos not
+    /// listed follow, in the album's `sort` order.
+    public var order: [String] = []
 
     /// Keys the front matter may hold.
-    public static let keys = ["title", "date", "cover", "sort", "group", "layout", "hidden"]
+    public static let keys = ["title", "date", "cover", "sort", "group", "layout", "hidden", "order"]
 
     /// Creates front matter.
     public init(title: String? = nil, date: GalleryDate? = nil, cover: String? = nil, coverLine: Int? = nil,
@@ -140,6 +143,15 @@ public struct AlbumIndexFile: Sendable, Hashable {
                     case "layout": result.layout = try reader.choice(entry.value, at: entry.path, as: AlbumLayout.self).get()
                     case "group": result.group = try reader.choice(entry.value, at: entry.path, as: PhotoGrouping.self).get()
                     case "hidden": result.hidden = try reader.bool(entry).get()
+                    case "order":
+                        var names: [String] = []
+                        for (path, node) in try reader.items(entry, what: "file names of photos in this album's folder").get() {
+                            guard let name = node.scalar?.string.trimmingCharacters(in: .whitespaces), !name.isEmpty, !name.contains("/") else {
+                                throw reader.error(.badValue, path, node, "must be the file name of a photo in this album's folder (no path)")
+                            }
+                            names.append(name)
+                        }
+                        result.order = names
                     default: break
                     }
                 }

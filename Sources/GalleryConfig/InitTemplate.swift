@@ -47,15 +47,24 @@ extension SiteConfiguration {
         # Quality of the generated images, \(SettingRange.text(SettingRange.quality)).
         quality: \(defaults.quality)
 
-        # Order of photos and albums: date (capture date, oldest first; undated ones last, by name)
-        # or name (numbers by value: IMG_2 before IMG_10). An album's index.md can override it.
+        # Order of photos and albums: date (capture date, oldest first; undated ones last, by name),
+        # date-desc (newest first), name (numbers by value: IMG_2 before IMG_10) or name-desc.
+        # An album's index.md can override it, or list its photos in order (order: [a.jpg, b.jpg]).
         sort: date
+
+        # Publish only photos rated this many stars or more (XMP or EXIF rating; \(SettingRange.text(SettingRange.minRating)),
+        # 0: every photo). A rejected photo (rating -1) is never published.
+        min_rating: \(defaults.minRating)
 
         # Photos whose header claims more megapixels than this are refused (\(SettingRange.text(SettingRange.maxMegapixels))).
         max_megapixels: \(defaults.maxMegapixels)
 
         # Keep GPS positions out of everything published.
         strip_gps: true
+
+        # Show each photo's camera settings (camera, lens, focal length, aperture, exposure, ISO)
+        # on its page and in the lightbox.
+        show_exif: true
 
         # Publish each original file and link to it from the photo's page.
         download_originals: false

@@ -19,6 +19,8 @@ public enum SettingRange {
     public static let breakpointMinWidth = 0...100_000
     /// Seconds a photo stays on screen in the lightbox's slideshow.
     public static let slideshowInterval = 1...600
+    /// The fewest stars a published photo has (`min_rating`).
+    public static let minRating = 0...5
 
     /// `range` as the README and `cascade init` write it: "16 to 20000".
     public static func text(_ range: ClosedRange<Int>) -> String {

@@ -8,6 +8,10 @@ public enum AlbumSortOrder: String, Sendable, Hashable, CaseIterable {
     case date
     /// By name, case-insensitively, numbers by value (`IMG_2` before `IMG_10`).
     case name
+    /// By capture date, newest first; undated ones still after the dated ones, by name.
+    case dateDescending = "date-desc"
+    /// By name, in reverse.
+    case nameDescending = "name-desc"
 }
 
 /// The site's settings, read from `cascade.yml` in the photo folder.
@@ -92,6 +96,10 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var group: PhotoGrouping
     /// How albums are laid out, unless an album's `index.md` says otherwise.
     public var layout: AlbumLayout
+    /// Whether each photo's camera settings are shown on its page and in the lightbox.
+    public var showExif: Bool
+    /// The fewest stars a photo needs to be published (0: every photo but rejected ones).
+    public var minRating: Int
 
     /// The defaults: the settings of a photo folder without `cascade.yml`.
     public init() {
@@ -113,6 +121,8 @@ public struct SiteConfiguration: Sendable, Hashable {
         slideshowInterval = 4
         group = .none
         layout = .columns
+        showExif = true
+        minRating = 0
     }
 
     /// 2 columns from 0 px, 3 from 600, 4 from 1000, 5 from 1600, 6 from 2400 (rows of 150,
@@ -197,6 +207,8 @@ public struct SiteConfiguration: Sendable, Hashable {
             case "group":
                 configuration.group = try reader.choice(entry.value, at: entry.path, as: PhotoGrouping.self).get()
                 groupEntry = entry
+            case "show_exif": configuration.showExif = try reader.bool(entry).get()
+            case "min_rating": configuration.minRating = try reader.int(entry, in: SettingRange.minRating, unit: " (stars)").get()
             default: break  // `entries` refuses keys that are not listed
             }
         }
@@ -211,7 +223,7 @@ public struct SiteConfiguration: Sendable, Hashable {
     public static let keys = [
         "title", "author", "base_url", "breakpoints", "gap", "page_padding", "thumbnail_widths", "photo_widths",
         "formats", "quality", "sort", "max_megapixels", "strip_gps", "download_originals",
-        "date_format", "slideshow_interval", "group", "layout",
+        "date_format", "slideshow_interval", "group", "layout", "show_exif", "min_rating",
     ]
 
     private static func baseURL(_ entry: YAMLReader.Entry, _ reader: YAMLReader) throws(ConfigurationError) -> String {

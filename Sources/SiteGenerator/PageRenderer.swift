@@ -14,6 +14,8 @@ struct PageRenderer: Sendable {
     let theme: Theme
     /// How many pages are rendered at once.
     let jobs: Int
+    /// The tags of the published photos, for the tag pages and the photos' links to them.
+    let tags: TagIndex
 
     /// One album's files: its page (and, for a large album, its further static pages) and its
     /// frame data, each with its site-relative path, the fingerprint of what it is made from
@@ -38,7 +40,7 @@ struct PageRenderer: Sendable {
         return files
     }
 
-    private func makeWall(_ photos: [Int], group: PhotoGrouping, layout: AlbumLayout) throws(SiteError) -> AlbumWall {
+    func makeWall(_ photos: [Int], group: PhotoGrouping, layout: AlbumLayout) throws(SiteError) -> AlbumWall {
         let sizes = photos.map { photo in
             Size(width: Double(published[photo]!.images.width), height: Double(published[photo]!.images.height))
         }
@@ -102,15 +104,15 @@ struct PageRenderer: Sendable {
                  renderedCount: range.count, sizes: sizesAttribute, directory: directory)
         }
         if pageCount > 1 {
-            context["pagination"] = pagination(album: index, page: page, pageCount: pageCount, from: directory)
+            context["pagination"] = pagination(page: page, pageCount: pageCount, from: directory) { plan.albumPagePath(album: index, page: $0) }
         }
         return context
     }
 
     /// Links to the other static pages: previous, next, the first, the last and the two on
     /// either side of the current one.
-    private func pagination(album index: Int, page: Int, pageCount: Int, from directory: String) -> [String: Any] {
-        func url(_ number: Int) -> String { relativeURL(from: directory, to: plan.albumPagePath(album: index, page: number)) }
+    func pagination(page: Int, pageCount: Int, from directory: String, path: (Int) -> String) -> [String: Any] {
+        func url(_ number: Int) -> String { relativeURL(from: directory, to: path(number)) }
         var shown = Set([1, pageCount])
         for number in (page - 2)...(page + 2) where number >= 1 && number <= pageCount { shown.insert(number) }
         var links: [[String: Any]] = []
@@ -130,7 +132,7 @@ struct PageRenderer: Sendable {
 
     /// Variables every page receives. `page` is the page's site-relative path, `image` the
     /// site-relative path of the image that represents it (for link previews).
-    private func common(
+    func common(
         directory: String, title: String, ancestors: [(name: String, directory: String)], page: String, image: String?
     ) -> [String: Any] {
         var crumbs: [[String: Any]] = ancestors.map { ["name": $0.name, "url": relativeURL(from: directory, to: $0.directory + "index.html")] }
@@ -153,17 +155,24 @@ struct PageRenderer: Sendable {
         // Open Graph: a shared link shows the title and, with the site's address known, the image.
         var og: [String: Any] = ["title": title, "siteName": options.title]
         if let base = options.baseURL {
+            context["feedURL"] = base + FeedStage.path
             let pageURL = page.hasSuffix("index.html") ? String(page.dropLast("index.html".count)) : page
             og["url"] = base + URLPath.encode(path: pageURL)
             if let image { og["image"] = base + URLPath.encode(path: image) }
         }
         context["og"] = og
+        if !tags.isEmpty { context["tagsURL"] = relativeURL(from: directory, to: TagIndex.indexPath) }
         return context
     }
 
     /// The site-relative path of the image that represents an album: its cover's largest tile image.
-    private func coverImage(of album: Int) -> String? {
-        guard let cover = cover(of: album), let coverImages = published[cover]?.images else { return nil }
+    func coverImage(of album: Int) -> String? {
+        coverImage(photo: cover(of: album))
+    }
+
+    /// The site-relative path of a photo's largest tile image.
+    func coverImage(photo cover: Int?) -> String? {
+        guard let cover, let coverImages = published[cover]?.images else { return nil }
         return (coverImages.renditions.last { $0.width <= tileImageLimit } ?? coverImages.renditions.first)?.path
     }
 
@@ -193,7 +202,7 @@ struct PageRenderer: Sendable {
         return card
     }
 
-    private func tile(
+    func tile(
         _ photo: Int, position: Int, wallIndex: Int, wall: AlbumWall, renderedCount: Int, sizes: String, directory: String
     ) -> [String: Any] {
         let photoImages = published[photo]!.images
@@ -241,7 +250,7 @@ struct PageRenderer: Sendable {
     }
 
     /// What a page is made from: the theme and the page's variables.
-    private func fingerprint(_ context: [String: Any]) -> String {
+    func fingerprint(_ context: [String: Any]) -> String {
         var hasher = FingerprintHasher()
         hasher.combine(context: context)
         return theme.fingerprint + "-" + hasher.hex
@@ -254,6 +263,7 @@ struct PageRenderer: Sendable {
         let title = photoTitle(photo)
         let date = entry.photo.date
         let showCaption = entry.photo.captionHTML != nil || (entry.photo.caption.map { $0 != title } ?? false)
+        let camera = cameraSummary(photo)
         let large = photoImages.renditions.last { $0.width <= 1600 } ?? photoImages.renditions[0]
         let ratio = String(format: "%.4f", Double(photoImages.width) / Double(max(photoImages.height, 1)))
         let largeSizes = "(min-aspect-ratio: \(photoImages.width)/\(photoImages.height)) calc(\(ratio) * (100vh - 140px)), 100vw"
@@ -273,6 +283,10 @@ struct PageRenderer: Sendable {
             "isoDate": date?.iso8601 ?? "",
             "hasDate": date != nil,
             "hasDetails": showCaption || date != nil,
+            "camera": camera.entries.map { ["name": $0.name, "value": $0.value] },
+            "hasCamera": !camera.isEmpty,
+            "keywords": keywordLinks(photo, from: album.directory),
+            "hasKeywords": !entry.photo.keywords.isEmpty,
             "fileName": entry.photo.fileName,
             "src": relativeURL(from: album.directory, to: large.path),
             "srcset": srcset(photoImages.renditions, from: album.directory),
@@ -312,14 +326,22 @@ struct PageRenderer: Sendable {
     /// tiles come near the screen.
     func framesFiles(album index: Int, wall: AlbumWall) -> [(String, String)] {
         let album = plan.albums[index]
-        let photos = album.photos
+        return framesFiles(directory: album.directory, photos: album.photos, wall: wall, imageURL: "thumbs/{id}-{width}.") { photo in
+            URLPath.encode(segment: plan.photos[photo].slug)
+        }
+    }
+
+    /// The frame data of a wall of `photos` whose page is in `directory`: each photo's id is
+    /// `id(photo)`, and its images are at `imageURL` with `{id}` (or `{dir}` and `{name}`, the
+    /// id up to and after its last `/`) and `{width}` filled in, and the format's extension after it.
+    func framesFiles(directory: String, photos: [Int], wall: AlbumWall, imageURL: String, id: (Int) -> String) -> [(String, String)] {
         let chunkSize = options.framesChunkSize
         let chunkCount = (photos.count + chunkSize - 1) / chunkSize
         var json = "{\"version\":3,\"count\":\(photos.count),\"gap\":\(options.gap)"
         json += ",\"ratioScale\":\(AlbumWall.ratioScale),\"staticCount\":\(min(photos.count, options.tilesPerPage))"
-        json += ",\"pageURL\":\"{id}.html\",\"imageURL\":\(jsonString("thumbs/{id}-{width}." + options.imageFormat.fileExtension))"
+        json += ",\"pageURL\":\"{id}.html\",\"imageURL\":\(jsonString(imageURL + options.imageFormat.fileExtension))"
         json += ",\"sources\":[" + options.sourceFormats.map { format in
-            "{\"type\":\(jsonString(format.mimeType)),\"imageURL\":\(jsonString("thumbs/{id}-{width}." + format.fileExtension))}"
+            "{\"type\":\(jsonString(format.mimeType)),\"imageURL\":\(jsonString(imageURL + format.fileExtension))}"
         }.joined(separator: ",") + "]"
         json += ",\"layout\":\"\(wall.isRows ? "rows" : "columns")\""
         json += ",\"tileMaxWidth\":\(tileImageLimit),\"chunkSize\":\(chunkSize),\"chunks\":["
@@ -353,7 +375,7 @@ struct PageRenderer: Sendable {
         json += "],\"ratios\":["
         json += wall.ratioUnits.map(String.init).joined(separator: ",")
         json += "],\"ids\":["
-        json += photos.map { jsonString(URLPath.encode(segment: plan.photos[$0].slug)) }.joined(separator: ",")
+        json += photos.map { jsonString(id($0)) }.joined(separator: ",")
         // Each photo's placeholder colour, six hex digits a photo: a tile shows it before its chunk loads.
         json += "],\"colors\":\""
         json += photos.map { photo in
@@ -361,7 +383,7 @@ struct PageRenderer: Sendable {
             return hex.count == 6 && hex.allSatisfy(\.isHexDigit) ? String(hex) : "808080"
         }.joined()
         json += "\"}\n"
-        var files = [(album.directory + "frames.json", json)]
+        var files = [(directory + "frames.json", json)]
         for chunk in 0..<chunkCount {
             let range = (chunk * chunkSize)..<min((chunk + 1) * chunkSize, photos.count)
             var text = "{\"start\":\(range.lowerBound),\"items\":["
@@ -371,10 +393,10 @@ struct PageRenderer: Sendable {
                 return "{\"alt\":\(jsonString(altText(photo))),\"width\":\(photoImages.width),\"height\":\(photoImages.height)"
                     + ",\"color\":\(jsonString(photoImages.color)),\"widths\":["
                     + photoImages.renditions.map { String($0.width) }.joined(separator: ",") + "]"
-                    + lightboxDetails(photo, album: index) + "}"
+                    + lightboxDetails(photo, from: directory) + "}"
             }.joined(separator: ",")
             text += "]}\n"
-            files.append((album.directory + SitePlan.framesChunkPath(chunk), text))
+            files.append((directory + SitePlan.framesChunkPath(chunk), text))
         }
         return files
     }
@@ -382,7 +404,7 @@ struct PageRenderer: Sendable {
     // MARK: - Helpers
 
     /// The widest image a tile shows: the largest tile width.
-    private var tileImageLimit: Int { options.tileWidths.max() ?? 800 }
+    var tileImageLimit: Int { options.tileWidths.max() ?? 800 }
 
     private func srcset(_ renditions: [BuildManifest.RenditionRecord], from directory: String) -> String {
         renditions.map { "\(relativeURL(from: directory, to: $0.path)) \($0.width)w" }.joined(separator: ", ")
@@ -404,24 +426,35 @@ struct PageRenderer: Sendable {
     /// The lightbox's details of a photo in a chunk item (after its other fields): its title,
     /// its caption as HTML when it is Markdown, its date for people and for `<time>`, and its
     /// original's address and label when originals are published.
-    private func lightboxDetails(_ photo: Int, album index: Int) -> String {
+    private func lightboxDetails(_ photo: Int, from directory: String) -> String {
         let entry = plan.photos[photo]
         var text = ",\"title\":\(jsonString(photoTitle(photo)))"
         if let html = entry.photo.captionHTML { text += ",\"captionHTML\":\(jsonString(html))" }
         if let date = entry.photo.date {
             text += ",\"date\":\(jsonString(options.dateFormat.string(date))),\"isoDate\":\(jsonString(date.iso8601))"
         }
+        let camera = cameraSummary(photo)
+        if !camera.isEmpty {
+            text += ",\"camera\":[" + camera.entries.map { jsonString($0.value) }.joined(separator: ",") + "]"
+        }
         if let original = published[photo]?.original {
-            text += ",\"original\":{\"url\":\(jsonString(relativeURL(from: plan.albums[index].directory, to: original.path)))"
+            text += ",\"original\":{\"url\":\(jsonString(relativeURL(from: directory, to: original.path)))"
             text += ",\"fileName\":\(jsonString(entry.photo.fileName))"
             text += ",\"label\":\(jsonString("\(entry.photo.info.displayWidth) × \(entry.photo.info.displayHeight), \(Self.byteCount(original.size))"))}"
         }
         return text
     }
 
-    /// A photo's title (its page's title, `og:title` and breadcrumb): its caption's first line,
-    /// cut at a word to at most about 80 characters, else its file name without extension.
+    /// A photo's camera settings as shown, or none with `show_exif: false`.
+    private func cameraSummary(_ photo: Int) -> CameraSummary {
+        CameraSummary(options.showExif ? plan.photos[photo].photo.metadata.camera : nil)
+    }
+
+    /// A photo's title (its page's title, `og:title` and breadcrumb): the title a photo tool
+    /// gave it (XMP `dc:title`, IPTC Object Name), else its caption's first line, cut at a word
+    /// to at most about 80 characters, else its file name without extension.
     private func photoTitle(_ photo: Int) -> String {
+        if let title = plan.photos[photo].photo.metadataTitle { return title }
         guard let caption = plan.photos[photo].photo.caption else { return plan.photos[photo].photo.stem }
         let firstLine = caption.split(whereSeparator: \.isNewline).first.map(String.init) ?? caption
         let words = firstLine.split(whereSeparator: \.isWhitespace)
@@ -438,7 +471,7 @@ struct PageRenderer: Sendable {
 
     /// An album's count: its own photos, and those of its albums when it has any, so that it
     /// agrees with the "2 / 5" of its photos' pages.
-    private func albumCountLabel(_ index: Int) -> String {
+    func albumCountLabel(_ index: Int) -> String {
         let own = plan.albums[index].photos.count
         let total = totalPhotos(index)
         if own == total { return photoCountLabel(own) }
@@ -446,7 +479,7 @@ struct PageRenderer: Sendable {
         return "\(photoCountLabel(own)), \(total) with its albums"
     }
 
-    private func altText(_ photo: Int) -> String {
+    func altText(_ photo: Int) -> String {
         plan.photos[photo].photo.caption ?? plan.photos[photo].photo.stem
     }
 
@@ -461,7 +494,7 @@ struct PageRenderer: Sendable {
         return "\(max(1, (bytes + 500) / 1000)) KB"
     }
 
-    private func photoCountLabel(_ count: Int) -> String {
+    func photoCountLabel(_ count: Int) -> String {
         count == 1 ? "1 photo" : "\(count) photos"
     }
 

@@ -47,7 +47,7 @@ public struct BuildReport: Sendable {
 /// Builds the static site, as a pipeline of named stages, each a type with its inputs and
 /// outputs: ``ScanStage`` (the photo folder, and where everything goes), ``ImagePlanStage``
 /// (what happens to each photo's images, decided before any file is written),
-/// ``ImageStage``, ``OriginalsStage``, ``PageStage``, ``SitemapStage`` and ``SweepStage``.
+/// ``ImageStage``, ``OriginalsStage``, ``PageStage``, ``SitemapStage``, ``FeedStage`` and ``SweepStage``.
 ///
 /// Builds are incremental: the ``Catalog`` says what earlier builds made from what, so only
 /// photos that changed are decoded again, and files the site no longer needs are deleted (only
@@ -89,11 +89,15 @@ public struct SiteBuilder: Sendable {
         var published = images.published
         made.formUnion(try OriginalsStage(options: options, writer: writer)
             .run(plan: images.plan, published: &published, kept: imagePlan.kept, progress: progress))
-        let renderer = PageRenderer(plan: images.plan, published: published, options: options, theme: theme, jobs: jobs)
+        let tags = TagIndex(plan: images.plan, sort: options.sort)
+        let renderer = PageRenderer(plan: images.plan, published: published, options: options, theme: theme, jobs: jobs, tags: tags)
         let pages = try PageStage(renderer: renderer, writer: writer, listing: listing, jobs: jobs).run(previousKeys: earlierPages)
         made.formUnion(pages.files)
         if let sitemap = try SitemapStage(baseURL: options.baseURL, writer: writer).run(plan: images.plan, files: made) {
             made.insert(sitemap)
+        }
+        if let feed = try FeedStage(options: options, writer: writer).run(renderer: renderer) {
+            made.insert(feed)
         }
         finished(PageStage.name)
 
@@ -108,7 +112,7 @@ public struct SiteBuilder: Sendable {
             photos: albums.reduce(0) { $0 + images.plan.albums[$1].photos.count },
             photosMade: images.photosMade, photosReused: images.photosReused,
             imagesWritten: images.imagesWritten, pagesWritten: pages.written, pages: pages.pages,
-            filesRemoved: filesRemoved, skipped: (scan.problems + images.problems).sorted { $0.path < $1.path },
+            filesRemoved: filesRemoved, skipped: (scan.problems.filter { !$0.isWarning } + images.problems).sorted { $0.path < $1.path },
             outputDirectory: output)
     }
 
@@ -127,7 +131,9 @@ public struct SiteBuilder: Sendable {
 
         let scan = try ScanStage(options: options, jobs: jobs).run(source: source, output: output, earlier: earlier, progress: progress)
         progress(.scanned(photos: scan.plan.photos.count, albums: scan.plan.albums.count))
-        for problem in scan.problems { progress(.skipped(problem)) }
+        for problem in scan.problems {
+            progress(problem.isWarning ? .warning("\(problem.path): \(problem.reason)") : .skipped(problem))
+        }
         finished(ScanStage.name)
 
         let work = PhotoWork(

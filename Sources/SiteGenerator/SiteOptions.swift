@@ -67,6 +67,10 @@ public struct SiteOptions: Sendable {
     public var dateFormat: DateFormat = SiteConfiguration().dateFormat
     /// Seconds each photo stays in the lightbox's slideshow (`slideshow_interval`).
     public var slideshowInterval: Int = SiteConfiguration().slideshowInterval
+    /// Whether photo pages and the lightbox show the camera settings (`show_exif`).
+    public var showExif: Bool = SiteConfiguration().showExif
+    /// The fewest stars a published photo has (`min_rating`); rejected photos are never published.
+    public var minRating: Int = SiteConfiguration().minRating
     /// A test hook: albums whose input key is unchanged are rendered anyway, and one whose files
     /// come out different stops the program (see ``PageRenderer/inputKey(album:siteKey:)``).
     /// `CASCADE_VERIFY_ALBUM_KEYS=1` in the environment sets it.
@@ -137,6 +141,8 @@ public struct SiteOptions: Sendable {
         sourceFormats = sources
         dateFormat = configuration.dateFormat
         slideshowInterval = configuration.slideshowInterval
+        showExif = configuration.showExif
+        minRating = configuration.minRating
     }
 
     /// The formats a configuration lists, whatever their order: the most widely supported one
@@ -187,6 +193,9 @@ public struct SiteOptions: Sendable {
             throw .invalidOption("tiles per page and the frame chunk size must be positive")
         }
         if limits.maxPixels < 1 { throw .invalidOption("the pixel limit must be positive") }
+        if !SettingRange.minRating.contains(minRating) {
+            throw .invalidOption("the minimum rating must be \(SettingRange.text(SettingRange.minRating)) stars")
+        }
         if !SettingRange.slideshowInterval.contains(slideshowInterval) {
             throw .invalidOption("the slideshow interval must be \(SettingRange.text(SettingRange.slideshowInterval)) seconds")
         }

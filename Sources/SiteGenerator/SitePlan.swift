@@ -23,6 +23,8 @@ struct SitePlan: Sendable {
         var title: String
         /// The album's description (HTML rendered from its `index.md`), if any.
         var descriptionHTML: String?
+        /// The album's date (its `index.md` date, else its oldest photo's), if any.
+        var date: GalleryDate? = nil
         /// Whether the album is hidden from its parent's list (it is still built), or is inside
         /// a hidden album.
         var hidden: Bool
@@ -70,7 +72,7 @@ struct SitePlan: Sendable {
     ) -> Int {
         let index = albums.count
         let hidden = insideHidden || album.hidden
-        albums.append(Album(name: album.name, title: album.title, descriptionHTML: album.descriptionHTML, hidden: hidden,
+        albums.append(Album(name: album.name, title: album.title, descriptionHTML: album.descriptionHTML, date: album.date, hidden: hidden,
                             relativePath: album.relativePath, directory: directory,
                             ancestors: ancestors, albums: [], photos: [], group: album.group, layout: album.layout))
         var photoSlugs = SlugAllocator(reserved: Self.reservedPhotoSlugs)
@@ -86,7 +88,8 @@ struct SitePlan: Sendable {
             photoIndices.append(photos.count)
             photos.append(Photo(photo: photo, slug: slug, directory: directory, album: index))
         }
-        var albumSlugs = SlugAllocator(reserved: Self.reservedAlbumSlugs)
+        // At the root, `tags` is the tag pages' folder.
+        var albumSlugs = SlugAllocator(reserved: directory.isEmpty ? Self.reservedAlbumSlugs.union([String(TagIndex.folder.dropLast())]) : Self.reservedAlbumSlugs)
         var childIndices: [Int] = []
         var listed: [Int] = []
         for child in album.albums {

@@ -27,7 +27,7 @@ struct SiteArguments: ParsableArguments {
     @Option(help: "Refuse photos larger than this many megapixels, before decoding (default: cascade.yml's, else 200).")
     var maxMegapixels: Int?
 
-    @Option(help: "Order of photos and albums: date or name (default: cascade.yml's, else date).")
+    @Option(help: "Order of photos and albums: date, date-desc, name or name-desc (default: cascade.yml's, else date).")
     var sort: String?
 
     @Flag(help: "Keep the photos' GPS positions in the published JPEG images (they are stripped by default).")
@@ -53,7 +53,7 @@ struct SiteArguments: ParsableArguments {
         if format != nil, formatList == nil {
             throw ValidationError("--format must be jpeg, webp or avif, or several of them separated by commas")
         }
-        if let sort, AlbumSortOrder(rawValue: sort.lowercased()) == nil { throw ValidationError("--sort must be date or name") }
+        if let sort, AlbumSortOrder(rawValue: sort.lowercased()) == nil { throw ValidationError("--sort must be date, date-desc, name or name-desc") }
     }
 
     /// The formats `--format` names ("jpg" is "jpeg"), or nil when it names something else.

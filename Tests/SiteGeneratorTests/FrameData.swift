@@ -69,8 +69,12 @@ struct FrameData {
                 let color = try #require(detail["color"] as? String)
                 #expect(color == "#" + String(colors[(6 * items.count)..<(6 * items.count + 6)]), "the index's colour of \(id)")
                 let widths = try #require(detail["widths"] as? [Int])
+                // `{dir}` and `{name}`: the id up to and after its last `/` (a tag page's ids are paths).
+                let cut = id.lastIndex(of: "/").map { id.index(after: $0) } ?? id.startIndex
                 let images = widths.map { width in
-                    (width, imageURL.replacingOccurrences(of: "{id}", with: id)
+                    (width, imageURL.replacingOccurrences(of: "{dir}", with: String(id[..<cut]))
+                        .replacingOccurrences(of: "{name}", with: String(id[cut...]))
+                        .replacingOccurrences(of: "{id}", with: id)
                         .replacingOccurrences(of: "{width}", with: String(width)))
                 }
                 var thumbnails = images.filter { $0.0 <= tileMax }

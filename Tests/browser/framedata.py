@@ -5,6 +5,14 @@ import json
 import pathlib
 
 
+def fill(template, item_id, width=0):
+    """A URL template filled in for an item: `{id}`, `{dir}` and `{name}` (the id up to and after
+    its last `/`: a tag page's ids are paths such as `../../trip/img_1`) and `{width}`."""
+    cut = item_id.rfind("/") + 1
+    return (template.replace("{dir}", item_id[:cut]).replace("{name}", item_id[cut:])
+            .replace("{id}", item_id).replace("{width}", str(width)))
+
+
 def load(frames_json):
     """`frames_json`: the path of an album's frames.json. Returns a dict with gap, count,
     staticCount, items (page, alt, width, height, ratio, color, thumbnails, images, sources:
@@ -27,18 +35,18 @@ def load(frames_json):
         for detail in part["items"]:
             index = len(items)
             item_id = data["ids"][index]
-            images = [{"width": w, "url": data["imageURL"].replace("{id}", item_id).replace("{width}", str(w))}
+            images = [{"width": w, "url": fill(data["imageURL"], item_id, w)}
                       for w in detail["widths"]]
             thumbnails = [i for i in images if i["width"] <= data["tileMaxWidth"]] or images[:1]
             # The same images in each further format offered through <picture>, best first.
             sources = []
             for source in data.get("sources", []):
-                urls = [{"width": w, "url": source["imageURL"].replace("{id}", item_id).replace("{width}", str(w))}
+                urls = [{"width": w, "url": fill(source["imageURL"], item_id, w)}
                         for w in detail["widths"]]
                 tile_urls = [i for i in urls if i["width"] <= data["tileMaxWidth"]] or urls[:1]
                 sources.append({"type": source["type"], "thumbnails": tile_urls, "images": urls})
             assert detail["color"] == "#" + colors[6 * index:6 * index + 6], f"{chunk}: item {index}'s colour differs from the index's"
-            items.append(dict(detail, id=item_id, page=data["pageURL"].replace("{id}", item_id),
+            items.append(dict(detail, id=item_id, page=fill(data["pageURL"], item_id),
                               ratio=ratios[index], thumbnails=thumbnails, images=images, sources=sources))
     assert len(items) == count, f"{path}: {len(items)} items in the chunks, count {count}"
     sections = data["sections"]

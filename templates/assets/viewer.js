@@ -150,6 +150,15 @@
     return Math.floor(i / model.chunkSize);
   }
 
+  /** A URL template of the frame data filled in for photo `id` (in an album its slug; on a tag
+   *  page the path to it from the tag's folder, `../../trip/img_1`): `{id}`, `{dir}` and `{name}`
+   *  (the id up to and after its last `/`) and `{width}`. */
+  function fillURL(template, id, width) {
+    const cut = id.lastIndexOf("/") + 1;
+    return template.replace("{dir}", id.slice(0, cut)).replace("{name}", id.slice(cut)).replace("{id}", id)
+      .replace("{width}", String(width));
+  }
+
   /** Item i from its chunk's details: page, alt, size, color, thumbnails, images and sources
    *  (the same per further format), each URL after `prefix` (the album's folder). */
   function resolveItem(model, i, detail, prefix) {
@@ -157,7 +166,7 @@
     prefix = prefix || "";
     function imagesAt(template) {
       return detail.widths.map(function (width) {
-        return { width: width, url: prefix + template.replace("{id}", id).replace("{width}", String(width)) };
+        return { width: width, url: prefix + fillURL(template, id, width) };
       });
     }
     function tileImages(images) {
@@ -170,7 +179,7 @@
       return { type: source.type, thumbnails: tileImages(list), images: list };
     });
     return {
-      page: prefix + model.pageURL.replace("{id}", id), alt: detail.alt, width: detail.width, height: detail.height,
+      page: prefix + fillURL(model.pageURL, id, 0), alt: detail.alt, width: detail.width, height: detail.height,
       color: detail.color, thumbnails: tileImages(images), images: images, sources: sources,
     };
   }
@@ -714,7 +723,7 @@
     const model = this.model;
     const img = node.querySelector("img");
     const detail = this.detailOf(index);
-    node.setAttribute("href", model.pageURL.replace("{id}", model.ids[index]));
+    node.setAttribute("href", fillURL(model.pageURL, model.ids[index], 0));
     node.setAttribute("data-index", String(index));
     // The index has every tile's colour: a tile waiting for its chunk shows it already.
     node.setAttribute("style", tileStyle(model, index, detail ? detail.color : colorOf(model, index)));
@@ -783,6 +792,17 @@
     return "Photo " + (index + 1) + " of " + count + (title ? ": " + title : "");
   }
 
+  /** The line of camera settings under a photo in the lightbox, from its details' `camera`. */
+  function cameraLine(camera) {
+    return Array.isArray(camera) ? camera.filter(function (part) { return typeof part === "string" && part; }).join(" · ") : "";
+  }
+
+  /** The title shown above the caption: a title of its own, not when the caption already
+   *  starts with it (a title made from the caption's first line, or the file name as alt). */
+  function lightboxTitle(title, captionText) {
+    return title && captionText.indexOf(title) !== 0 ? title : "";
+  }
+
   /** Where Tab (Shift+Tab: `backwards`) goes in a focus trap over `list`, wrapping round. */
   function trapTarget(list, current, backwards) {
     if (list.length === 0) return null;
@@ -831,7 +851,7 @@
       '<div class="lb-stage"><div class="lb-zoom"><img class="lb-low" alt=""></div></div>' +
       '<button type="button" class="lb-prev" aria-label="Previous photo">‹</button>' +
       '<button type="button" class="lb-next" aria-label="Next photo">›</button>' +
-      '<p class="lb-caption"><span class="lb-text"></span> <time class="lb-date"></time></p>' +
+      '<p class="lb-caption"><strong class="lb-title"></strong><span class="lb-text"></span> <time class="lb-date"></time><span class="lb-camera"></span></p>' +
       '<p class="lb-status" aria-live="polite"></p>';
     const image = document.createElement("img");
     image.className = "lightbox-image";
@@ -971,9 +991,13 @@
     const title = detail.title || item.alt;
     const text = box.querySelector(".lb-text");
     if (detail.captionHTML) text.innerHTML = detail.captionHTML; else text.textContent = item.alt;
+    // A title of its own (not the caption's first line) heads the caption.
+    box.querySelector(".lb-title").textContent = lightboxTitle(detail.title, text.textContent);
     const date = box.querySelector(".lb-date");
     date.textContent = detail.date || "";
     if (detail.isoDate) date.setAttribute("datetime", detail.isoDate); else date.removeAttribute("datetime");
+    // Camera settings, as text (never markup): "Canon EOS R5 · f/2.8 · 1/250 s · ISO 400".
+    box.querySelector(".lb-camera").textContent = cameraLine(detail.camera);
     box.querySelector(".lb-counter").textContent = (index + 1) + " / " + this.model.count;
     box.setAttribute("aria-label", title);
     box.querySelector(".lb-status").textContent = photoStatus(index, this.model.count, title);
@@ -1171,6 +1195,7 @@
     resolveItem: resolveItem, scrollMapping: scrollMapping, contentOffset: contentOffset, wallOffset: wallOffset,
     MAX_WALL_HEIGHT: MAX_WALL_HEIGHT, fitSize: fitSize, clampPan: clampPan, zoomAround: zoomAround,
     swipeAction: swipeAction, photoStatus: photoStatus, trapTarget: trapTarget, withKept: withKept,
+    cameraLine: cameraLine, lightboxTitle: lightboxTitle, fillURL: fillURL,
     insertInOrder: insertInOrder,
   };
   if (typeof module === "object" && module.exports) {

@@ -89,6 +89,39 @@ struct PageStage {
                 fatalError("album \(plan.albums[album].directory)index.html: its input key did not change, yet a file of it did (verifyAlbumKeys)")
             }
         }
+        // The tag pages, skipped like albums when their inputs are unchanged; the list of tags.
+        if !renderer.tags.isEmpty {
+            var changed: [Int] = []
+            var keys: [Int: String] = [:]
+            for index in renderer.tags.tags.indices {
+                let key = renderer.inputKey(tag: index, siteKey: siteKey)
+                let keyPath = renderer.tags.directory(index) + "frames.json"
+                let files = renderer.tags.wallFiles(index, tilesPerPage: renderer.options.tilesPerPage, framesChunkSize: renderer.options.framesChunkSize)
+                let unchangedTag = previousKeys[keyPath] == key
+                    && files.allSatisfy { !$0.hasSuffix(".html") || previousKeys[$0] != nil } && files.allSatisfy(listing.isRegularFile)
+                output.keys[keyPath] = key
+                if unchangedTag && !renderer.options.verifyAlbumKeys {
+                    for path in files {
+                        output.files.insert(path)
+                        if path.hasSuffix(".html") {
+                            output.keys[path] = previousKeys[path]
+                            output.pages += 1
+                        }
+                    }
+                } else {
+                    changed.append(index)
+                    keys[index] = unchangedTag ? key : nil
+                }
+            }
+            for file in try renderer.tagWallFiles(changed, unchanged: unchanged) {
+                let wrote = try record(file.path, key: file.key, contents: file.contents, in: &output)
+                if wrote, let tag = renderer.tags.tags.indices.first(where: { file.path.hasPrefix(renderer.tags.directory($0)) }), keys[tag] != nil {
+                    fatalError("tag page \(file.path): its input key did not change, yet it did (verifyAlbumKeys)")
+                }
+            }
+            let list = try renderer.tagListFile(unchanged: unchanged)
+            _ = try record(list.path, key: list.key, contents: list.contents, in: &output)
+        }
         for (path, data) in renderer.theme.assets {
             try writer.writeIfChanged(data, to: "assets/" + path)
             output.files.insert("assets/" + path)

@@ -33,6 +33,7 @@ struct ScanStage {
             var scanOptions = ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs)
             scanOptions.group = options.group
             scanOptions.layout = options.layout
+            scanOptions.minRating = options.minRating
             scan = try GalleryScanner(options: scanOptions)
                 .scan(sourceDirectory: source, title: options.title) { path, identity in
                     guard let record = records[path], record.matches(identity) else { return nil }
@@ -79,7 +80,8 @@ struct ScanStage {
             files.append(plan.pagePath(photo: index))
             if options.downloadOriginals { files.append(plan.originalPath(photo: index)) }
         }
-        if options.baseURL != nil { files.append("sitemap.xml") }
+        if options.baseURL != nil { files += ["sitemap.xml", FeedStage.path] }
+        files += TagIndex(plan: plan, sort: nil).files(tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         for index in plan.albums.indices {
             files += plan.albumFiles(album: index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         }
