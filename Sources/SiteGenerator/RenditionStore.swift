@@ -45,7 +45,9 @@ struct StoredImages: Codable, Sendable, Equatable {
 /// - `cascade-store`: marks the folder as a store (`gc` refuses any other folder);
 /// - `objects/<2 hex digits>/<key>/`: an entry: `images.json` and `<width>.<ext>` per image;
 /// - `tmp/`: entries being written (what a killed shard left is removed by `gc`);
-/// - `sites/<site>.txt`: the entries each site built from the store uses, for `gc --keep`.
+/// - `sites/<site>.txt`: the entries each site built from the store uses, for `gc --keep`;
+/// - `scans/<photo folder>/<K>-of-<N>.json`: each shard's photos' identities, content hashes
+///   and headers (``ShardScan``), so that the final build does not read every photo again.
 struct RenditionStore: Sendable {
     /// The store's folder, absolute.
     let root: String
@@ -189,20 +191,19 @@ struct RenditionStore: Sendable {
 
     /// Records that the site at `output` uses the entries `keys` (replacing its earlier record).
     func recordSite(output: String, keys: some Sequence<String>) throws(SiteError) {
-        let path = siteRecordPath(output: output)
         let text = "# \(output)\n" + keys.sorted().joined(separator: "\n") + "\n"
-        do {
-            let temporary = try temporaryPath()
-            try Self.writeFile(Array(text.utf8), to: temporary, folder: nil)
-            guard rename(temporary, path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(temporary)
-                throw SiteError.store(path: path, reason: reason)
-            }
-        } catch let error as SiteError {
-            throw error
-        } catch {
-            throw .store(path: path, reason: "\(error)")
+        try replaceFile(siteRecordPath(output: output), with: Array(text.utf8))
+    }
+
+    /// Writes `bytes` as the file at `path` (absolute, in the store), whole: written and synced
+    /// in `tmp/`, then renamed over the old one.
+    func replaceFile(_ path: String, with bytes: [UInt8]) throws(SiteError) {
+        let temporary = try temporaryPath()
+        try Self.writeFile(bytes, to: temporary, folder: nil)
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw .store(path: path, reason: reason)
         }
     }
 

@@ -61,10 +61,17 @@ public struct ShardBuilder: Sendable {
         let store = try Self.openStore(self.store, source: source, output: nil)
         let jobs = options.jobs > 0 ? options.jobs : ProcessInfo.processInfo.activeProcessorCount
 
+        // What earlier runs of the shards recorded: unchanged photos are neither probed nor
+        // hashed again (a shard run again after photos were added reads only those).
+        let records = ShardScan(store: store, source: source)
+        let known = records.load()
         let scan: ScanResult
         do {
             scan = try GalleryScanner(options: ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs))
-                .scan(sourceDirectory: source, title: options.title) { _, _ in nil }
+                .scan(sourceDirectory: source, title: options.title) { path, identity in
+                    guard let record = known[path], record.matches(identity), record.probeVersion == ImageProbe.version else { return nil }
+                    return record.info
+                }
         } catch {
             throw .source(error.description)
         }
@@ -74,6 +81,7 @@ public struct ShardBuilder: Sendable {
 
         let recipe = ImageRecipe(options: options)
         let hashes = parallelMap(plan.photos.map(\.photo), jobs: jobs) { photo -> Result<String, ImagingError> in
+            if let record = known[photo.relativePath], record.matches(photo.identity) { return .success(record.contentHash) }
             guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
                 return .failure(.io(path: photo.relativePath, reason: "cannot be read"))
             }
@@ -126,6 +134,12 @@ public struct ShardBuilder: Sendable {
             }
         }
         if let failure { throw failure }
+        // The shard's photos, for the final build and the next runs.
+        var scanned: [String: ScannedPhoto] = [:]
+        for (photo, hash) in mine {
+            scanned[photo.relativePath] = ScannedPhoto(identity: photo.identity, contentHash: hash, info: photo.info, probeVersion: ImageProbe.version)
+        }
+        try records.save(scanned, shard: shard)
         finished(ImageStage.name)
         report.skipped = (scan.problems + report.skipped).sorted { $0.path < $1.path }
         return report

@@ -124,8 +124,11 @@ public struct SiteBuilder: Sendable {
         source: String, output: String, catalog: Catalog, jobs: Int, finished: (String) -> Void,
         progress: @Sendable (BuildEvent) -> Void
     ) async throws(SiteError) -> (ScanStage.Output, ImagePlanStage.Output, ImageStage.Output, SiteWriter, [String: String], Bool) {
-        let earlier = try EarlierBuild(catalog: catalog, output: output) { progress(.warning($0)) }
+        var earlier = try EarlierBuild(catalog: catalog, output: output) { progress(.warning($0)) }
         SiteWriter(root: output).removeTemporaryFiles()
+        // A sharded build's store: the shards' records spare reading every photo again.
+        let store = try options.storeDirectory.map { folder throws(SiteError) in try ShardBuilder.openStore(folder, source: source, output: output) }
+        if let store { earlier.scanned = ShardScan(store: store, source: source).load() }
         finished("catalog read")
 
         let scan = try ScanStage(options: options, jobs: jobs).run(source: source, output: output, earlier: earlier, progress: progress)
@@ -137,7 +140,7 @@ public struct SiteBuilder: Sendable {
             widths: options.allImageWidths, formats: options.allImageFormats, limits: options.limits,
             settings: options.allImageFormats.map(options.imageSettingsKey(for:)), keepGPS: options.keepGPS,
             writer: SiteWriter(root: output, refused: scan.refused))
-        work.store = try options.storeDirectory.map { folder throws(SiteError) in try ShardBuilder.openStore(folder, source: source, output: output) }
+        work.store = store
         let imagePlan = try ImagePlanStage(work: work, jobs: jobs).run(scan: scan, earlier: earlier, catalog: catalog)
         finished(ImagePlanStage.name)
 

@@ -233,6 +233,32 @@ struct ShardedBuildTests {
         #expect(rebuild.photosMade == 0 && rebuild.photosFromStore == 0 && rebuild.imagesWritten == 0)
     }
 
+    @Test("the shards' records spare the final build reading the photos, and a photo changed since is read and made anew")
+    func changedAfterShards() async throws {
+        let source = try makeSource(8)
+        let work = try TemporaryFolder()
+        let store = work.path + "/store"
+        for index in 0..<2 { _ = try await shard(source, store: store, index, of: 2) }
+        let records = ShardScan(store: try RenditionStore(root: OutputSafety.realPath(store), create: false), source: OutputSafety.realPath(source.path)).load()
+        #expect(records.count == 8)
+        let photo = source.path + "/B/photo 1.jpg"
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: photo)))
+        #expect(records["B/photo 1.jpg"]?.contentHash == contentHash(bytes))
+        // Changed after the shards ran: another picture of another size.
+        var image = try Image(width: 640, height: 480)
+        image.fill(x: 0, y: 0, width: 640, height: 480, red: 5, green: 250, blue: 5)
+        try source.write("B/photo 1.jpg", try image.encoded(as: .jpeg(quality: 85)))
+        // A new photo no shard saw.
+        try source.write("B/new.jpg", try image.encoded(as: .jpeg(quality: 60)))
+        _ = try await final(source, output: work.path + "/plain", store: nil)
+        let report = try await final(source, output: work.path + "/site", store: store)
+        #expect(report.photosFromStore == 7 && report.photosMade == 2)
+        #expect(try snapshot(work.path + "/site") == snapshot(work.path + "/plain"))
+        // Shards run again read only what changed, and the store then holds every photo.
+        for index in 0..<2 { _ = try await shard(source, store: store, index, of: 2) }
+        #expect(try ShardBuilder.summary(store: store).entries == 10)
+    }
+
     @Test("gc keeps what the kept sites use and removes the rest; an unknown site removes nothing")
     func garbageCollection() async throws {
         let source = try makeSource(9)

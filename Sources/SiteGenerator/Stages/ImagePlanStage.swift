@@ -34,8 +34,14 @@ struct ImagePlanStage {
     func run(scan: ScanStage.Output, earlier: EarlierBuild, catalog: Catalog) throws(SiteError) -> Output {
         let plan = scan.plan
         let previous = earlier.previous.photos
-        let hashes = parallelMap(plan.photos.map(\.photo), jobs: jobs) { photo in
-            work.contentHash(of: photo, previous: previous[photo.relativePath])
+        let scanned = earlier.scanned
+        let hashes = parallelMap(plan.photos.map(\.photo), jobs: jobs) { photo -> Result<String, ImagingError> in
+            let record = previous[photo.relativePath]
+            // A shard's record of this very file (a sharded build) spares reading it.
+            if !(record?.matches(photo.identity) ?? false), let shard = scanned[photo.relativePath], shard.matches(photo.identity) {
+                return .success(shard.contentHash)
+            }
+            return work.contentHash(of: photo, previous: record)
         }
         let planner = ReusePlanner(previous: previous, settings: work.settings, exists: work.writer.exists)
         var photos: [PhotoPlan] = []

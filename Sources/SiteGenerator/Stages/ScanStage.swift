@@ -29,12 +29,8 @@ struct ScanStage {
     ) throws(SiteError) -> Output {
         let scan: ScanResult
         do {
-            let records = earlier.previous.photos
             scan = try GalleryScanner(options: ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs))
-                .scan(sourceDirectory: source, title: options.title) { path, identity in
-                    guard let record = records[path], record.matches(identity) else { return nil }
-                    return record.probeVersion == ImageProbe.version ? record.info : nil
-                }
+                .scan(sourceDirectory: source, title: options.title) { [earlier] path, identity in earlier.knownInfo(path, identity) }
         } catch {
             throw .source(error.description)
         }
