@@ -68,7 +68,9 @@ public struct ShardBuilder: Sendable {
         let scan: ScanResult
         do {
             scan = try GalleryScanner(options: ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs))
-                .scan(sourceDirectory: source, title: options.title) { path, identity in
+                .scan(sourceDirectory: source, title: options.title) { [shard] path, identity in
+                    // By path, another shard's photo is not read at all.
+                    if shard.assignment == .path, !shard.contains(path: path) { return Self.notRead }
                     guard let record = known[path], record.matches(identity), record.probeVersion == ImageProbe.version else { return nil }
                     return record.info
                 }
@@ -80,7 +82,9 @@ public struct ShardBuilder: Sendable {
         finished(ScanStage.name)
 
         let recipe = ImageRecipe(options: options)
-        let hashes = parallelMap(plan.photos.map(\.photo), jobs: jobs) { photo -> Result<String, ImagingError> in
+        let shard = self.shard
+        let candidates = plan.photos.map(\.photo).filter { shard.assignment == .content || shard.contains(path: $0.relativePath) }
+        let hashes = parallelMap(candidates, jobs: jobs) { photo -> Result<String, ImagingError> in
             if let record = known[photo.relativePath], record.matches(photo.identity) { return .success(record.contentHash) }
             guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
                 return .failure(.io(path: photo.relativePath, reason: "cannot be read"))
@@ -88,9 +92,9 @@ public struct ShardBuilder: Sendable {
             return .success(contentHash([UInt8](data)))
         }
         // A photo that cannot be read has no hash: it is reported by the final build.
-        let mine = plan.photos.indices.compactMap { index -> (photo: GalleryPhoto, hash: String)? in
-            guard case .success(let hash) = hashes[index], shard.contains(contentHash: hash) else { return nil }
-            return (plan.photos[index].photo, hash)
+        let mine = candidates.indices.compactMap { index -> (photo: GalleryPhoto, hash: String)? in
+            guard case .success(let hash) = hashes[index], shard.assignment == .path || shard.contains(contentHash: hash) else { return nil }
+            return (candidates[index], hash)
         }
         progress(.shard(index: shard.index, count: shard.count, photos: mine.count, of: plan.photos.count))
         finished("hash")
@@ -144,6 +148,11 @@ public struct ShardBuilder: Sendable {
         report.skipped = (scan.problems + report.skipped).sorted { $0.path < $1.path }
         return report
     }
+
+    /// What a shard by path takes as the header of another shard's photo, which it does not
+    /// read (and then drops).
+    private static let notRead = ImageInfo(
+        format: .jpeg, pixelWidth: 1, pixelHeight: 1, orientation: .up, displayWidth: 1, displayHeight: 1, metadata: PhotoMetadata())
 
     /// Opens (making it if needed) the store at `folder` for a build of `source` (absolute,
     /// real) into `output`: refused when it overlaps the photo folder (which is never written

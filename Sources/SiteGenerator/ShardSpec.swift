@@ -2,11 +2,26 @@
 /// (0-based). A photo belongs to exactly one shard, chosen by its content hash, so the same
 /// content (a copy, a renamed photo) always lands in the same shard, whichever machine scans it,
 /// and the shards need no coordination.
+///
+/// With ``Assignment/path`` a photo's shard is chosen by its path instead: then a shard reads
+/// only its own photos (for an archive on a shared file system, reading every photo once per
+/// shard is what a content hash costs), at the price of a copy of a photo at two paths being
+/// made by two shards (the store keeps one).
 public struct ShardSpec: Sendable, Equatable, CustomStringConvertible {
+    /// What chooses a photo's shard.
+    public enum Assignment: String, Sendable, CaseIterable {
+        /// The photo's content hash: every shard reads every photo to hash it.
+        case content
+        /// The photo's path in the photo folder: every shard reads only its own photos.
+        case path
+    }
+
     /// The shard, from 0 to `count - 1`.
     public let index: Int
     /// How many shards the build is split into.
     public let count: Int
+    /// What chooses a photo's shard.
+    public var assignment: Assignment = .content
 
     /// The largest number of shards accepted.
     public static let maximumCount = 1_000_000
@@ -80,6 +95,14 @@ public struct ShardSpec: Sendable, Equatable, CustomStringConvertible {
     /// belongs to this shard.
     public func contains(contentHash hash: String) -> Bool {
         Self.slot(of: hash, count: count) == index
+    }
+
+    /// Whether the photo at `path` (relative to the photo folder) belongs to this shard, by
+    /// its path (``Assignment/path``).
+    public func contains(path: String) -> Bool {
+        var hasher = FingerprintHasher()
+        hasher.combine(path)
+        return Self.slot(of: hasher.hex, count: count) == index
     }
 
     /// The shard of `hash` among `count`: the hash's 64 bits, mixed (SplitMix64's finaliser, so

@@ -34,6 +34,9 @@ struct Build: AsyncParsableCommand {
     @Option(help: "Make only shard K of N (counted from 0) of the images, into --store, and no site; auto takes K and N from a Slurm job array or a Kubernetes Indexed Job (see the README).")
     var shard: String?
 
+    @Option(help: "What chooses a photo's shard: content (its content hash: each shard reads every photo; copies are made once) or path (each shard reads only its own photos) (default: content).")
+    var shardBy: String?
+
     @Option(help: "A store of images shared by the shards of a build (a folder on a shared file system): shards make images into it, the final build (with --output) takes them from it.", completion: .directory)
     var store: String?
 
@@ -45,6 +48,8 @@ struct Build: AsyncParsableCommand {
 
     func validate() throws {
         if quiet && verbose { throw ValidationError("--quiet and --verbose cannot be used together") }
+        if let shardBy, ShardSpec.Assignment(rawValue: shardBy) == nil { throw ValidationError("--shard-by must be content or path") }
+        if shardBy != nil, shard == nil { throw ValidationError("--shard-by goes with --shard") }
         if shard != nil {
             guard store != nil else { throw ValidationError("--shard needs --store: a shard writes its images into the store") }
             guard site.output == nil else {
@@ -58,9 +63,10 @@ struct Build: AsyncParsableCommand {
         let reporter = ProgressReporter(verbosity: quiet ? .quiet : verbose ? .verbose : .normal)
         let start = Date()
         if let shard, let store {
-            let spec: ShardSpec
+            var spec: ShardSpec
             do {
                 spec = try ShardSpec(parsing: shard, environment: ProcessInfo.processInfo.environment)
+                spec.assignment = shardBy.flatMap(ShardSpec.Assignment.init(rawValue:)) ?? .content
             } catch {
                 FileHandle.standardError.write(Data("cascade: \(ProgressReporter.printable(error.description))\n".utf8))
                 throw ExitCode.failure

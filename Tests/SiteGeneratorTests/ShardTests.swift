@@ -12,6 +12,7 @@ struct ShardAssignmentTests {
     func parsing() throws {
         #expect(try ShardSpec(parsing: "2/4", environment: [:]) == ShardSpec(index: 2, count: 4))
         #expect(try ShardSpec(parsing: "0/1", environment: [:]) == ShardSpec(index: 0, count: 1))
+        #expect(try ShardSpec(parsing: "1/3", environment: [:]).assignment == .content)
         #expect(throws: ShardSpecError.indexOutOfRange(index: 4, count: 4)) { try ShardSpec(parsing: "4/4", environment: [:]) }
         #expect(throws: ShardSpecError.badCount(0)) { try ShardSpec(parsing: "0/0", environment: [:]) }
         #expect(throws: ShardSpecError.indexOutOfRange(index: -1, count: 3)) { try ShardSpec(parsing: "-1/3", environment: [:]) }
@@ -55,6 +56,10 @@ struct ShardAssignmentTests {
         // Binomial spread: 6 standard deviations at most.
         let tolerance = 6 * (expected * (1 - 1 / Double(count))).squareRoot() + 1
         for size in sizes { #expect(abs(Double(size) - expected) <= tolerance, "shard sizes \(sizes)") }
+        // By path too: every path in exactly one shard.
+        for path in (0..<2_000).map({ "album \($0 % 7)/photo \($0).jpg" }) {
+            #expect(shards.filter { $0.contains(path: path) }.count == 1)
+        }
         // The same hash always lands in the same shard.
         #expect(hashes.map { ShardSpec.slot(of: $0, count: count) } == hashes.map { ShardSpec.slot(of: $0, count: count) })
     }
@@ -165,8 +170,12 @@ struct ShardedBuildTests {
         return options
     }
 
-    func shard(_ source: TemporaryFolder, store: String, _ index: Int, of count: Int, webp: Bool = false) async throws -> ShardReport {
-        try await ShardBuilder(options: options(source, "/unused", webp: webp), shard: ShardSpec(index: index, count: count), store: store).build()
+    func shard(
+        _ source: TemporaryFolder, store: String, _ index: Int, of count: Int, webp: Bool = false, by assignment: ShardSpec.Assignment = .content
+    ) async throws -> ShardReport {
+        var spec = try ShardSpec(index: index, count: count)
+        spec.assignment = assignment
+        return try await ShardBuilder(options: options(source, "/unused", webp: webp), shard: spec, store: store).build()
     }
 
     func final(_ source: TemporaryFolder, output: String, store: String?, webp: Bool = false) async throws -> BuildReport {
@@ -231,6 +240,33 @@ struct ShardedBuildTests {
         // A rebuild with nothing changed takes nothing from the store: the catalog keeps it all.
         let rebuild = try await final(source, output: work.path + "/site", store: store)
         #expect(rebuild.photosMade == 0 && rebuild.photosFromStore == 0 && rebuild.imagesWritten == 0)
+    }
+
+    @Test("shards by path read only their own photos, and make the same site")
+    func byPath() async throws {
+        let source = try makeSource()
+        try source.write("A/not a photo.jpg", "text, not a JPEG")
+        let work = try TemporaryFolder()
+        _ = try await final(source, output: work.path + "/plain", store: nil)
+        var inShards = 0
+        var reportedBadFile = 0
+        for index in 0..<3 {
+            let report = try await shard(source, store: work.path + "/store", index, of: 3, by: .path)
+            inShards += report.photosInShard
+            #expect(report.photosMade == report.photosInShard)
+            // Only the shard whose path it is reads the bad file (and says so).
+            reportedBadFile += report.skipped.filter { $0.path == "A/not a photo.jpg" }.count
+        }
+        #expect(inShards == 12 && reportedBadFile == 1)
+        let report = try await final(source, output: work.path + "/site", store: work.path + "/store")
+        #expect(report.photosFromStore == 12 && report.photosMade == 0)
+        #expect(try snapshot(work.path + "/site") == snapshot(work.path + "/plain"))
+        // By content, every shard reads every file: each reports the bad file.
+        var byContent = 0
+        for index in 0..<3 {
+            byContent += try await shard(source, store: work.path + "/store2", index, of: 3).skipped.filter { $0.path == "A/not a photo.jpg" }.count
+        }
+        #expect(byContent == 3)
     }
 
     @Test("the shards' records spare the final build reading the photos, and a photo changed since is read and made anew")
