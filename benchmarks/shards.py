@@ -7,8 +7,9 @@ Usage: python3 benchmarks/shards.py [--photos N] [--jobs N] [--cascade PATH] [--
    cached in .bench/corpus-v1/), N of them (default 120) in albums of 100.
 2. Runs, each into new folders with a catalog of its own, one after the other:
    - one build:      cascade build SRC -o OUT --jobs J --quiet
-   - K shards (K = 1, 2, 4): cascade build SRC --shard k/K --store STORE --jobs J --quiet for
-     every k, one after the other, then the final build
+   - K shards (K = 1, 2, 4 by content, and 4 by path): cascade build SRC --shard k/K
+     --shard-by content|path --store STORE --jobs J --quiet for every k, one after the other,
+     then the final build
      cascade build SRC -o OUT --store STORE --jobs J --quiet
    and checks that every sharded site equals the one build's, byte for byte.
 3. Prints, per run, wall and CPU seconds (user + system of the process, from wait4) and CPU
@@ -16,7 +17,7 @@ Usage: python3 benchmarks/shards.py [--photos N] [--jobs N] [--cascade PATH] [--
    measured in the same run (the issue's bound: at most 1.05).
 4. With --library DIR (a folder of many small photos, e.g. the 100,000 of
    benchmarks/library.py), also the final build's cost from a store the shards filled, per
-   100,000 photos: 4 shards, then the final build, timed.
+   100,000 photos: 4 shards by path, then the final build, timed.
 
 The corpus is read once before timing, so every run reads it from the page cache.
 Not a test: scripts/test does not run it.
@@ -56,14 +57,14 @@ def measured(command, env):
     return seconds, usage.ru_utime + usage.ru_stime
 
 
-def sharded(binary, source, shards, jobs, work, env):
+def sharded(binary, source, shards, jobs, work, env, by="content"):
     """K shards one after the other, then the final build; returns the per-step figures."""
-    store = work / f"store-{shards}"
-    site = work / f"site-{shards}"
+    store = work / f"store-{shards}-{by}"
+    site = work / f"site-{shards}-{by}"
     steps = []
     for index in range(shards):
         steps.append((f"shard {index}/{shards}",) + measured(
-            [binary, "build", str(source), "--shard", f"{index}/{shards}", "--store", str(store),
+            [binary, "build", str(source), "--shard", f"{index}/{shards}", "--shard-by", by, "--store", str(store),
              "--jobs", str(jobs), "--quiet"], env))
     steps.append(("final build",) + measured(
         [binary, "build", str(source), "-o", str(site), "--store", str(store), "--jobs", str(jobs), "--quiet"], env))
@@ -99,26 +100,27 @@ def main():
     print(f"| one build | | {one[0]:.1f} | {one[1]:.1f} | {one[1] / photos:.3f} | 1.000 | {load} |", flush=True)
     expected = tree(BENCH / "one")
     worst = 0.0
-    for shards in (1, 2, 4):
+    for shards, by in ((1, "content"), (2, "content"), (4, "content"), (4, "path")):
         load = thumbnails.load()
-        site, steps = sharded(binary, source, shards, arguments.jobs, BENCH, env)
+        site, steps = sharded(binary, source, shards, arguments.jobs, BENCH, env, by)
         if tree(site) != expected:
-            thumbnails.fail(f"the site of {shards} shards differs from the one build's")
+            thumbnails.fail(f"the site of {shards} shards by {by} differs from the one build's")
+        run = f"{shards} shard{'s' if shards > 1 else ''}" + (" by path" if by == "path" else "")
         for name, wall, cpu in steps:
-            print(f"| {shards} shard{'s' if shards > 1 else ''} | {name} | {wall:.1f} | {cpu:.1f} | {cpu / photos:.3f} | | |")
+            print(f"| {run} | {name} | {wall:.1f} | {cpu:.1f} | {cpu / photos:.3f} | | |")
         wall = sum(step[1] for step in steps)
         cpu = sum(step[2] for step in steps)
         ratio = (cpu / photos) / (one[1] / photos)
         worst = max(worst, ratio)
-        print(f"| **{shards} shard{'s' if shards > 1 else ''}, all steps** | | {wall:.1f} | {cpu:.1f} | {cpu / photos:.3f} | {ratio:.3f} | {load} |", flush=True)
-    print(f"\nsites of 1, 2 and 4 shards equal the one build's byte for byte; worst CPU ratio {worst:.3f} (bound 1.05)")
+        print(f"| **{run}, all steps** | | {wall:.1f} | {cpu:.1f} | {cpu / photos:.3f} | {ratio:.3f} | {load} |", flush=True)
+    print(f"\nevery sharded site equals the one build's byte for byte; worst CPU ratio {worst:.3f} (bound 1.05)")
 
     if arguments.library:
         library = pathlib.Path(arguments.library)
         count = sum(1 for _ in library.rglob("*.png"))
         load = thumbnails.load()
         (BENCH / "library").mkdir()
-        site, steps = sharded(binary, library, 4, arguments.jobs, BENCH / "library", env)
+        site, steps = sharded(binary, library, 4, arguments.jobs, BENCH / "library", env, "path")
         print(f"\nlibrary {library}: {count} photos, load {load}")
         for name, wall, cpu in steps:
             print(f"| {name} | {wall:.1f} s | {cpu:.1f} CPU s | per 100,000 photos: {wall * 100_000 / count:.1f} s, {cpu * 100_000 / count:.1f} CPU s |")
