@@ -284,15 +284,6 @@ public struct GalleryScanner: Sendable {
     }
 }
 
-/// Name order as people expect it: case-insensitive, numbers by value (`IMG_2` before `IMG_10`).
-func naturalOrder(_ a: String, _ b: String) -> Bool {
-    switch a.compare(b, options: [.numeric, .caseInsensitive]) {
-    case .orderedAscending: return true
-    case .orderedDescending: return false
-    case .orderedSame: return a < b
-    }
-}
-
 /// A file that may be a photo, found by the walk and probed afterwards.
 struct Candidate: Sendable {
     var path: String

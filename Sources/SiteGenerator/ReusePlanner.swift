@@ -31,9 +31,12 @@ struct ReusePlanner {
         self.previous = previous
         self.settings = settings
         self.exists = exists
+        // The least path per hash, without sorting every path of a large library.
         var byHash: [String: String] = [:]
-        for path in previous.keys.sorted() where byHash[previous[path]!.contentHash] == nil {
-            byHash[previous[path]!.contentHash] = path
+        byHash.reserveCapacity(previous.count)
+        for (path, record) in previous {
+            if let earlier = byHash[record.contentHash], earlier <= path { continue }
+            byHash[record.contentHash] = path
         }
         pathsByHash = byHash
     }

@@ -85,7 +85,7 @@ public struct SiteBuilder: Sendable {
         let catalog = try Catalog(path: options.catalogPath ?? Catalog.defaultPath(output: output)) { progress(.warning($0)) }
         // What earlier builds made is needed up to the image stage: it is read, and let go of,
         // in `makeImages`, so that a large library's records are not held while pages are made.
-        let (scan, imagePlan, images, writer, earlierPages, legacyManifest) = try await makeImages(
+        let (scan, imagePlan, images, writer, earlierPages, legacyManifest, listing) = try await makeImages(
             source: source, output: output, catalog: catalog, jobs: jobs, finished: finished, progress: progress)
 
         var made = Set<String>()
@@ -94,7 +94,7 @@ public struct SiteBuilder: Sendable {
         made.formUnion(try OriginalsStage(options: options, writer: writer)
             .run(plan: images.plan, published: &published, kept: imagePlan.kept, progress: progress))
         let renderer = PageRenderer(plan: images.plan, published: published, options: options, theme: theme, jobs: jobs)
-        let pages = try PageStage(renderer: renderer, writer: writer, jobs: jobs).run(previousKeys: earlierPages)
+        let pages = try PageStage(renderer: renderer, writer: writer, listing: listing, jobs: jobs).run(previousKeys: earlierPages)
         made.formUnion(pages.files)
         if let sitemap = try SitemapStage(baseURL: options.baseURL, writer: writer).run(plan: images.plan, files: made) {
             made.insert(sitemap)
@@ -119,11 +119,12 @@ public struct SiteBuilder: Sendable {
     /// The stages up to the images: reads what earlier builds made, scans, plans and makes the
     /// images. Returns what the later stages need of it: the stages' outputs, the writer (which
     /// leaves the user's files of the output folder alone), the earlier build's page
-    /// fingerprints and whether it came from a legacy manifest, but not its photos' records.
+    /// fingerprints, whether it came from a legacy manifest and what the output folder held,
+    /// but not its photos' records.
     private func makeImages(
         source: String, output: String, catalog: Catalog, jobs: Int, finished: (String) -> Void,
         progress: @Sendable (BuildEvent) -> Void
-    ) async throws(SiteError) -> (ScanStage.Output, ImagePlanStage.Output, ImageStage.Output, SiteWriter, [String: String], Bool) {
+    ) async throws(SiteError) -> (ScanStage.Output, ImagePlanStage.Output, ImageStage.Output, SiteWriter, [String: String], Bool, OutputListing) {
         var earlier = try EarlierBuild(catalog: catalog, output: output) { progress(.warning($0)) }
         SiteWriter(root: output).removeTemporaryFiles()
         // A sharded build's store: the shards' records spare reading every photo again.
@@ -153,7 +154,7 @@ public struct SiteBuilder: Sendable {
             })
         }
         finished(ImageStage.name)
-        return (scan, imagePlan, images, work.writer, earlier.previous.pages, earlier.fromLegacyManifest)
+        return (scan, imagePlan, images, work.writer, earlier.previous.pages, earlier.fromLegacyManifest, earlier.listing)
     }
 
     /// A page's bytes: its UTF-8 without control characters other than tab and line ends (a NUL

@@ -20,6 +20,21 @@ struct SlugTests {
         #expect(SlugAllocator.slug(name) == expected)
     }
 
+    @Test("the byte-by-byte slug of ASCII names is the scalar-by-scalar one")
+    func asciiSlugs() {
+        var generator = SystemRandomNumberGenerator()
+        let every = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+        var names = every + ["", "IMG_0001.JPG", String(repeating: "ab-", count: 60), String(repeating: "x", count: 200)]
+        for _ in 0..<2_000 {
+            names.append(String((0..<Int.random(in: 0...30, using: &generator)).map { _ in
+                Character(UnicodeScalar(UInt8.random(in: 0...127, using: &generator)))
+            }))
+        }
+        for name in names {
+            #expect(SlugAllocator.asciiSlug(name) == SlugAllocator.unicodeSlug(name), "\(name.debugDescription)")
+        }
+    }
+
     @Test("decomposed (macOS) and composed names give the same slug")
     func normalisation() {
         #expect(SlugAllocator.slug("Cafe\u{301}") == SlugAllocator.slug("Caf\u{E9}"))

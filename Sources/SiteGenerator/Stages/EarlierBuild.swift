@@ -16,8 +16,9 @@ struct EarlierBuild: Sendable {
     /// What the shards of a sharded build recorded of the photos (identity, content hash,
     /// header), by source path: used for photos the catalog does not know as they are now.
     var scanned: [String: ScannedPhoto] = [:]
+    /// What the output folder held when the build began.
+    let listing: OutputListing
     private let recovered: RecoveredFiles?
-    private let output: String
 
     /// Reads the catalog, or the legacy manifest in `output` when the catalog is empty.
     init(catalog: Catalog, output: String, warning: (String) -> Void) throws(SiteError) {
@@ -32,7 +33,7 @@ struct EarlierBuild: Sendable {
         fromLegacyManifest = legacy
         owned = Set(previous.files)
         recovered = stored == BuildManifest() && !legacy ? RecoveredFiles(root: output) : nil
-        self.output = output
+        listing = OutputListing(root: output)
     }
 
     /// The header of the photo at source path `path` whose file is `identity`, when the catalog
@@ -46,6 +47,6 @@ struct EarlierBuild: Sendable {
     /// Whether the site-relative `path` exists and is not the tool's: such a file is never
     /// written over or deleted.
     func isForeign(_ path: String) -> Bool {
-        !owned.contains(path) && FileStatus(path: output + "/" + path) != nil && !(recovered?.isCascades(path) ?? false)
+        !owned.contains(path) && listing.kind(of: path) != nil && !(recovered?.isCascades(path) ?? false)
     }
 }

@@ -43,7 +43,7 @@ struct ImagePlanStage {
             }
             return work.contentHash(of: photo, previous: record)
         }
-        let planner = ReusePlanner(previous: previous, settings: work.settings, exists: work.writer.exists)
+        let planner = ReusePlanner(previous: previous, settings: work.settings, exists: earlier.listing.isRegularFile)
         var photos: [PhotoPlan] = []
         var staged: [String: String] = [:]
         var kept = Set<String>()
@@ -76,13 +76,18 @@ struct ImagePlanStage {
             }
             photos.append(.planned(hash: hash, decision: decision))
         }
-        let storedFiles = Set(earlier.stored.files)
-        let adding = earlier.previous.files.filter { !storedFiles.contains($0) }
-            + scan.planned.filter { !earlier.owned.contains($0) && !scan.refused.contains($0) }
+        // The files the catalog does not list yet: a legacy manifest's, and the planned ones no
+        // earlier build made (`owned` holds both the catalog's and the manifest's files).
+        var adding = scan.planned.filter { !earlier.owned.contains($0) && !scan.refused.contains($0) }
+        if earlier.fromLegacyManifest {
+            let storedFiles = Set(earlier.stored.files)
+            adding += earlier.previous.files.filter { !storedFiles.contains($0) }
+        }
+        adding = Array(Set(adding))
         let forgetting = earlier.stored.photos.keys.filter { !kept.contains($0) }
         try catalog.prepare(addingFiles: adding, forgettingPhotos: forgetting)
         let pending = CatalogState(
-            files: Array(storedFiles.union(adding)), pages: earlier.stored.pages,
+            files: earlier.stored.files + adding, pages: earlier.stored.pages,
             photoPaths: Set(earlier.stored.photos.keys).subtracting(forgetting))
         return Output(photos: photos, staged: staged, kept: kept, pending: pending)
     }

@@ -21,6 +21,9 @@ struct PageStage {
 
     var renderer: PageRenderer
     var writer: SiteWriter
+    /// What the output folder held when the build began: no stage before this one writes pages
+    /// or frame data, so an unchanged album's files are there exactly when they were then.
+    var listing: OutputListing
     var jobs: Int
 
     func run(previousKeys: [String: String]) throws(SiteError) -> Output {
@@ -38,7 +41,7 @@ struct PageStage {
             let keyPath = plan.albums[album].directory + "frames.json"
             let files = albumFiles(album)
             let unchangedAlbum = previousKeys[keyPath] == key
-                && files.allSatisfy { !$0.hasSuffix(".html") || previousKeys[$0] != nil } && files.allSatisfy(writer.exists)
+                && files.allSatisfy { !$0.hasSuffix(".html") || previousKeys[$0] != nil } && files.allSatisfy(listing.isRegularFile)
             if unchangedAlbum && !renderer.options.verifyAlbumKeys {
                 for path in files {
                     output.files.insert(path)

@@ -49,10 +49,10 @@ struct ScanStage {
     }
 
     /// The files of the photo `slug` in the album `directory`: its page, its images at every
-    /// width and format this build may make, and its original.
+    /// width its size allows and in every format, and its original.
     private func photoFiles(directory: String, slug: String, photo: GalleryPhoto) -> [String] {
         var files = [directory + slug + ".html"]
-        for width in options.allImageWidths {
+        for width in Renditions.targetWidths(requested: options.allImageWidths, fullWidth: photo.info.displayWidth) {
             for format in options.allImageFormats {
                 files.append(SitePlan.imagePath(directory: directory, slug: slug, width: width, format: format))
             }

@@ -1,0 +1,125 @@
+import Foundation
+import GRDB
+import Imaging
+import Testing
+
+@testable import SiteGenerator
+
+@Suite("The catalog's record coder")
+struct RecordCoderTests {
+    static func record(sources: Bool, info: Bool, inode: UInt64? = 12_345_678_901) -> BuildManifest.PhotoRecord {
+        let metadata = PhotoMetadata(dateTaken: "2024:07:14 10:11:12", description: "Dune, \"late\" — 東京 🎉", artist: nil, hasGPS: true)
+        return BuildManifest.PhotoRecord(
+            size: 1_234_567, modificationTime: 1_700_000_000.123456, changeTime: -3.5e-9, inode: inode,
+            contentHash: "0123456789abcdef", settings: "q82|srgb", width: 4032, height: 3024, color: "#a0b1c2",
+            renditions: [.init(width: 400, height: 300, path: "nature/thumbs/dune-400.jpg"), .init(width: 800, height: 600, path: "n/t/d-800.jpg")],
+            sources: sources ? [.init(type: "image/webp", settings: "webp|q80", paths: ["a.webp", "b.webp"])] : nil,
+            info: info ? ImageInfo(format: .heif, pixelWidth: 4032, pixelHeight: 3024, orientation: .right, displayWidth: 3024, displayHeight: 4032, metadata: metadata) : nil,
+            probeVersion: info ? 7 : nil)
+    }
+
+    @Test("a record comes back as it went in, with and without its optional parts", arguments: [false, true], [false, true])
+    func roundTrip(sources: Bool, info: Bool) throws {
+        for inode: UInt64? in [nil, 0, UInt64.max] {
+            let record = Self.record(sources: sources, info: info, inode: inode)
+            let data = try RecordCoder.encode(record)
+            #expect(data.first != UInt8(ascii: "{"))
+            #expect(try RecordCoder.decode(BuildManifest.PhotoRecord.self, from: data) == record)
+            #expect(Catalog.decodeRecord(data) == record)
+        }
+    }
+
+    @Test("extreme numbers and doubles keep every bit")
+    func numbers() throws {
+        struct Numbers: Codable, Equatable {
+            var values: [Int]
+            var small: [Int8]
+            var doubles: [Double]
+            var flag: Bool
+            var nested: [[String: Int]]
+        }
+        let value = Numbers(
+            values: [0, 1, -1, Int.max, Int.min, 127, 128, -129], small: [-128, 127, 0],
+            doubles: [0, -0.0, .infinity, -.infinity, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0.1],
+            flag: true, nested: [["a": 1], [:]])
+        let decoded = try RecordCoder.decode(Numbers.self, from: RecordCoder.encode(value))
+        #expect(decoded == value)
+        #expect(decoded.doubles.map(\.bitPattern) == value.doubles.map(\.bitPattern))
+    }
+
+    @Test("records that earlier versions wrote as JSON are still read")
+    func json() throws {
+        let record = Self.record(sources: true, info: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(Catalog.decodeRecord(try encoder.encode(record)) == record)
+    }
+
+    @Test("a damaged or foreign record is not read, never read wrong")
+    func damaged() throws {
+        let data = try RecordCoder.encode(Self.record(sources: true, info: true))
+        // Every truncation, and every single-byte change of the kind tags, fails or gives a
+        // record that differs from nothing it should not: here, each truncation must fail.
+        for length in 0..<data.count {
+            #expect(Catalog.decodeRecord(data.prefix(length)) == nil, "truncated to \(length) bytes")
+        }
+        #expect(Catalog.decodeRecord(data + [0]) == nil)
+        #expect(Catalog.decodeRecord(Data([0xFF, 0x00, 0x13])) == nil)
+        // A record of another shape: a required field of the wrong kind.
+        struct Other: Codable { var size: String }
+        #expect(Catalog.decodeRecord(try RecordCoder.encode(Other(size: "big"))) == nil)
+        // A field the type does not know is ignored; a required one missing is an error.
+        struct Wider: Codable { var a: Int; var extra: String }
+        struct Narrow: Codable, Equatable { var a: Int }
+        #expect(try RecordCoder.decode(Narrow.self, from: RecordCoder.encode(Wider(a: 3, extra: "x"))) == Narrow(a: 3))
+        #expect(throws: (any Error).self) { try RecordCoder.decode(Wider.self, from: RecordCoder.encode(Narrow(a: 3))) }
+    }
+
+    @Test("a hundred thousand nested lists do not exhaust the stack")
+    func nesting() {
+        // 100,000 list tags, each holding one more.
+        var bytes: [UInt8] = []
+        for _ in 0..<100_000 { bytes += [0x09, 0x01] }
+        bytes.append(0x01)
+        #expect(Catalog.decodeRecord(Data(bytes)) == nil)
+    }
+}
+
+@Suite("The catalog's upgrade")
+struct CatalogUpgradeTests {
+    @Test("a catalog of version 1 (JSON records) is rewritten once in the compact form; an unreadable record is dropped")
+    func upgrade() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-upgrade-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/catalog.sqlite"
+        let record = RecordCoderTests.record(sources: true, info: true)
+        do {
+            // What version 1 made: its tables, its migration, records as JSON.
+            let queue = try DatabaseQueue(path: path)
+            var migrator = DatabaseMigrator()
+            migrator.registerMigration("v1") { db in
+                try db.execute(sql: """
+                    CREATE TABLE file (path TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE page (path TEXT PRIMARY KEY NOT NULL, fingerprint TEXT NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE photo (path TEXT PRIMARY KEY NOT NULL, record BLOB NOT NULL) WITHOUT ROWID;
+                    """)
+            }
+            try migrator.migrate(queue)
+            try queue.write { db in
+                try db.execute(sql: "INSERT INTO photo (path, record) VALUES (?, ?)", arguments: ["a.jpg", try JSONEncoder().encode(record)])
+                try db.execute(sql: "INSERT INTO photo (path, record) VALUES (?, ?)", arguments: ["b.jpg", Data("{not json".utf8)])
+                try db.execute(sql: "INSERT INTO file (path) VALUES ('thumbs/a-400.jpg')")
+            }
+        }
+        var warnings: [String] = []
+        let catalog = try Catalog(path: path) { warnings.append($0) }
+        let snapshot = try catalog.snapshot()
+        #expect(warnings.isEmpty)
+        #expect(snapshot.photos == ["a.jpg": record])
+        #expect(snapshot.files == ["thumbs/a-400.jpg"])
+        let stored = try DatabaseQueue(path: path).read { db in try Data.fetchOne(db, sql: "SELECT record FROM photo WHERE path = 'a.jpg'") }
+        #expect(stored?.first != UInt8(ascii: "{"))
+        #expect(try stored.map { try RecordCoder.decode(BuildManifest.PhotoRecord.self, from: $0) } == record)
+    }
+}
