@@ -55,7 +55,10 @@ def big_photos(folder, count, seed):
         (folder / f"big-{i:03d}.png").write_bytes(photo_factory.png(2000, 1500, color))
 
 
-def test_four_way_job_array_makes_the_one_machine_site(cluster, tmp_path):
+@pytest.mark.parametrize("by, array", [("content", "0-3"), ("path", "1-4")])
+def test_four_way_job_array_makes_the_one_machine_site(cluster, tmp_path, by, array):
+    """By content with task ids 0-3; by path (as the README's batch script) with ids 1-4,
+    which --shard auto counts from SLURM_ARRAY_TASK_MIN."""
     source = tmp_path / "photos"
     for album, count in (("harbour", 120), ("market", 100), ("night/streets", 80)):
         photo_factory.album(source / album, count, seed=len(album))
@@ -65,12 +68,13 @@ def test_four_way_job_array_makes_the_one_machine_site(cluster, tmp_path):
     store = tmp_path / "store"
     logs = tmp_path / "logs"
     logs.mkdir()
-    script = job_script(tmp_path, f'"{binary()}" build "{source}" --shard auto --store "{store}"')
-    cluster.run("sbatch", "--array=0-3", "--wait", "-o", f"{logs}/shard-%a.txt", "-J", "cascade-shards", str(script),
+    script = job_script(tmp_path, f'"{binary()}" build "{source}" --shard auto --shard-by {by} --store "{store}"')
+    cluster.run("sbatch", f"--array={array}", "--wait", "-o", f"{logs}/shard-%a.txt", "-J", "cascade-shards", str(script),
                 timeout=900)
+    first = int(array.split("-")[0])
     made = 0
     for index in range(4):
-        log = (logs / f"shard-{index}.txt").read_text()
+        log = (logs / f"shard-{first + index}.txt").read_text()
         assert f"Shard {index}/4: " in log, log
         assert f"Shard {index}/4 into {store.resolve()}" in log, log
         made += int(log.split("images made for ")[1].split(",")[0])
