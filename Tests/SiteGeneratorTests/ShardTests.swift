@@ -214,6 +214,30 @@ struct ShardedBuildTests {
         #expect(summary.files == images.count * (webp ? 2 : 1))
     }
 
+    /// Whether `/dev/shm` (a tmpfs) is another file system than the temporary folder's.
+    static var sharedMemoryIsAnotherFileSystem: Bool {
+        var shared = stat()
+        var temporary = stat()
+        return stat("/dev/shm", &shared) == 0 && stat(FileManager.default.temporaryDirectory.path, &temporary) == 0
+            && shared.st_dev != temporary.st_dev
+    }
+
+    @Test("a store on another file system than the site: its images are copied", .enabled(if: sharedMemoryIsAnotherFileSystem))
+    func copiedAcrossFileSystems() async throws {
+        let source = try makeSource(4)
+        let work = try TemporaryFolder()
+        let store = "/dev/shm/cascade-test-store-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        _ = try await final(source, output: work.path + "/plain", store: nil)
+        for index in 0..<2 { _ = try await shard(source, store: store, index, of: 2) }
+        let report = try await final(source, output: work.path + "/site", store: store)
+        #expect(report.photosFromStore == 4)
+        #expect(try snapshot(work.path + "/site") == snapshot(work.path + "/plain"))
+        let images = files(in: work.path + "/site", withExtension: "jpg")
+        #expect(!images.isEmpty)
+        for image in images { #expect(try linkCount(work.path + "/site/" + image) == 1) }
+    }
+
     @Test("the final build makes what shards left undone, and a shard run again or twice at once changes nothing")
     func undoneAndRepeated() async throws {
         let source = try makeSource()
