@@ -35,34 +35,39 @@ struct ImagePlanStage {
         let plan = scan.plan
         let previous = earlier.previous.photos
         let scanned = earlier.scanned
-        let hashes = parallelMap(plan.photos.map(\.photo), jobs: jobs) { photo -> Result<String, ImagingError> in
+        let planner = ReusePlanner(previous: previous, settings: work.settings, exists: earlier.listing.isRegularFile)
+        let work = self.work
+        // Hashes and decisions on every core (they read files and the listing, nothing else);
+        // moves are staged afterwards, one photo after another.
+        let decided = parallelMap(Array(plan.photos.indices), jobs: jobs) { index -> Result<(String, ImageDecision), ImagingError> in
+            let photo = plan.photos[index].photo
             let record = previous[photo.relativePath]
+            let hash: Result<String, ImagingError>
             // A shard's record of this very file (a sharded build) spares reading it.
             if !(record?.matches(photo.identity) ?? false), let shard = scanned[photo.relativePath], shard.matches(photo.identity) {
-                return .success(shard.contentHash)
+                hash = .success(shard.contentHash)
+            } else {
+                hash = work.contentHash(of: photo, previous: record)
             }
-            return work.contentHash(of: photo, previous: record)
+            return hash.map { hash in
+                let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
+                let widths = paths.keys.sorted()
+                let wanted = work.formats.indices.map { format in widths.map { paths[$0]![format] } }
+                return (hash, planner.decide(path: photo.relativePath, hash: hash, widths: widths, wanted: wanted))
+            }
         }
-        let planner = ReusePlanner(previous: previous, settings: work.settings, exists: earlier.listing.isRegularFile)
         var photos: [PhotoPlan] = []
+        photos.reserveCapacity(decided.count)
         var staged: [String: String] = [:]
         var kept = Set<String>()
-        for index in hashes.indices {
-            let hash: String
-            switch hashes[index] {
-            case .failure(let error):
-                photos.append(.unreadable(error))
+        for index in decided.indices {
+            guard case .success(let (hash, planned)) = decided[index] else {
+                if case .failure(let error) = decided[index] { photos.append(.unreadable(error)) }
                 continue
-            case .success(let value):
-                hash = value
             }
-            let path = plan.photos[index].photo.relativePath
-            let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
-            let widths = paths.keys.sorted()
-            let wanted = work.formats.indices.map { format in widths.map { paths[$0]![format] } }
-            var decision = planner.decide(path: path, hash: hash, widths: widths, wanted: wanted)
+            var decision = planned
             switch decision {
-            case .keep: kept.insert(path)
+            case .keep: kept.insert(plan.photos[index].photo.relativePath)
             case .move(let from):
                 for file in planner.sources(of: previous[from]!).joined() where staged[file] == nil {
                     let temporary = try work.writer.temporaryPath()

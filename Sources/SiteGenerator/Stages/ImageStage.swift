@@ -71,20 +71,27 @@ struct ImageStage {
         // Photos whose images all stay as they are need no decoding and no file: their records
         // are made here, without a task each (most of a large library's rebuild).
         var waiting: [Int] = []
+        var keeping: [(index: Int, hash: String, formats: Set<Int>)] = []
         for index in 0..<count {
             guard case .planned(let hash, .keep(let formats)) = images.photos[index], formats.count == work.formats.count else {
                 waiting.append(index)
                 continue
             }
-            let photo = plan.photos[index].photo
-            let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
-            switch work.apply(.keep(formats: formats), to: photo, hash: hash, paths: paths, previous: previous, staged: staged) {
-            case .success(let result): accept(index, .success(result))
-            case .failure(.image(let error)): accept(index, .failure(error))
+            keeping.append((index, hash, formats))
+        }
+        let keptResults = parallelMap(keeping, jobs: jobs) { kept in
+            let paths = plan.imagePaths(photo: kept.index, widths: work.widths, formats: work.formats)
+            return work.apply(.keep(formats: kept.formats), to: plan.photos[kept.index].photo, hash: kept.hash, paths: paths,
+                              previous: previous, staged: staged)
+        }
+        for (kept, outcome) in zip(keeping, keptResults) {
+            switch outcome {
+            case .success(let result): accept(kept.index, .success(result))
+            case .failure(.image(let error)): accept(kept.index, .failure(error))
             case .failure(.write(let error)): throw error
             }
             done += 1
-            progress(.photoDone(done: done, total: count, path: photo.relativePath, reused: true))
+            progress(.photoDone(done: done, total: count, path: plan.photos[kept.index].photo.relativePath, reused: true))
         }
         await withTaskGroup(of: (Int, Result<PhotoResult, PhotoFailure>).self) { group in
             var next = 0

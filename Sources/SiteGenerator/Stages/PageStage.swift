@@ -34,14 +34,23 @@ struct PageStage {
         }
         var output = Output()
         let siteKey = renderer.siteKey
-        for album in plan.reachableAlbums {
-            // An album whose inputs are what the catalog recorded, with all its files there, is
-            // not rendered at all: its files and page keys carry over.
+        // An album whose inputs are what the catalog recorded, with all its files there, is not
+        // rendered at all: its files and page keys carry over. Which albums those are is worked
+        // out on every core first.
+        let albums = plan.reachableAlbums
+        let listing = self.listing
+        let checks = parallelMap(albums, jobs: jobs) { [self] album -> (key: String, files: [String], unchanged: Bool) in
             let key = renderer.inputKey(album: album, siteKey: siteKey)
-            let keyPath = plan.albums[album].directory + "frames.json"
             let files = albumFiles(album)
-            let unchangedAlbum = previousKeys[keyPath] == key
+            let unchanged = previousKeys[plan.albums[album].directory + "frames.json"] == key
                 && files.allSatisfy { !$0.hasSuffix(".html") || previousKeys[$0] != nil } && files.allSatisfy(listing.isRegularFile)
+            return (key, files, unchanged)
+        }
+        for (album, check) in zip(albums, checks) {
+            let key = check.key
+            let keyPath = plan.albums[album].directory + "frames.json"
+            let files = check.files
+            let unchangedAlbum = check.unchanged
             if unchangedAlbum && !renderer.options.verifyAlbumKeys {
                 for path in files {
                     output.files.insert(path)
