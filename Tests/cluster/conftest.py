@@ -9,6 +9,7 @@ The tests skip, saying why, where Slurm cannot start: not installed (scripts/set
 installs slurm-wlm and munge), not root (the daemons run as root here), or a daemon that does
 not come up (the reason is in its log, quoted in the skip message).
 """
+import atexit
 import os
 import pathlib
 import shutil
@@ -25,6 +26,7 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 # Every build keeps its catalog in a cache folder of the run's own.
 _CACHE = tempfile.mkdtemp(prefix="cascade-cluster-cache-")
 os.environ["XDG_CACHE_HOME"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
 
 
 def binary():
