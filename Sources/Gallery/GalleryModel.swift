@@ -116,6 +116,12 @@ public struct GalleryAlbum: Sendable, Hashable {
     public var coverFileName: String?
     /// The order of ``photos`` and ``albums``: the `sort` of `index.md`, else the site's.
     public var sort: AlbumSortOrder
+    /// How ``photos`` are split into sections by capture date: the `group` of `index.md`, else
+    /// the site's. With a grouping other than `none`, ``photos`` are ordered by section
+    /// (oldest first, undated last), each section in the ``sort`` order.
+    public var group: PhotoGrouping = .none
+    /// How the album is laid out: the `layout` of `index.md`, else the site's.
+    public var layout: AlbumLayout = .columns
     /// The capture date of the oldest photo in the album or below it (set by the scanner).
     var oldestPhotoDate: GalleryDate?
 

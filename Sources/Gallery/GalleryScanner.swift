@@ -13,6 +13,10 @@ public struct ScanOptions: Sendable, Hashable {
     public var limits: DecodeLimits
     /// How many files are probed at once (at least 1).
     public var concurrency: Int
+    /// How every album whose `index.md` does not choose splits its photos into sections.
+    public var group: PhotoGrouping = .none
+    /// How every album whose `index.md` does not choose is laid out.
+    public var layout: AlbumLayout = .columns
 
     /// Creates options; by default photos are sorted by date, with the default pixel limit, one
     /// file per core at once.
@@ -28,6 +32,8 @@ public struct ScanOptions: Sendable, Hashable {
     /// The options a site configuration asks for (`sort`, `max_megapixels`).
     public init(configuration: SiteConfiguration, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.init(sort: configuration.sort, limits: DecodeLimits(maxPixels: configuration.maxPixels), concurrency: concurrency)
+        group = configuration.group
+        layout = configuration.layout
     }
 }
 
@@ -186,12 +192,33 @@ public struct GalleryScanner: Sendable {
         }
         let sort = frontMatter.sort ?? options.sort
         photos.sort(by: Self.order(sort, name: \.fileName, date: \.date))
+        let layout = frontMatter.layout ?? options.layout
+        var group = frontMatter.group ?? options.group
+        if layout == .rows, group != .none {
+            problems.append(ScanProblem(
+                path: folder.textFiles["index.md"]?.relativePath ?? folder.relativePath,
+                reason: "group: \(group.rawValue) cannot be combined with layout: rows yet; the album is shown in rows without sections"))
+            group = .none
+        }
+        if group != .none {
+            // Sections by date, oldest first, undated last; each section in the album's order.
+            photos = photos.enumerated().sorted { a, b in
+                switch (group.key(a.element.date), group.key(b.element.date)) {
+                case let (x?, y?) where x != y: return x < y
+                case (.some, nil): return true
+                case (nil, .some): return false
+                default: return a.offset < b.offset
+                }
+            }.map(\.element)
+        }
         albums.sort(by: Self.order(sort, name: \.name, date: \.date))
         let oldest = (photos.compactMap(\.date) + albums.compactMap(\.oldestPhotoDate)).min()
         var album = GalleryAlbum(
             name: name, relativePath: folder.relativePath, albums: albums, photos: photos,
             title: frontMatter.title?.trimmingWhitespace().nonEmpty ?? name, date: frontMatter.date ?? oldest,
             descriptionHTML: descriptionHTML, hidden: frontMatter.hidden, coverFileName: coverFileName, sort: sort)
+        album.group = group
+        album.layout = layout
         album.oldestPhotoDate = oldest
         return album
     }

@@ -20,10 +20,12 @@ extension SiteConfiguration {
         # Default: none (the site uses relative links only).
         # base_url: https://example.com/photos/
 
-        # Columns of the waterfall: from each album width (CSS px) upwards, this many columns.
-        # Listed by growing min_width; the first starts at 0. Columns: \(SettingRange.text(SettingRange.columns)).
+        # Columns of the waterfall: from each album width (CSS px) upwards, this many columns,
+        # and for albums laid out in rows (layout: rows) the height rows are aimed at (CSS px).
+        # Listed by growing min_width; the first starts at 0. Columns: \(SettingRange.text(SettingRange.columns));
+        # row_height: \(SettingRange.text(SettingRange.rowHeight)) (optional).
         breakpoints:
-        \(defaults.breakpoints.map { "  - { min_width: \($0.minWidth), columns: \($0.columns) }" }.joined(separator: "\n"))
+        \(defaults.breakpoints.map { "  - { min_width: \($0.minWidth), columns: \($0.columns), row_height: \($0.effectiveRowHeight) }" }.joined(separator: "\n"))
 
         # Space between tiles, in CSS px (\(SettingRange.text(SettingRange.gap))).
         gap: \(defaults.gap)
@@ -64,6 +66,16 @@ extension SiteConfiguration {
 
         # Seconds each photo stays on screen in the lightbox's slideshow (\(SettingRange.text(SettingRange.slideshowInterval))).
         slideshow_interval: \(defaults.slideshowInterval)
+
+        # Sections by capture date, each under a header that stays on screen while its photos
+        # scroll by: day ("14 July 2024"), month ("July 2024"), year ("2024") or none.
+        # Undated photos come last, under "Undated". An album's index.md can override it.
+        group: none
+
+        # How albums are laid out: columns (a waterfall, each photo under the shortest column)
+        # or rows (justified rows of about row_height, each filling the width). An album's
+        # index.md can override it. Rows and group cannot be combined yet.
+        layout: columns
 
         """
     }

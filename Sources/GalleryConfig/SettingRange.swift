@@ -13,6 +13,8 @@ public enum SettingRange {
     public static let maxMegapixels = 1...10_000
     /// Columns of one breakpoint.
     public static let columns = 1...24
+    /// The row height of a breakpoint, CSS px (albums laid out in rows).
+    public static let rowHeight = 40...2000
     /// A breakpoint's minimum album width, CSS px.
     public static let breakpointMinWidth = 0...100_000
     /// Seconds a photo stays on screen in the lightbox's slideshow.

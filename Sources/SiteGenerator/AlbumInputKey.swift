@@ -40,6 +40,7 @@ extension PageRenderer {
         hasher.combine(album.title)
         hasher.combine(album.descriptionHTML ?? "\u{0}")
         hasher.combine(album.hidden ? "hidden" : "shown")
+        hasher.combine("group=" + album.group.rawValue + ";layout=" + album.layout.rawValue)
         hasher.combine(String(index == 0))
         for ancestor in album.ancestors {
             hasher.combine(ancestor.name)

@@ -24,7 +24,7 @@ struct PageRenderer: Sendable {
     ) throws(SiteError) -> [(path: String, key: String?, contents: String?)] {
         let album = plan.albums[index]
         let photos = album.photos
-        let wall = try makeWall(photos)
+        let wall = try makeWall(photos, group: album.group, layout: album.layout)
         let pageCount = SitePlan.pageCount(photos: photos.count, perPage: options.tilesPerPage)
         // A large album's static pages are independent of each other: made on every core.
         let renderer = self
@@ -38,12 +38,24 @@ struct PageRenderer: Sendable {
         return files
     }
 
-    private func makeWall(_ photos: [Int]) throws(SiteError) -> AlbumWall {
+    private func makeWall(_ photos: [Int], group: PhotoGrouping, layout: AlbumLayout) throws(SiteError) -> AlbumWall {
         let sizes = photos.map { photo in
             Size(width: Double(published[photo]!.images.width), height: Double(published[photo]!.images.height))
         }
+        // A grouped album's photos are in section order: a section starts where the key changes.
+        var sections: [AlbumWall.Section] = []
+        if group != .none {
+            var previous: Int?
+            for (position, photo) in photos.enumerated() {
+                let key = group.key(plan.photos[photo].photo.date)
+                if position == 0 || key != previous {
+                    sections.append(AlbumWall.Section(start: position, label: group.label(key)))
+                }
+                previous = key
+            }
+        }
         do {
-            return try AlbumWall(displaySizes: sizes, breakpoints: options.breakpoints, gap: options.gap)
+            return try AlbumWall(displaySizes: sizes, sections: sections, layout: layout, breakpoints: options.breakpoints, gap: options.gap)
         } catch {
             throw .invalidOption(error.description)
         }
@@ -57,7 +69,7 @@ struct PageRenderer: Sendable {
         let photos = album.photos
         let directory = page == 1 ? album.directory : album.directory + "pages/"
         let range = ((page - 1) * options.tilesPerPage)..<min(page * options.tilesPerPage, photos.count)
-        let pageWall = page == 1 ? wall : try makeWall(Array(photos[range]))
+        let pageWall = page == 1 ? wall : try makeWall(Array(photos[range]), group: album.group, layout: album.layout)
         let title = page == 1 ? album.title : "\(album.title) (page \(page) of \(pageCount))"
         var context = common(directory: directory, title: title, ancestors: album.ancestors,
                              page: plan.albumPagePath(album: index, page: page), image: coverImage(of: index))
@@ -81,11 +93,13 @@ struct PageRenderer: Sendable {
         // their own tiles and get the lightbox (`wallIsSlice`).
         context["framesURL"] = page == 1 ? "frames.json" : "../frames.json"
         context["wallIsSlice"] = page > 1
+        context["wallIsGrouped"] = pageWall.isGrouped
+        context["wallIsRows"] = pageWall.isRows
         context["slideshowInterval"] = options.slideshowInterval
         let sizesAttribute = pageWall.sizesAttribute(pagePadding: options.pagePadding)
         context["tiles"] = range.map { position in
             tile(photos[position], position: position, wallIndex: position - range.lowerBound, wall: pageWall,
-                 sizes: sizesAttribute, directory: directory)
+                 renderedCount: range.count, sizes: sizesAttribute, directory: directory)
         }
         if pageCount > 1 {
             context["pagination"] = pagination(album: index, page: page, pageCount: pageCount, from: directory)
@@ -179,13 +193,15 @@ struct PageRenderer: Sendable {
         return card
     }
 
-    private func tile(_ photo: Int, position: Int, wallIndex: Int, wall: AlbumWall, sizes: String, directory: String) -> [String: Any] {
+    private func tile(
+        _ photo: Int, position: Int, wallIndex: Int, wall: AlbumWall, renderedCount: Int, sizes: String, directory: String
+    ) -> [String: Any] {
         let photoImages = published[photo]!.images
         let tileImages = photoImages.renditions.filter { $0.width <= tileImageLimit }
         let usable = tileImages.isEmpty ? [photoImages.renditions[0]] : tileImages
         let src = usable.first { $0.width >= 400 } ?? usable.last!
         let eager = wall.isInFirstRow(index: wallIndex)
-        return [
+        var context: [String: Any] = [
             "index": position,
             "url": relativeURL(from: directory, to: plan.pagePath(photo: photo)),
             "style": wall.tileStyle(index: wallIndex) + ";--bg:\(photoImages.color)",
@@ -200,6 +216,14 @@ struct PageRenderer: Sendable {
             "loading": eager ? "eager" : "lazy",
             "color": photoImages.color,
         ]
+        // A grouped album's section header comes before the section's first tile.
+        if let section = wall.section(startingAt: wallIndex) {
+            context["section"] = [
+                "label": wall.sections[section].label, "index": section, "start": position,
+                "style": wall.sectionStyle(section, renderedCount: renderedCount),
+            ] as [String: Any]
+        }
+        return context
     }
 
     /// The page of the photo at `position` in album `index`, unless `unchanged(path, key)`
@@ -291,23 +315,40 @@ struct PageRenderer: Sendable {
         let photos = album.photos
         let chunkSize = options.framesChunkSize
         let chunkCount = (photos.count + chunkSize - 1) / chunkSize
-        var json = "{\"version\":2,\"count\":\(photos.count),\"gap\":\(options.gap)"
+        var json = "{\"version\":3,\"count\":\(photos.count),\"gap\":\(options.gap)"
         json += ",\"ratioScale\":\(AlbumWall.ratioScale),\"staticCount\":\(min(photos.count, options.tilesPerPage))"
         json += ",\"pageURL\":\"{id}.html\",\"imageURL\":\(jsonString("thumbs/{id}-{width}." + options.imageFormat.fileExtension))"
         json += ",\"sources\":[" + options.sourceFormats.map { format in
             "{\"type\":\(jsonString(format.mimeType)),\"imageURL\":\(jsonString("thumbs/{id}-{width}." + format.fileExtension))}"
         }.joined(separator: ",") + "]"
+        json += ",\"layout\":\"\(wall.isRows ? "rows" : "columns")\""
         json += ",\"tileMaxWidth\":\(tileImageLimit),\"chunkSize\":\(chunkSize),\"chunks\":["
         json += (0..<chunkCount).map { jsonString(SitePlan.framesChunkPath($0)) }.joined(separator: ",")
         json += "],\"breakpoints\":["
         for (position, entry) in wall.layouts.enumerated() {
             if position > 0 { json += "," }
-            let layout = entry.layout
-            json += "{\"minWidth\":\(Int(entry.breakpoint.minWidth)),\"columns\":\(layout.columnCount)"
+            json += "{\"minWidth\":\(Int(entry.breakpoint.minWidth)),\"columns\":\(entry.columnCount)"
             json += ",\"referenceWidth\":\(AlbumWall.jsonNumber(entry.breakpoint.referenceWidth))"
-            json += ",\"columnWidth\":\(AlbumWall.jsonNumber(layout.columnWidth))"
-            json += ",\"contentHeight\":\(AlbumWall.jsonNumber(layout.contentSize.height))"
-            json += ",\"column\":\"\(wall.columnString(breakpoint: position))\"}"
+            if let rows = wall.rowWall {
+                json += ",\"contentHeight\":\(AlbumWall.jsonNumber(rows.contentHeights[position]))"
+            } else {
+                json += ",\"columnWidth\":\(AlbumWall.jsonNumber(entry.columnWidth))"
+                json += ",\"contentHeight\":\(AlbumWall.jsonNumber(entry.contentHeight))"
+            }
+            if let rows = wall.rowWall {
+                json += ",\"rowHeight\":\(rows.targets[position]),\"rows\":["
+                json += rows.rowCounts(breakpoint: position).map(String.init).joined(separator: ",") + "]}"
+            } else {
+                json += ",\"column\":\"\(wall.columnString(breakpoint: position))\"}"
+            }
+        }
+        // Sections of a grouped album (empty otherwise): each header's first item and text.
+        json += "],\"headerHeight\":\(wall.isGrouped ? AlbumWall.sectionHeaderHeight : 0),\"sections\":["
+        json += wall.sections.map { "{\"start\":\($0.start),\"label\":\(jsonString($0.label))}" }.joined(separator: ",")
+        if let rows = wall.rowWall {
+            // Each photo's layout ratio (width / height, clamped) in rows, times ratioScale.
+            json += "],\"rowRatios\":["
+            json += rows.ratioUnits.map(String.init).joined(separator: ",")
         }
         json += "],\"ratios\":["
         json += wall.ratioUnits.map(String.init).joined(separator: ",")

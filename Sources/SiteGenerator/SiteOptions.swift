@@ -43,6 +43,11 @@ public struct SiteOptions: Sendable {
     public var framesChunkSize: Int
     /// The order of photos and albums (an album's `index.md` may choose another for itself).
     public var sort: AlbumSortOrder = .date
+    /// How albums' photos are split into sections by date (an album's `index.md` may choose
+    /// another for itself).
+    public var group: PhotoGrouping = .none
+    /// How albums are laid out (an album's `index.md` may choose another for itself).
+    public var layout: AlbumLayout = .columns
     /// The photographer, for the pages' footer and metadata.
     public var author: String?
     /// The site's absolute URL, ending in `/`: with it the site gets a sitemap and its pages
@@ -126,6 +131,8 @@ public struct SiteOptions: Sendable {
             tileWidths: configuration.thumbnailWidths, photoWidths: configuration.photoWidths,
             imageFormat: format, limits: DecodeLimits(maxPixels: configuration.maxPixels), jobs: jobs)
         sort = configuration.sort
+        group = configuration.group
+        layout = configuration.layout
         author = configuration.author
         baseURL = configuration.baseURL
         keepGPS = !configuration.stripGPS

@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import GalleryConfig
 import Imaging
 
 /// Where every album and photo goes in the site.
@@ -36,6 +37,10 @@ struct SitePlan: Sendable {
         var ancestors: [(name: String, directory: String)]
         var albums: [Int]
         var photos: [Int]
+        /// How the photos are split into sections (they are in section order).
+        var group: PhotoGrouping = .none
+        /// How the album is laid out.
+        var layout: AlbumLayout = .columns
     }
 
     struct Photo: Sendable {
@@ -67,7 +72,7 @@ struct SitePlan: Sendable {
         let hidden = insideHidden || album.hidden
         albums.append(Album(name: album.name, title: album.title, descriptionHTML: album.descriptionHTML, hidden: hidden,
                             relativePath: album.relativePath, directory: directory,
-                            ancestors: ancestors, albums: [], photos: []))
+                            ancestors: ancestors, albums: [], photos: [], group: album.group, layout: album.layout))
         var photoSlugs = SlugAllocator(reserved: Self.reservedPhotoSlugs)
         var photoIndices: [Int] = []
         for photo in album.photos {

@@ -101,7 +101,7 @@ test("a focused tile is kept among the visible ones, in order", function () {
 
 test("items on an album's further static pages resolve against the album's folder", function () {
   const model = viewer.buildModel({
-    count: 1, gap: 8, ratioScale: 100000, ratios: [100000], ids: ["dune"], chunkSize: 1000, chunks: ["frames/0.json"],
+    version: 3, count: 1, gap: 8, ratioScale: 100000, ratios: [100000], ids: ["dune"], chunkSize: 1000, chunks: ["frames/0.json"],
     pageURL: "{id}.html", imageURL: "thumbs/{id}-{width}.jpg", tileMaxWidth: 800,
     sources: [{ type: "image/webp", imageURL: "thumbs/{id}-{width}.webp" }],
     breakpoints: [{ minWidth: 0, columns: 2, column: "0" }],

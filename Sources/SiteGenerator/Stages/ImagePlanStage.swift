@@ -39,7 +39,7 @@ struct ImagePlanStage {
         let work = self.work
         // Hashes and decisions on every core (they read files and the listing, nothing else);
         // moves are staged afterwards, one photo after another.
-        let decided = parallelMap(Array(plan.photos.indices), jobs: jobs) { index -> Result<(String, ImageDecision), ImagingError> in
+        var photos = parallelMap(Array(plan.photos.indices), jobs: jobs) { index -> PhotoPlan in
             let photo = plan.photos[index].photo
             let record = previous[photo.relativePath]
             let hash: Result<String, ImagingError>
@@ -49,37 +49,32 @@ struct ImagePlanStage {
             } else {
                 hash = work.contentHash(of: photo, previous: record)
             }
-            return hash.map { hash in
+            switch hash {
+            case .failure(let error): return .unreadable(error)
+            case .success(let hash):
                 let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
                 let widths = paths.keys.sorted()
                 let wanted = work.formats.indices.map { format in widths.map { paths[$0]![format] } }
-                return (hash, planner.decide(path: photo.relativePath, hash: hash, widths: widths, wanted: wanted))
+                return .planned(hash: hash, decision: planner.decide(path: photo.relativePath, hash: hash, widths: widths, wanted: wanted))
             }
         }
-        var photos: [PhotoPlan] = []
-        photos.reserveCapacity(decided.count)
         var staged: [String: String] = [:]
         var kept = Set<String>()
-        for index in decided.indices {
-            guard case .success(let (hash, planned)) = decided[index] else {
-                if case .failure(let error) = decided[index] { photos.append(.unreadable(error)) }
-                continue
-            }
-            var decision = planned
+        for index in photos.indices {
+            guard case .planned(let hash, let decision) = photos[index] else { continue }
             switch decision {
             case .keep: kept.insert(plan.photos[index].photo.relativePath)
             case .move(let from):
                 for file in planner.sources(of: previous[from]!).joined() where staged[file] == nil {
                     let temporary = try work.writer.temporaryPath()
                     guard work.writer.stage(file, at: temporary) else {
-                        decision = .make
+                        photos[index] = .planned(hash: hash, decision: .make)
                         break
                     }
                     staged[file] = temporary
                 }
             case .make: break
             }
-            photos.append(.planned(hash: hash, decision: decision))
         }
         // The files the catalog does not list yet: a legacy manifest's, and the planned ones no
         // earlier build made (`owned` holds both the catalog's and the manifest's files).

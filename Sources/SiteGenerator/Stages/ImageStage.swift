@@ -79,19 +79,23 @@ struct ImageStage {
             }
             keeping.append((index, hash, formats))
         }
-        let keptResults = parallelMap(keeping, jobs: jobs) { kept in
-            let paths = plan.imagePaths(photo: kept.index, widths: work.widths, formats: work.formats)
-            return work.apply(.keep(formats: kept.formats), to: plan.photos[kept.index].photo, hash: kept.hash, paths: paths,
-                              previous: previous, staged: staged)
-        }
-        for (kept, outcome) in zip(keeping, keptResults) {
-            switch outcome {
-            case .success(let result): accept(kept.index, .success(result))
-            case .failure(.image(let error)): accept(kept.index, .failure(error))
-            case .failure(.write(let error)): throw error
+        // On every core, a batch at a time (not every photo's new record at once).
+        for start in stride(from: 0, to: keeping.count, by: 2_000) {
+            let batch = Array(keeping[start..<min(start + 2_000, keeping.count)])
+            let results = parallelMap(batch, jobs: jobs) { kept in
+                let paths = plan.imagePaths(photo: kept.index, widths: work.widths, formats: work.formats)
+                return work.apply(.keep(formats: kept.formats), to: plan.photos[kept.index].photo, hash: kept.hash, paths: paths,
+                                  previous: previous, staged: staged)
             }
-            done += 1
-            progress(.photoDone(done: done, total: count, path: plan.photos[kept.index].photo.relativePath, reused: true))
+            for (kept, outcome) in zip(batch, results) {
+                switch outcome {
+                case .success(let result): accept(kept.index, .success(result))
+                case .failure(.image(let error)): accept(kept.index, .failure(error))
+                case .failure(.write(let error)): throw error
+                }
+                done += 1
+                progress(.photoDone(done: done, total: count, path: plan.photos[kept.index].photo.relativePath, reused: true))
+            }
         }
         await withTaskGroup(of: (Int, Result<PhotoResult, PhotoFailure>).self) { group in
             var next = 0

@@ -39,17 +39,18 @@ struct PageStage {
         // out on every core first.
         let albums = plan.reachableAlbums
         let listing = self.listing
-        let checks = parallelMap(albums, jobs: jobs) { [self] album -> (key: String, files: [String], unchanged: Bool) in
+        // (The albums' file lists are made again below rather than held for every album at once.)
+        let checks = parallelMap(albums, jobs: jobs) { [self] album -> (key: String, unchanged: Bool) in
             let key = renderer.inputKey(album: album, siteKey: siteKey)
             let files = albumFiles(album)
             let unchanged = previousKeys[plan.albums[album].directory + "frames.json"] == key
                 && files.allSatisfy { !$0.hasSuffix(".html") || previousKeys[$0] != nil } && files.allSatisfy(listing.isRegularFile)
-            return (key, files, unchanged)
+            return (key, unchanged)
         }
         for (album, check) in zip(albums, checks) {
             let key = check.key
             let keyPath = plan.albums[album].directory + "frames.json"
-            let files = check.files
+            let files = albumFiles(album)
             let unchangedAlbum = check.unchanged
             if unchangedAlbum && !renderer.options.verifyAlbumKeys {
                 for path in files {

@@ -29,7 +29,10 @@ struct ScanStage {
     ) throws(SiteError) -> Output {
         let scan: ScanResult
         do {
-            scan = try GalleryScanner(options: ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs))
+            var scanOptions = ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs)
+            scanOptions.group = options.group
+            scanOptions.layout = options.layout
+            scan = try GalleryScanner(options: scanOptions)
                 .scan(sourceDirectory: source, title: options.title) { [earlier] path, identity in earlier.knownInfo(path, identity) }
         } catch {
             throw .source(error.description)
