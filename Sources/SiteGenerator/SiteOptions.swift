@@ -63,6 +63,9 @@ public struct SiteOptions: Sendable {
     public var catalogPath: String?
     /// Whether a build waits while another build of the same output folder runs (else it fails).
     public var waitForLock: Bool = true
+    /// A store of images shared with the shards of a sharded build (``ShardBuilder``): images
+    /// are taken from it when it holds them, and what it lacks is made and added to it.
+    public var storeDirectory: String?
     /// How capture dates are shown (`date_format`).
     public var dateFormat: DateFormat = SiteConfiguration().dateFormat
     /// Seconds each photo stays in the lightbox's slideshow (`slideshow_interval`).
@@ -220,6 +223,8 @@ public enum SiteError: Error, CustomStringConvertible, Equatable, Sendable {
     case catalog(path: String, reason: String)
     /// Another build of the same output folder is running (and the build was told not to wait).
     case busy(output: String, holder: String)
+    /// The store of a sharded build cannot be used.
+    case store(path: String, reason: String)
 
     /// A sentence naming the file or folder and the reason.
     public var description: String {
@@ -233,6 +238,7 @@ public enum SiteError: Error, CustomStringConvertible, Equatable, Sendable {
         case .write(let path, let reason): "cannot write \(path): \(reason)"
         case .catalog(let path, let reason): "the catalog \(path) cannot be used: \(reason) (--catalog chooses another place)"
         case .busy(let output, let holder): "another build of \(output) is running (\(holder)); try again when it is done"
+        case .store(let path, let reason): "the store \(path) cannot be used: \(reason)"
         }
     }
 }

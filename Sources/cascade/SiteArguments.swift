@@ -9,8 +9,8 @@ struct SiteArguments: ParsableArguments {
     @Argument(help: "The photo folder.", completion: .directory)
     var source: String
 
-    @Option(name: .shortAndLong, help: "Where to write the site (must not overlap the photo folder).", completion: .directory)
-    var output: String = "_site"
+    @Option(name: .shortAndLong, help: "Where to write the site (must not overlap the photo folder; default: _site).", completion: .directory)
+    var output: String?
 
     @Option(help: "The site's title (default: the photo folder's name).")
     var title: String?
@@ -81,7 +81,7 @@ struct SiteArguments: ParsableArguments {
         }
         let name = URL(fileURLWithPath: source).standardizedFileURL.lastPathComponent
         var options = SiteOptions(
-            configuration: configuration, sourceDirectory: source, outputDirectory: output,
+            configuration: configuration, sourceDirectory: source, outputDirectory: output ?? "_site",
             title: name.isEmpty ? "Photos" : name, jobs: jobs)
         if let title { options.title = title }
         options.templatesDirectory = templates

@@ -34,13 +34,22 @@ struct ImagePlanStage {
     func run(scan: ScanStage.Output, earlier: EarlierBuild, catalog: Catalog) throws(SiteError) -> Output {
         let plan = scan.plan
         let previous = earlier.previous.photos
+        let scanned = earlier.scanned
         let planner = ReusePlanner(previous: previous, settings: work.settings, exists: earlier.listing.isRegularFile)
         let work = self.work
         // Hashes and decisions on every core (they read files and the listing, nothing else);
         // moves are staged afterwards, one photo after another.
         var photos = parallelMap(Array(plan.photos.indices), jobs: jobs) { index -> PhotoPlan in
             let photo = plan.photos[index].photo
-            switch work.contentHash(of: photo, previous: previous[photo.relativePath]) {
+            let record = previous[photo.relativePath]
+            let hash: Result<String, ImagingError>
+            // A shard's record of this very file (a sharded build) spares reading it.
+            if !(record?.matches(photo.identity) ?? false), let shard = scanned[photo.relativePath], shard.matches(photo.identity) {
+                hash = .success(shard.contentHash)
+            } else {
+                hash = work.contentHash(of: photo, previous: record)
+            }
+            switch hash {
             case .failure(let error): return .unreadable(error)
             case .success(let hash):
                 let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)

@@ -19,6 +19,8 @@ struct ImageStage {
         var imagesWritten = 0
         var photosMade = 0
         var photosReused = 0
+        /// Photos whose images were taken from the store, made there by a shard.
+        var photosFromStore = 0
     }
 
     var work: PhotoWork
@@ -36,6 +38,7 @@ struct ImageStage {
             case .success(let result):
                 output.imagesWritten += result.imagesWritten
                 if result.reused { output.photosReused += 1 } else { output.photosMade += 1 }
+                if result.fromStore { output.photosFromStore += 1 }
                 output.published[index] = PublishedPhoto(planned: plan.photos[index], images: result.record)
                 // The catalog keeps the records of the photos kept as they were (the others it forgot).
                 let path = plan.photos[index].photo.relativePath

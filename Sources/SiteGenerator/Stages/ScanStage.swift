@@ -29,16 +29,12 @@ struct ScanStage {
     ) throws(SiteError) -> Output {
         let scan: ScanResult
         do {
-            let records = earlier.previous.photos
             var scanOptions = ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs)
             scanOptions.group = options.group
             scanOptions.layout = options.layout
             scanOptions.minRating = options.minRating
             scan = try GalleryScanner(options: scanOptions)
-                .scan(sourceDirectory: source, title: options.title) { path, identity in
-                    guard let record = records[path], record.matches(identity) else { return nil }
-                    return record.probeVersion == ImageProbe.version ? record.info : nil
-                }
+                .scan(sourceDirectory: source, title: options.title) { [earlier] path, identity in earlier.knownInfo(path, identity) }
         } catch {
             throw .source(error.description)
         }
