@@ -43,9 +43,8 @@ struct PageStage {
         let checks = parallelMap(albums, jobs: jobs) { [self] album -> (key: String, unchanged: Bool) in
             let key = renderer.inputKey(album: album, siteKey: siteKey)
             let files = albumFiles(album)
-            let unchanged = previousKeys[plan.albums[album].directory + "frames.json"] == key
-                && files.allSatisfy { !$0.hasSuffix(".html") || previousKeys[$0] != nil } && files.allSatisfy(listing.isRegularFile)
-            return (key, unchanged)
+            return (key, Self.isUnchanged(files, keyPath: plan.albums[album].directory + "frames.json", key: key,
+                                          previousKeys: previousKeys, listing: listing))
         }
         for (album, check) in zip(albums, checks) {
             let key = check.key
@@ -53,13 +52,7 @@ struct PageStage {
             let files = albumFiles(album)
             let unchangedAlbum = check.unchanged
             if unchangedAlbum && !renderer.options.verifyAlbumKeys {
-                for path in files {
-                    output.files.insert(path)
-                    if path.hasSuffix(".html") {
-                        output.keys[path] = previousKeys[path]
-                        output.pages += 1
-                    }
-                }
+                Self.carryOver(files, previousKeys: previousKeys, into: &output)
                 output.keys[keyPath] = key
                 continue
             }
@@ -97,17 +90,10 @@ struct PageStage {
                 let key = renderer.inputKey(tag: index, siteKey: siteKey)
                 let keyPath = renderer.tags.directory(index) + "frames.json"
                 let files = renderer.tags.wallFiles(index, tilesPerPage: renderer.options.tilesPerPage, framesChunkSize: renderer.options.framesChunkSize)
-                let unchangedTag = previousKeys[keyPath] == key
-                    && files.allSatisfy { !$0.hasSuffix(".html") || previousKeys[$0] != nil } && files.allSatisfy(listing.isRegularFile)
+                let unchangedTag = Self.isUnchanged(files, keyPath: keyPath, key: key, previousKeys: previousKeys, listing: listing)
                 output.keys[keyPath] = key
                 if unchangedTag && !renderer.options.verifyAlbumKeys {
-                    for path in files {
-                        output.files.insert(path)
-                        if path.hasSuffix(".html") {
-                            output.keys[path] = previousKeys[path]
-                            output.pages += 1
-                        }
-                    }
+                    Self.carryOver(files, previousKeys: previousKeys, into: &output)
                 } else {
                     changed.append(index)
                     keys[index] = unchangedTag ? key : nil
@@ -127,6 +113,27 @@ struct PageStage {
             output.files.insert("assets/" + path)
         }
         return output
+    }
+
+    /// Whether a wall (an album's or a tag's) whose input key is `key` is as the catalog
+    /// recorded it (its key at `keyPath`), with every page's key recorded and all its `files`
+    /// there: then it is not rendered at all.
+    private static func isUnchanged(
+        _ files: [String], keyPath: String, key: String, previousKeys: [String: String], listing: OutputListing
+    ) -> Bool {
+        previousKeys[keyPath] == key && files.allSatisfy { !$0.hasSuffix(".html") || previousKeys[$0] != nil }
+            && files.allSatisfy(listing.isRegularFile)
+    }
+
+    /// The files and page keys of an unchanged wall, carried over from the earlier build.
+    private static func carryOver(_ files: [String], previousKeys: [String: String], into output: inout Output) {
+        for path in files {
+            output.files.insert(path)
+            if path.hasSuffix(".html") {
+                output.keys[path] = previousKeys[path]
+                output.pages += 1
+            }
+        }
     }
 
     /// Writes one of an album's files unless its bytes are the same; returns whether it wrote.
