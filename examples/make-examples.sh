@@ -107,5 +107,50 @@ exif "$out/Nature/Storm.jpg" -DateTimeOriginal="2008:09:11 16:05:00"
 exif "$out/Nature/Flowers/Fleur jaune.jpg" \
   -ImageDescription="Fleur jaune — a yellow flower, seen close" -Artist="Charles Barbin"
 
+# Camera settings (invented for the example), shown on the photo's page and in the lightbox.
+exif "$out/Lady bird.jpg" -Make=Canon -Model="Canon EOS 5D" -LensModel="EF100mm f/2.8 Macro USM" \
+  -FocalLength=100 -FNumber=8 -ExposureTime=1/200 -ISO=200 -ExposureCompensation=-0.3
+
+# sidecar FILE TITLE RATING KEYWORD...: an XMP sidecar as Lightroom (IMG.xmp) or darktable
+# (IMG.jpg.xmp) writes one; an empty TITLE or RATING is left out. A keyword A|B|C is
+# hierarchical: it goes to lr:hierarchicalSubject, and its levels to dc:subject, as Lightroom
+# writes them (the site shows C only). The keywords make the tag pages (tags/).
+sidecar() {
+  local file=$1 title=$2 rating=$3 flat="" tree="" keyword level
+  shift 3
+  for keyword in "$@"; do
+    if [[ $keyword == *"|"* ]]; then
+      tree+="<rdf:li>$keyword</rdf:li>"
+      IFS='|' read -ra levels <<<"$keyword"
+      for level in "${levels[@]}"; do flat+="<rdf:li>$level</rdf:li>"; done
+    else
+      flat+="<rdf:li>$keyword</rdf:li>"
+    fi
+  done
+  {
+    echo '<x:xmpmeta xmlns:x="adobe:ns:meta/">'
+    echo ' <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+    echo '  <rdf:Description rdf:about=""'
+    echo '    xmlns:dc="http://purl.org/dc/elements/1.1/"'
+    echo '    xmlns:xmp="http://ns.adobe.com/xap/1.0/"'
+    echo "    xmlns:lr=\"http://ns.adobe.com/lightroom/1.0/\"${rating:+ xmp:Rating=\"$rating\"}>"
+    [[ -n $title ]] && echo "   <dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">$title</rdf:li></rdf:Alt></dc:title>"
+    echo "   <dc:subject><rdf:Bag>$flat</rdf:Bag></dc:subject>"
+    [[ -n $tree ]] && echo "   <lr:hierarchicalSubject><rdf:Bag>$tree</rdf:Bag></lr:hierarchicalSubject>"
+    echo '  </rdf:Description>'
+    echo ' </rdf:RDF>'
+    echo '</x:xmpmeta>'
+  } >"$file"
+}
+
+sidecar "$out/Lady bird.xmp"                  "Ladybird"     5 nature insect "Animals|Insects|ladybird"
+sidecar "$out/Nature/Dune.xmp"                "Dune at dusk" 4 nature sand sea
+sidecar "$out/Nature/Aqua.jpg.xmp"            ""             "" nature water
+sidecar "$out/Nature/Storm.xmp"               ""             "" sea sky
+sidecar "$out/Nature/Flowers/Fleur jaune.xmp" ""             "" nature flower yellow
+sidecar "$out/Nature/Flowers/Two wings.xmp"   ""             "" nature flower insect
+sidecar "$out/Café/Wood.xmp"                  ""             "" texture
+sidecar "$out/Café/Blinds.xmp"                ""             "" texture
+
 find "$out" -type f | LC_ALL=C sort
 du -sh "$out"

@@ -1,6 +1,8 @@
 // Engine benchmark: WaterfallLayout against a minimal inline masonry loop with the same
 // arithmetic (the lower bound any engine could reach), measured in the same run, on the same
-// seeded items. Also times indices(intersecting:) against a linear scan of every frame.
+// seeded items. Also times indices(intersecting:) against a linear scan of every frame, and
+// the other layouts (sections, justified rows, the horizontal direction) on the same items,
+// alternating with the column layout, with their queries against a scan.
 //
 // Usage: swift build -c release --product waterfall-benchmark
 //        .build/release/waterfall-benchmark [--items N] [--runs N] [--queries N]
@@ -239,5 +241,86 @@ print("")
 print("indices(intersecting:) on the 3-column layout, 1200x1080 viewports at random heights:")
 print("  engine: \(format(q * 1000, 2)) µs per query (\(queryCount) queries, median of \(runs) runs)")
 print("  linear scan of every frame: \(format(s * 1000, 1)) µs per query (\(scanCount) queries) -> engine is \(format(s / q, 0))x faster")
+// MARK: - The other layouts, beside the column layout, on the same items
+
+/// Sections of about a day's photos: 1 to 60 items each, seeded.
+func makeSections(_ sizes: [Size]) -> [WaterfallSection] {
+    var random = SplitMix64(state: 11)
+    var sections: [WaterfallSection] = []
+    var start = 0
+    while start < sizes.count {
+        let count = min(sizes.count - start, 1 + Int(random.next() % 60))
+        sections.append(WaterfallSection(headerHeight: 40, itemSizes: Array(sizes[start..<(start + count)])))
+        start += count
+    }
+    return sections
+}
+
+let sections = makeSections(sizes)
+let columnConfiguration = WaterfallConfiguration(columns: .count(3), insets: .zero, columnGap: gap, rowGap: gap)
+let justifiedConfiguration = JustifiedConfiguration(targetRowHeight: 220, itemGap: gap, rowGap: gap)
+do {
+    // The four layouts alternate within each run, so that load from other processes hits
+    // them alike; the median of each is reported, with its ratio to the column layout's.
+    var times: [[Double]] = [[], [], [], []]
+    for _ in 0..<(runs + 1) {
+        var start = clock.now
+        let columns = try WaterfallLayout(itemSizes: sizes, configuration: columnConfiguration, containerWidth: containerWidth)
+        times[0].append(milliseconds(clock.now - start))
+        start = clock.now
+        let sectioned = try SectionedLayout(sections: sections, configuration: columnConfiguration, containerWidth: containerWidth)
+        times[1].append(milliseconds(clock.now - start))
+        start = clock.now
+        let justified = try JustifiedLayout(itemSizes: sizes, configuration: justifiedConfiguration, containerWidth: containerWidth)
+        times[2].append(milliseconds(clock.now - start))
+        start = clock.now
+        let horizontal = try HorizontalWaterfallLayout(itemSizes: sizes, configuration: columnConfiguration, containerHeight: containerWidth)
+        times[3].append(milliseconds(clock.now - start))
+        sink += columns.contentSize.height + sectioned.contentSize.height + justified.contentSize.height + horizontal.contentSize.width
+    }
+    // The first run is the warm-up.
+    let medians = times.map { median(Array($0.dropFirst())) }
+    let columnsMs = medians[0], sectionsMs = medians[1], rowsMs = medians[2], horizontalMs = medians[3]
+    print("")
+    print("other layouts of the same \(itemCount) items, alternating with the 3-column layout (median of \(runs) runs after a warm-up):")
+    print("layout | ms | ÷ columns")
+    print("------ | -- | ---------")
+    print("columns (3) | \(format(columnsMs, 1)) | 1.00x")
+    print("sections (3 columns, \(sections.count) sections of 1-60) | \(format(sectionsMs, 1)) | \(format(sectionsMs / columnsMs, 2))x")
+    print("justified rows (target 220) | \(format(rowsMs, 1)) | \(format(rowsMs / columnsMs, 2))x")
+    print("horizontal (3 rows) | \(format(horizontalMs, 1)) | \(format(horizontalMs / columnsMs, 2))x")
+
+    // Queries on each, viewport-sized, against a scan of every frame.
+    let sectioned = try SectionedLayout(sections: sections, configuration: columnConfiguration, containerWidth: containerWidth)
+    let rows = try JustifiedLayout(itemSizes: sizes, configuration: justifiedConfiguration, containerWidth: containerWidth)
+    for (name, height, query, frames) in [
+        ("sections", sectioned.contentSize.height, { (rect: Rect) in sectioned.indices(intersecting: rect).items }, sectioned.frames),
+        ("justified rows", rows.contentSize.height, { (rect: Rect) in rows.indices(intersecting: rect) }, rows.frames),
+    ] {
+        var random = SplitMix64(state: 5)
+        let rects = (0..<queryCount).map { _ in Rect(x: 0, y: random.unit() * max(0, height - 1080), width: containerWidth, height: 1080) }
+        for rect in rects.prefix(20) where query(rect) != scanIntersecting(frames, rect) {
+            print("MISMATCH: \(name) queries and the linear scan disagree")
+            exit(1)
+        }
+        var found = 0
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let start = clock.now
+            for rect in rects { found += query(rect).count }
+            times.append(milliseconds(clock.now - start) / Double(rects.count))
+        }
+        let scanStart = clock.now
+        for rect in rects.prefix(scanCount) { found += scanIntersecting(frames, rect).count }
+        let scan = milliseconds(clock.now - scanStart) / Double(scanCount)
+        sink += Double(found)
+        let perQuery = median(times)
+        print("  \(name) queries: \(format(perQuery * 1000, 2)) µs per query, scan \(format(scan * 1000, 1)) µs -> \(format(scan / perQuery, 0))x faster")
+    }
+} catch {
+    print("layout failed: \(error)")
+    exit(1)
+}
+
 print("")
 print("(checksum \(format(sink, 0)))")

@@ -36,6 +36,9 @@ public struct GalleryPhoto: Sendable, Hashable {
 
     /// Whether this item is a video.
     public var isVideo: Bool { video != nil }
+    /// What the photo's XMP sidecar (`IMG_1.jpg.xmp`, else `IMG_1.xmp`, else that of a camera
+    /// RAW file of the same name) says; its fields come before those of the file itself.
+    public var sidecar: XMPMetadata?
 
     /// Creates a photo record.
     public init(
@@ -74,20 +77,47 @@ public struct GalleryPhoto: Sendable, Hashable {
         return exifDescription
     }
 
-    /// The EXIF image description, when it has visible text.
+    /// The photo's metadata in the documented order of precedence, field by field: its XMP
+    /// sidecar, then what the file holds (its embedded XMP, then EXIF, then IPTC). A caption
+    /// file comes before all of them for the caption (see ``caption``).
+    public var metadata: PhotoMetadata {
+        guard let sidecar else { return info.metadata }
+        return info.metadata.overlaid(with: sidecar)
+    }
+
+    /// The described caption from the metadata (XMP description, EXIF ImageDescription or IPTC
+    /// caption), when it has visible text.
     public var exifDescription: String? {
-        guard let text = info.metadata.description?.trimmingWhitespace(), !text.isEmpty else { return nil }
+        guard let text = metadata.description?.trimmingWhitespace(), !text.isEmpty else { return nil }
         return text
     }
 
-    /// The capture date (EXIF DateTimeOriginal), when the photo has a valid one.
-    public var date: GalleryDate? {
-        info.metadata.dateTaken.flatMap(GalleryDate.init)
+    /// The title given by a photo tool (XMP `dc:title`, else IPTC Object Name), when it has
+    /// visible text; distinct from the caption.
+    public var metadataTitle: String? {
+        guard let text = metadata.title?.trimmingWhitespace(), !text.isEmpty else { return nil }
+        return text.filter { $0 != "\0" }
     }
 
-    /// The capture date as `YYYY-MM-DD HH:MM:SS`, from EXIF, when the photo has one.
+    /// The keywords (XMP sidecar, else embedded XMP, else IPTC), each once; empty when none.
+    public var keywords: [String] {
+        (metadata.keywords ?? []).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+    }
+
+    /// The star rating (XMP `xmp:Rating`, else EXIF Rating): -1 rejected, 0 unrated, 1 to 5.
+    public var rating: Int {
+        metadata.rating ?? 0
+    }
+
+    /// The capture date (XMP `photoshop:DateCreated` or `exif:DateTimeOriginal`, else EXIF
+    /// DateTimeOriginal), when the photo has a valid one.
+    public var date: GalleryDate? {
+        metadata.dateTaken.flatMap(GalleryDate.init)
+    }
+
+    /// The capture date as `YYYY-MM-DD HH:MM:SS`, when the photo has one.
     public var captureDate: String? {
-        guard let raw = info.metadata.dateTaken?.trimmingWhitespace(), raw.count >= 10 else { return nil }
+        guard let raw = metadata.dateTaken?.trimmingWhitespace(), raw.count >= 10 else { return nil }
         var characters = Array(raw)
         // EXIF writes "YYYY:MM:DD HH:MM:SS"; a zeroed date means "unknown".
         if characters.count >= 10 { characters[4] = "-"; characters[7] = "-" }
@@ -150,6 +180,12 @@ public struct GalleryAlbum: Sendable, Hashable {
     public var coverFileName: String?
     /// The order of ``photos`` and ``albums``: the `sort` of `index.md`, else the site's.
     public var sort: AlbumSortOrder
+    /// How ``photos`` are split into sections by capture date: the `group` of `index.md`, else
+    /// the site's. With a grouping other than `none`, ``photos`` are ordered by section
+    /// (oldest first, undated last), each section in the ``sort`` order.
+    public var group: PhotoGrouping = .none
+    /// How the album is laid out: the `layout` of `index.md`, else the site's.
+    public var layout: AlbumLayout = .columns
     /// The capture date of the oldest photo in the album or below it (set by the scanner).
     var oldestPhotoDate: GalleryDate?
 
@@ -198,12 +234,16 @@ public struct ScanProblem: Sendable, Hashable, CustomStringConvertible {
     public var reason: String
     /// The 1-based line in the file the problem is about, when it is about a line.
     public var line: Int?
+    /// Whether it is a warning about a file that was read in part (an XMP packet that could
+    /// not be read: the photo is still published), not a file that was skipped.
+    public var isWarning = false
 
     /// Creates a problem record.
-    public init(path: String, reason: String, line: Int? = nil) {
+    public init(path: String, reason: String, line: Int? = nil, isWarning: Bool = false) {
         self.path = path
         self.reason = reason
         self.line = line
+        self.isWarning = isWarning
     }
 
     /// "path: reason".

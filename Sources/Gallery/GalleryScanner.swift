@@ -19,6 +19,13 @@ public struct ScanOptions: Sendable, Hashable {
     public var videoTools: MediaTools? = MediaTools.locate()
     /// Videos longer than this many seconds are skipped (`video_max_duration`).
     public var videoMaxDuration: Double = VideoSettings().maxDuration
+    /// How every album whose `index.md` does not choose splits its photos into sections.
+    public var group: PhotoGrouping = .none
+    /// How every album whose `index.md` does not choose is laid out.
+    public var layout: AlbumLayout = .columns
+    /// The fewest stars a photo needs to be published (`min_rating`; 0: every photo). A
+    /// rejected photo (rating -1) is never published.
+    public var minRating: Int = 0
 
     /// Creates options; by default photos are sorted by date, with the default pixel limit, one
     /// file per core at once.
@@ -35,6 +42,9 @@ public struct ScanOptions: Sendable, Hashable {
     public init(configuration: SiteConfiguration, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.init(sort: configuration.sort, limits: DecodeLimits(maxPixels: configuration.maxPixels), concurrency: concurrency)
         videoMaxDuration = Double(configuration.videoMaxDuration) * 60
+        group = configuration.group
+        layout = configuration.layout
+        minRating = configuration.minRating
     }
 }
 
@@ -106,7 +116,7 @@ public struct GalleryScanner: Sendable {
         var problems = walk.problems
         var photosByFolder: [String: [GalleryPhoto]] = [:]
         var videosWithoutTools: [String] = []
-        for (candidate, outcome) in zip(walk.candidates, probed) {
+        for (candidate, (outcome, sidecar)) in zip(walk.candidates, probed) {
             switch outcome {
             case .item(let info, let video):
                 var photo = GalleryPhoto(
@@ -116,6 +126,21 @@ public struct GalleryScanner: Sendable {
                 photo.changeTime = candidate.identity.changeTime
                 photo.inode = candidate.identity.inode
                 photo.video = video
+                if let problem = info.metadata.xmpProblem {
+                    problems.append(ScanProblem(path: candidate.relativePath,
+                                                reason: "its embedded XMP is not read: \(problem); the photo is published without it",
+                                                isWarning: true))
+                }
+                switch sidecar {
+                case .success(let fields): photo.sidecar = fields
+                case .failure(let error):
+                    problems.append(ScanProblem(path: candidate.sidecar?.relativePath ?? candidate.relativePath,
+                                                reason: "this XMP sidecar is not read: \(error); \(candidate.name) is published without it",
+                                                isWarning: true))
+                case nil: break
+                }
+                // A rejected photo (rating -1) is never published; `min_rating` leaves out the others below it.
+                if photo.rating < 0 || photo.rating < options.minRating { continue }
                 photosByFolder[candidate.folder, default: []].append(photo)
             case .failure(let reason):
                 problems.append(ScanProblem(path: candidate.relativePath, reason: reason))
@@ -203,11 +228,14 @@ public struct GalleryScanner: Sendable {
         return .item(info, video)
     }
 
+    /// Each candidate's header (unless `known` has it) and XMP sidecar, read on every core.
+    /// Sidecars are read on every scan: they are small, and editing one must show.
     private func probeAll(
         _ candidates: [Candidate], known: @Sendable (String, FileIdentity) -> ImageInfo?,
         knownVideo: @Sendable (String, FileIdentity) -> VideoInfo?
-    ) -> [ProbeOutcome] {
-        let results = Mutex([ProbeOutcome?](repeating: nil, count: candidates.count))
+    ) -> [(ProbeOutcome, Result<XMPMetadata, XMPError>?)] {
+        typealias Outcome = (ProbeOutcome, Result<XMPMetadata, XMPError>?)
+        let results = Mutex([Outcome?](repeating: nil, count: candidates.count))
         let tools = options.videoTools
         let maxDuration = options.videoMaxDuration
         let next = Atomic<Int>(0)
@@ -219,12 +247,12 @@ public struct GalleryScanner: Sendable {
                 guard index < candidates.count else { return }
                 let candidate = candidates[index]
                 if tools != nil, let video = knownVideo(candidate.relativePath, candidate.identity) {
-                    results.withLock { $0[index] = Self.videoOutcome(video, maxDuration: maxDuration) }
+                    results.withLock { $0[index] = (Self.videoOutcome(video, maxDuration: maxDuration), nil) }
                     continue
                 }
                 if known(candidate.relativePath, candidate.identity) == nil, Self.isVideo(path: candidate.path, name: candidate.name) {
                     let outcome = tools.map { Self.probeVideo(candidate, tools: $0, maxDuration: maxDuration) } ?? .videoWithoutTools
-                    results.withLock { $0[index] = outcome }
+                    results.withLock { $0[index] = (outcome, nil) }
                     continue
                 }
                 let result = Result<ImageInfo, ImagingError> { () throws(ImagingError) -> ImageInfo in
@@ -237,11 +265,18 @@ public struct GalleryScanner: Sendable {
                     try limits.check(info)
                     return info
                 }
+                var sidecar: Result<XMPMetadata, XMPError>?
+                if case .success = result, let file = candidate.sidecar {
+                    sidecar = Result { () throws(XMPError) -> XMPMetadata in
+                        guard file.size <= XMPReader.maximumSize else { throw .tooLarge(limit: XMPReader.maximumSize) }
+                        return try XMPReader.read(fileAtPath: file.path)
+                    }
+                }
                 let outcome: ProbeOutcome = switch result {
                 case .success(let info): .item(info, nil)
                 case .failure(let error): .failure(error.description)
                 }
-                results.withLock { $0[index] = outcome }
+                results.withLock { $0[index] = (outcome, sidecar) }
             }
         }
         return results.withLock { $0.map { $0! } }
@@ -288,13 +323,37 @@ public struct GalleryScanner: Sendable {
             }
         }
         let sort = frontMatter.sort ?? options.sort
-        photos.sort(by: Self.order(sort, name: \.fileName, date: \.date))
-        albums.sort(by: Self.order(sort, name: \.name, date: \.date))
+        photos = Self.sorted(photos, sort, name: \.fileName, date: \.date)
+        if let indexFile = folder.textFiles["index.md"] {
+            photos = Self.applyManualOrder(frontMatter.order, to: photos, indexFile: indexFile.relativePath, problems: &problems)
+        }
+        let layout = frontMatter.layout ?? options.layout
+        var group = frontMatter.group ?? options.group
+        if layout == .rows, group != .none {
+            problems.append(ScanProblem(
+                path: folder.textFiles["index.md"]?.relativePath ?? folder.relativePath,
+                reason: "group: \(group.rawValue) cannot be combined with layout: rows yet; the album is shown in rows without sections"))
+            group = .none
+        }
+        if group != .none {
+            // Sections by date, oldest first, undated last; each section in the album's order.
+            photos = photos.enumerated().sorted { a, b in
+                switch (group.key(a.element.date), group.key(b.element.date)) {
+                case let (x?, y?) where x != y: return x < y
+                case (.some, nil): return true
+                case (nil, .some): return false
+                default: return a.offset < b.offset
+                }
+            }.map(\.element)
+        }
+        albums = Self.sorted(albums, sort, name: \.name, date: \.date)
         let oldest = (photos.compactMap(\.date) + albums.compactMap(\.oldestPhotoDate)).min()
         var album = GalleryAlbum(
             name: name, relativePath: folder.relativePath, albums: albums, photos: photos,
             title: frontMatter.title?.trimmingWhitespace().nonEmpty ?? name, date: frontMatter.date ?? oldest,
             descriptionHTML: descriptionHTML, hidden: frontMatter.hidden, coverFileName: coverFileName, sort: sort)
+        album.group = group
+        album.layout = layout
         album.oldestPhotoDate = oldest
         return album
     }
@@ -361,22 +420,55 @@ public struct GalleryScanner: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// The order of photos or albums: by date (dated ones first, oldest first; ties and undated
-    /// ones by name) or by name alone.
-    static func order<T>(_ sort: AlbumSortOrder, name: KeyPath<T, String>, date: KeyPath<T, GalleryDate?>) -> (T, T) -> Bool {
+    /// The order of photos or albums: by date (dated ones first, oldest first or newest first;
+    /// ties and undated ones by name) or by name alone, either way round.
+    public static func order<T>(_ sort: AlbumSortOrder, name: KeyPath<T, String>, date: KeyPath<T, GalleryDate?>) -> (T, T) -> Bool {
         switch sort {
         case .name:
             return { naturalOrder($0[keyPath: name], $1[keyPath: name]) }
-        case .date:
+        case .nameDescending:
+            return { naturalOrder($1[keyPath: name], $0[keyPath: name]) }
+        case .date, .dateDescending:
+            let newestFirst = sort == .dateDescending
             return { a, b in
                 switch (a[keyPath: date], b[keyPath: date]) {
-                case let (x?, y?) where x != y: return x < y
+                case let (x?, y?) where x != y: return newestFirst ? y < x : x < y
                 case (.some, nil): return true
                 case (nil, .some): return false
                 default: return naturalOrder(a[keyPath: name], b[keyPath: name])
                 }
             }
         }
+    }
+
+    /// `items` in `sort` order, each item's name and date read once (a photo's date is parsed
+    /// from its metadata: reading it in every comparison was most of a rebuild's scan).
+    public static func sorted<T>(_ items: [T], _ sort: AlbumSortOrder, name: KeyPath<T, String>, date: KeyPath<T, GalleryDate?>) -> [T] {
+        let keyed = items.indices.map { SortKeys(index: $0, name: items[$0][keyPath: name], date: items[$0][keyPath: date]) }
+        return keyed.sorted(by: order(sort, name: \SortKeys.name, date: \SortKeys.date)).map { items[$0.index] }
+    }
+
+    /// `photos` with those named in `order` first, in that order (names matched exactly, else
+    /// ignoring case), the others after them as they were; a listed name that is not a photo
+    /// of the album is a problem of its `index.md`.
+    static func applyManualOrder(
+        _ order: [String], to photos: [GalleryPhoto], indexFile: String, problems: inout [ScanProblem]
+    ) -> [GalleryPhoto] {
+        guard !order.isEmpty else { return photos }
+        var remaining = photos
+        var ordered: [GalleryPhoto] = []
+        for name in order {
+            guard let index = remaining.firstIndex(where: { $0.fileName == name })
+                ?? remaining.firstIndex(where: { $0.fileName.lowercased() == name.lowercased() })
+            else {
+                if !ordered.contains(where: { $0.fileName.lowercased() == name.lowercased() }) {
+                    problems.append(ScanProblem(path: indexFile, reason: "order: \"\(name)\" is not a photo in this album's folder; it is left out of the order"))
+                }
+                continue
+            }
+            ordered.append(remaining.remove(at: index))
+        }
+        return ordered + remaining
     }
 
     static func reason(_ error: any Error) -> String {
@@ -394,6 +486,8 @@ struct Candidate: Sendable {
     var folder: String
     var name: String
     var identity: FileIdentity
+    /// The XMP sidecar that applies to it, if any.
+    var sidecar: TextFile?
 }
 
 /// A `.txt` or `.md` file found by the walk: a caption or an album's `index.md`.
@@ -456,6 +550,11 @@ struct Walk {
         }
         // Paths are joined as strings: a URL per entry is slow across thousands of photos.
         let folderPath = url.path
+        // XMP sidecars and camera RAW files of this folder, by lower-cased name: matched with
+        // the photos once the whole folder is known.
+        var sidecars: [String: TextFile] = [:]
+        var raws: [(name: String, relativePath: String)] = []
+        let firstCandidate = candidates.count
         // Byte order, for a walk that is the same every time: albums and photos are put in their
         // own order afterwards (`order`), so the walk need not pay for the natural sort.
         for entry in names.sorted() {
@@ -493,16 +592,56 @@ struct Walk {
             if ext == "txt" || ext == "md", result.textFiles[lower] == nil {
                 result.textFiles[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size)
             }
+            if ext == "xmp", sidecars[lower] == nil {
+                sidecars[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size)
+            }
             if Self.sidecarExtensions.contains(ext) { continue }
             if Self.rawExtensions.contains(ext) {
-                problems.append(ScanProblem(path: childRelative,
-                                            reason: "camera RAW files are not supported; export a JPEG or HEIC"))
+                raws.append((entry, childRelative))
                 continue
             }
             candidates.append(Candidate(
                 path: targetPath, relativePath: childRelative, folder: relativePath, name: entry,
                 identity: targetStatus.identity))
         }
+        pairSidecarsAndRAWs(from: firstCandidate, folder: relativePath, sidecars: sidecars, raws: raws)
         return result
     }
+
+    /// A camera RAW file beside a photo of the same name (`IMG_1.CR3` and `IMG_1.JPG`) is that
+    /// photo: ignored without a word, and its sidecar (`IMG_1.CR3.xmp`) applies to the photo
+    /// when the photo has none of its own. A RAW file alone is reported. A photo's sidecar is
+    /// `IMG_1.jpg.xmp`, else `IMG_1.xmp` (as Lightroom writes it for RAW files).
+    private mutating func pairSidecarsAndRAWs(
+        from firstCandidate: Int, folder: String, sidecars: [String: TextFile], raws: [(name: String, relativePath: String)]
+    ) {
+        func stem(_ name: String) -> String {
+            guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name.lowercased() }
+            return name[..<dot].lowercased()
+        }
+        var photoStems: Set<String> = []
+        for index in candidates.indices.dropFirst(firstCandidate) where candidates[index].folder == folder {
+            let name = candidates[index].name.lowercased()
+            let photoStem = stem(name)
+            photoStems.insert(photoStem)
+            let pairedRAWs = raws.filter { stem($0.name) == photoStem }.map { $0.name.lowercased() + ".xmp" }
+            for candidate in [name + ".xmp", photoStem + ".xmp"] + pairedRAWs {
+                if let file = sidecars[candidate] {
+                    candidates[index].sidecar = file
+                    break
+                }
+            }
+        }
+        for raw in raws where !photoStems.contains(stem(raw.name)) {
+            problems.append(ScanProblem(path: raw.relativePath,
+                                        reason: "camera RAW files are not supported; export a JPEG or HEIC"))
+        }
+    }
+}
+
+/// An item's place in a list and what it is sorted by, read once.
+struct SortKeys {
+    var index: Int
+    var name: String
+    var date: GalleryDate?
 }

@@ -7,7 +7,7 @@ import Foundation
 /// only (most camera and phone file names) are compared byte by byte to the same result
 /// (``asciiNaturalComparison(_:_:)``), about nine times faster: sorting a library of 100,000
 /// photos by name took over a second of a rebuild.
-func naturalOrder(_ a: String, _ b: String) -> Bool {
+public func naturalOrder(_ a: String, _ b: String) -> Bool {
     var a = a
     var b = b
     let ascii = a.withUTF8 { x in

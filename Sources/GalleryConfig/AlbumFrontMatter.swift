@@ -10,6 +10,8 @@ import Yams
 /// date: 2024-07-14
 /// cover: IMG_0042.jpg
 /// sort: name
+/// group: day
+/// layout: columns
 /// hidden: false
 /// ---
 /// Two weeks on the coast, mostly *rain*.
@@ -30,20 +32,29 @@ public struct AlbumFrontMatter: Sendable, Hashable {
     public var coverLine: Int?
     /// The order of this album's photos and sub-albums instead of the site's `sort`.
     public var sort: AlbumSortOrder?
+    /// How this album's photos are split into sections instead of the site's `group`.
+    public var group: PhotoGrouping?
+    /// How this album is laid out instead of the site's `layout`.
+    public var layout: AlbumLayout?
     /// Whether the album is left out of its parent's list (it is still built and reachable by its URL).
     public var hidden: Bool = false
+    /// File names of photos in this album's folder, in the order they are shown; the photos not
+    /// listed follow, in the album's `sort` order.
+    public var order: [String] = []
 
     /// Keys the front matter may hold.
-    public static let keys = ["title", "date", "cover", "sort", "hidden"]
+    public static let keys = ["title", "date", "cover", "sort", "group", "layout", "hidden", "order"]
 
     /// Creates front matter.
     public init(title: String? = nil, date: GalleryDate? = nil, cover: String? = nil, coverLine: Int? = nil,
-                sort: AlbumSortOrder? = nil, hidden: Bool = false) {
+                sort: AlbumSortOrder? = nil, group: PhotoGrouping? = nil, layout: AlbumLayout? = nil, hidden: Bool = false) {
         self.title = title
         self.date = date
         self.cover = cover
         self.coverLine = coverLine
         self.sort = sort
+        self.group = group
+        self.layout = layout
         self.hidden = hidden
     }
 }
@@ -129,7 +140,18 @@ public struct AlbumIndexFile: Sendable, Hashable {
                         result.cover = name
                         result.coverLine = reader.line(entry.value)
                     case "sort": result.sort = try reader.choice(entry.value, at: entry.path, as: AlbumSortOrder.self).get()
+                    case "layout": result.layout = try reader.choice(entry.value, at: entry.path, as: AlbumLayout.self).get()
+                    case "group": result.group = try reader.choice(entry.value, at: entry.path, as: PhotoGrouping.self).get()
                     case "hidden": result.hidden = try reader.bool(entry).get()
+                    case "order":
+                        var names: [String] = []
+                        for (path, node) in try reader.items(entry, what: "file names of photos in this album's folder").get() {
+                            guard let name = node.scalar?.string.trimmingCharacters(in: .whitespaces), !name.isEmpty, !name.contains("/") else {
+                                throw reader.error(.badValue, path, node, "must be the file name of a photo in this album's folder (no path)")
+                            }
+                            names.append(name)
+                        }
+                        result.order = names
                     default: break
                     }
                 }

@@ -16,7 +16,7 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
 
     private static let tokens = ["YYYY", "MMMM", "MMM", "MM", "M", "DD", "D", "HH", "H", "mm", "ss"]
     private static let timeTokens: Set<String> = ["HH", "H", "mm", "ss"]
-    private static let monthNames = [
+    static let monthNames = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September",
         "October", "November", "December",
     ]

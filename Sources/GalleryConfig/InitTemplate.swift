@@ -20,10 +20,12 @@ extension SiteConfiguration {
         # Default: none (the site uses relative links only).
         # base_url: https://example.com/photos/
 
-        # Columns of the waterfall: from each album width (CSS px) upwards, this many columns.
-        # Listed by growing min_width; the first starts at 0. Columns: \(SettingRange.text(SettingRange.columns)).
+        # Columns of the waterfall: from each album width (CSS px) upwards, this many columns,
+        # and for albums laid out in rows (layout: rows) the height rows are aimed at (CSS px).
+        # Listed by growing min_width; the first starts at 0. Columns: \(SettingRange.text(SettingRange.columns));
+        # row_height: \(SettingRange.text(SettingRange.rowHeight)) (optional).
         breakpoints:
-        \(defaults.breakpoints.map { "  - { min_width: \($0.minWidth), columns: \($0.columns) }" }.joined(separator: "\n"))
+        \(defaults.breakpoints.map { "  - { min_width: \($0.minWidth), columns: \($0.columns), row_height: \($0.effectiveRowHeight) }" }.joined(separator: "\n"))
 
         # Space between tiles, in CSS px (\(SettingRange.text(SettingRange.gap))).
         gap: \(defaults.gap)
@@ -45,15 +47,24 @@ extension SiteConfiguration {
         # Quality of the generated images, \(SettingRange.text(SettingRange.quality)).
         quality: \(defaults.quality)
 
-        # Order of photos and albums: date (capture date, oldest first; undated ones last, by name)
-        # or name (numbers by value: IMG_2 before IMG_10). An album's index.md can override it.
+        # Order of photos and albums: date (capture date, oldest first; undated ones last, by name),
+        # date-desc (newest first), name (numbers by value: IMG_2 before IMG_10) or name-desc.
+        # An album's index.md can override it, or list its photos in order (order: [a.jpg, b.jpg]).
         sort: date
+
+        # Publish only photos rated this many stars or more (XMP or EXIF rating; \(SettingRange.text(SettingRange.minRating)),
+        # 0: every photo). A rejected photo (rating -1) is never published.
+        min_rating: \(defaults.minRating)
 
         # Photos whose header claims more megapixels than this are refused (\(SettingRange.text(SettingRange.maxMegapixels))).
         max_megapixels: \(defaults.maxMegapixels)
 
         # Keep GPS positions out of everything published.
         strip_gps: true
+
+        # Show each photo's camera settings (camera, lens, focal length, aperture, exposure, ISO)
+        # on its page and in the lightbox.
+        show_exif: true
 
         # Publish each original file and link to it from the photo's page.
         download_originals: false
@@ -71,6 +82,15 @@ extension SiteConfiguration {
         video_max_height: \(defaults.videoMaxHeight)
         video_quality: \(defaults.videoQuality)
         video_max_duration: \(defaults.videoMaxDuration)
+        # Sections by capture date, each under a header that stays on screen while its photos
+        # scroll by: day ("14 July 2024"), month ("July 2024"), year ("2024") or none.
+        # Undated photos come last, under "Undated". An album's index.md can override it.
+        group: none
+
+        # How albums are laid out: columns (a waterfall, each photo under the shortest column)
+        # or rows (justified rows of about row_height, each filling the width). An album's
+        # index.md can override it. Rows and group cannot be combined yet.
+        layout: columns
 
         """
     }

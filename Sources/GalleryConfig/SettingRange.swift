@@ -13,6 +13,8 @@ public enum SettingRange {
     public static let maxMegapixels = 1...10_000
     /// Columns of one breakpoint.
     public static let columns = 1...24
+    /// The row height of a breakpoint, CSS px (albums laid out in rows).
+    public static let rowHeight = 40...2000
     /// A breakpoint's minimum album width, CSS px.
     public static let breakpointMinWidth = 0...100_000
     /// Seconds a photo stays on screen in the lightbox's slideshow.
@@ -21,6 +23,8 @@ public enum SettingRange {
     public static let videoMaxHeight = 144...4320
     /// Minutes a video may last to be published.
     public static let videoMaxDuration = 1...1440
+    /// The fewest stars a published photo has (`min_rating`).
+    public static let minRating = 0...5
 
     /// `range` as the README and `cascade init` write it: "16 to 20000".
     public static func text(_ range: ClosedRange<Int>) -> String {

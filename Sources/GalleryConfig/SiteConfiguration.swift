@@ -8,6 +8,10 @@ public enum AlbumSortOrder: String, Sendable, Hashable, CaseIterable {
     case date
     /// By name, case-insensitively, numbers by value (`IMG_2` before `IMG_10`).
     case name
+    /// By capture date, newest first; undated ones still after the dated ones, by name.
+    case dateDescending = "date-desc"
+    /// By name, in reverse.
+    case nameDescending = "name-desc"
 }
 
 /// The site's settings, read from `cascade.yml` in the photo folder.
@@ -19,17 +23,31 @@ public struct SiteConfiguration: Sendable, Hashable {
     /// The name of the configuration file in the photo folder.
     public static let fileName = "cascade.yml"
 
-    /// A column count that applies from an album width upwards.
+    /// A column count (and a row height, for albums laid out in rows) that applies from an
+    /// album width upwards.
     public struct Breakpoint: Sendable, Hashable {
         /// The smallest album (wall) width in CSS px at which `columns` applies.
         public var minWidth: Int
         /// Number of columns, 1 to 24.
         public var columns: Int
+        /// The height, CSS px, that rows are aimed at in an album laid out in rows (`layout:
+        /// rows`); nil: ``defaultRowHeight(minWidth:)``.
+        public var rowHeight: Int?
 
         /// Creates a breakpoint.
-        public init(minWidth: Int, columns: Int) {
+        public init(minWidth: Int, columns: Int, rowHeight: Int? = nil) {
             self.minWidth = minWidth
             self.columns = columns
+            self.rowHeight = rowHeight
+        }
+
+        /// The row height in force: the configured one, else the default.
+        public var effectiveRowHeight: Int { rowHeight ?? Self.defaultRowHeight(minWidth: minWidth) }
+
+        /// The row height of the default breakpoint that applies at `minWidth`: 150 px from 0,
+        /// 180 from 600, 220 from 1000, 260 from 1600, 300 from 2400.
+        public static func defaultRowHeight(minWidth: Int) -> Int {
+            SiteConfiguration.defaultBreakpoints.last { $0.minWidth <= minWidth }?.rowHeight ?? 150
         }
     }
 
@@ -79,6 +97,15 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var videoQuality: Int
     /// Videos longer than this many minutes are skipped.
     public var videoMaxDuration: Int
+    /// How albums' photos are split into sections by capture date, unless an album's
+    /// `index.md` says otherwise.
+    public var group: PhotoGrouping
+    /// How albums are laid out, unless an album's `index.md` says otherwise.
+    public var layout: AlbumLayout
+    /// Whether each photo's camera settings are shown on its page and in the lightbox.
+    public var showExif: Bool
+    /// The fewest stars a photo needs to be published (0: every photo but rejected ones).
+    public var minRating: Int
 
     /// The defaults: the settings of a photo folder without `cascade.yml`.
     public init() {
@@ -101,13 +128,18 @@ public struct SiteConfiguration: Sendable, Hashable {
         videoMaxHeight = 1080
         videoQuality = 75
         videoMaxDuration = 30
+        group = .none
+        layout = .columns
+        showExif = true
+        minRating = 0
     }
 
-    /// 2 columns from 0 px, 3 from 600, 4 from 1000, 5 from 1600, 6 from 2400.
+    /// 2 columns from 0 px, 3 from 600, 4 from 1000, 5 from 1600, 6 from 2400 (rows of 150,
+    /// 180, 220, 260, 300 px).
     public static let defaultBreakpoints: [Breakpoint] = [
-        Breakpoint(minWidth: 0, columns: 2), Breakpoint(minWidth: 600, columns: 3),
-        Breakpoint(minWidth: 1000, columns: 4), Breakpoint(minWidth: 1600, columns: 5),
-        Breakpoint(minWidth: 2400, columns: 6),
+        Breakpoint(minWidth: 0, columns: 2, rowHeight: 150), Breakpoint(minWidth: 600, columns: 3, rowHeight: 180),
+        Breakpoint(minWidth: 1000, columns: 4, rowHeight: 220), Breakpoint(minWidth: 1600, columns: 5, rowHeight: 260),
+        Breakpoint(minWidth: 2400, columns: 6, rowHeight: 300),
     ]
 
     /// The largest pixel count a photo may claim (`maxMegapixels` × 1,000,000).
@@ -153,6 +185,7 @@ public struct SiteConfiguration: Sendable, Hashable {
         let reader = YAMLReader(file: file)
         var configuration = SiteConfiguration()
         guard let root = try reader.compose(text), !root.isNullValue else { return configuration }
+        var groupEntry: YAMLReader.Entry?
         for entry in try reader.entries(of: root, at: "", allowed: keys, what: "the settings") {
             switch entry.key {
             case "title": configuration.title = try reader.text(entry).get()
@@ -184,8 +217,18 @@ public struct SiteConfiguration: Sendable, Hashable {
             case "video_quality": configuration.videoQuality = try reader.int(entry, in: SettingRange.quality).get()
             case "video_max_duration":
                 configuration.videoMaxDuration = try reader.int(entry, in: SettingRange.videoMaxDuration, unit: " (minutes)").get()
+            case "layout": configuration.layout = try reader.choice(entry.value, at: entry.path, as: AlbumLayout.self).get()
+            case "group":
+                configuration.group = try reader.choice(entry.value, at: entry.path, as: PhotoGrouping.self).get()
+                groupEntry = entry
+            case "show_exif": configuration.showExif = try reader.bool(entry).get()
+            case "min_rating": configuration.minRating = try reader.int(entry, in: SettingRange.minRating, unit: " (stars)").get()
             default: break  // `entries` refuses keys that are not listed
             }
+        }
+        if configuration.layout == .rows, configuration.group != .none, let entry = groupEntry {
+            throw reader.error(.badValue, entry.path, entry.value,
+                               "cannot be combined with layout: rows yet; use group: none, or layout: columns")
         }
         return configuration
     }
@@ -194,7 +237,8 @@ public struct SiteConfiguration: Sendable, Hashable {
     public static let keys = [
         "title", "author", "base_url", "breakpoints", "gap", "page_padding", "thumbnail_widths", "photo_widths",
         "formats", "quality", "sort", "max_megapixels", "strip_gps", "download_originals",
-        "date_format", "slideshow_interval", "video_max_height", "video_quality", "video_max_duration",
+        "date_format", "slideshow_interval", "group", "layout", "show_exif", "min_rating",
+        "video_max_height", "video_quality", "video_max_duration",
     ]
 
     private static func baseURL(_ entry: YAMLReader.Entry, _ reader: YAMLReader) throws(ConfigurationError) -> String {
@@ -213,13 +257,15 @@ public struct SiteConfiguration: Sendable, Hashable {
     private static func breakpoints(_ entry: YAMLReader.Entry, _ reader: YAMLReader) throws(ConfigurationError) -> [Breakpoint] {
         var result: [Breakpoint] = []
         for (path, node) in try reader.items(entry, what: "breakpoints ({min_width, columns})").get() {
-            let fields = try reader.entries(of: node, at: path, allowed: ["min_width", "columns"],
-                                            what: "a breakpoint such as {min_width: 600, columns: 3}")
+            let fields = try reader.entries(of: node, at: path, allowed: ["min_width", "columns", "row_height"],
+                                            what: "a breakpoint such as {min_width: 600, columns: 3, row_height: 180}")
             var minWidth: Int?
             var columns: Int?
+            var rowHeight: Int?
             for field in fields {
                 switch field.key {
                 case "min_width": minWidth = try reader.int(field, in: SettingRange.breakpointMinWidth, unit: " (CSS px)").get()
+                case "row_height": rowHeight = try reader.int(field, in: SettingRange.rowHeight, unit: " (CSS px)").get()
                 default: columns = try reader.int(field, in: SettingRange.columns).get()
                 }
             }
@@ -235,7 +281,7 @@ public struct SiteConfiguration: Sendable, Hashable {
                 throw reader.error(.badValue, path + ".min_width", node,
                                    "the first breakpoint must start at min_width 0 so that every width has a column count, not \(minWidth)")
             }
-            result.append(Breakpoint(minWidth: minWidth, columns: columns))
+            result.append(Breakpoint(minWidth: minWidth, columns: columns, rowHeight: rowHeight))
         }
         return result
     }

@@ -23,6 +23,9 @@ enum ExifReader {
         // it adds the tags the standard makes mandatory, with default values, and drops tags
         // found in a directory where they do not belong. Cascade wants what the camera wrote.
         exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
+        // The rating (0x4746, written by Windows and many photo tools) is not in libexif's list
+        // of tags: kept only when unknown tags are.
+        exif_data_unset_option(data, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS)
         payload.withUnsafeBufferPointer { buffer in
             exif_data_load_data(data, buffer.baseAddress, UInt32(buffer.count))
         }
@@ -52,7 +55,51 @@ enum ExifReader {
         fields.metadata.description = text(exif_content_get_entry(main, EXIF_TAG_IMAGE_DESCRIPTION))
         fields.metadata.artist = text(exif_content_get_entry(main, EXIF_TAG_ARTIST))
         fields.metadata.hasGPS = (gps?.pointee.count ?? 0) > 0
+        if let rating = integer(exif_content_get_entry(main, ExifTag(rawValue: 0x4746)), order) {
+            fields.metadata.rating = min(5, max(-1, rating > 0x7FFF ? rating - 0x10000 : rating))
+        }
+        var camera = CameraSettings()
+        camera.make = text(exif_content_get_entry(main, EXIF_TAG_MAKE))
+        camera.model = text(exif_content_get_entry(main, EXIF_TAG_MODEL))
+        camera.lens = text(exif_content_get_entry(exif, EXIF_TAG_LENS_MODEL)) ?? text(exif_content_get_entry(exif, EXIF_TAG_LENS_MAKE))
+        camera.focalLength = rational(exif_content_get_entry(exif, EXIF_TAG_FOCAL_LENGTH), order).flatMap { $0.value }
+        camera.focalLength35mm = integer(exif_content_get_entry(exif, EXIF_TAG_FOCAL_LENGTH_IN_35MM_FILM), order).flatMap { $0 > 0 ? $0 : nil }
+        camera.fNumber = rational(exif_content_get_entry(exif, EXIF_TAG_FNUMBER), order).flatMap { $0.value }
+        camera.exposureTime = rational(exif_content_get_entry(exif, EXIF_TAG_EXPOSURE_TIME), order)
+        camera.iso = integer(exif_content_get_entry(exif, EXIF_TAG_ISO_SPEED_RATINGS), order).flatMap { $0 > 0 ? $0 : nil }
+        camera.exposureBias = rational(exif_content_get_entry(exif, EXIF_TAG_EXPOSURE_BIAS_VALUE), order).flatMap { $0.value }
+        if camera.focalLength.map({ !($0 > 0 && $0 < 100_000) }) ?? false { camera.focalLength = nil }
+        if camera.fNumber.map({ !($0 > 0 && $0 < 1000) }) ?? false { camera.fNumber = nil }
+        if camera.exposureTime.map({ !($0.numerator > 0 && ($0.value ?? 0) > 0) }) ?? false { camera.exposureTime = nil }
+        if camera.exposureBias.map({ !(abs($0) <= 100) }) ?? false { camera.exposureBias = nil }
+        fields.metadata.camera = camera.isEmpty ? nil : camera
         return fields
+    }
+
+    /// The first value of a SHORT or LONG entry.
+    private static func integer(_ entry: UnsafeMutablePointer<ExifEntry>?, _ order: ExifByteOrder) -> Int? {
+        guard let entry, let value = entry.pointee.data, entry.pointee.components >= 1 else { return nil }
+        switch entry.pointee.format {
+        case EXIF_FORMAT_SHORT where entry.pointee.size >= 2: return Int(exif_get_short(value, order))
+        case EXIF_FORMAT_LONG where entry.pointee.size >= 4: return Int(exif_get_long(value, order))
+        default: return nil
+        }
+    }
+
+    /// The first value of a RATIONAL or SRATIONAL entry, with a non-zero denominator.
+    private static func rational(_ entry: UnsafeMutablePointer<ExifEntry>?, _ order: ExifByteOrder) -> CameraSettings.Fraction? {
+        guard let entry, let value = entry.pointee.data, entry.pointee.components >= 1, entry.pointee.size >= 8 else { return nil }
+        let fraction: CameraSettings.Fraction
+        switch entry.pointee.format {
+        case EXIF_FORMAT_RATIONAL:
+            let r = exif_get_rational(value, order)
+            fraction = CameraSettings.Fraction(numerator: Int(r.numerator), denominator: Int(r.denominator))
+        case EXIF_FORMAT_SRATIONAL:
+            let r = exif_get_srational(value, order)
+            fraction = CameraSettings.Fraction(numerator: Int(r.numerator), denominator: Int(r.denominator))
+        default: return nil
+        }
+        return fraction.denominator == 0 ? nil : fraction
     }
 
     /// The text of an ASCII entry up to its first NUL, without surrounding blanks; nil when empty.

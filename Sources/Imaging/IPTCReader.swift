@@ -1,4 +1,5 @@
-/// Reads the caption (IPTC Caption-Abstract, dataset 2:120) from the Photoshop resources of a
+/// Reads the caption (IPTC Caption-Abstract, dataset 2:120), the title (Object Name, 2:05) and
+/// the keywords (2:25) from the Photoshop resources of a
 /// JPEG's APP13 segments, where Lightroom, Photo Mechanic and most newsroom tools write it.
 ///
 /// The layout (Adobe's "Photoshop 3.0" image resources, IPTC-IIM 4.2): after the header
@@ -10,14 +11,31 @@
 enum IPTCReader {
     static let header: [UInt8] = Array("Photoshop 3.0".utf8) + [0]
 
+    /// The fields Cascade reads from IPTC.
+    struct Fields: Equatable {
+        /// Caption-Abstract (2:120).
+        var caption: String?
+        /// Object Name (2:05), the title.
+        var title: String?
+        /// Keywords (2:25), each once, in order.
+        var keywords: [String] = []
+    }
+
     /// The caption in `resources` (the APP13 payloads after their headers, joined), trimmed of
-    /// blanks; nil when there is none. The text is UTF-8 when dataset 1:90 says so or when it
-    /// is valid UTF-8, else Latin-1 (the standard's default).
+    /// blanks; nil when there is none.
     static func caption(inResources resources: [UInt8]) -> String? {
-        guard let iptc = resource(0x0404, in: resources) else { return nil }
+        fields(inResources: resources).caption
+    }
+
+    /// The caption, title and keywords in `resources`. The text is UTF-8 when dataset 1:90
+    /// says so or when it is valid UTF-8, else Latin-1 (the standard's default).
+    static func fields(inResources resources: [UInt8]) -> Fields {
+        guard let iptc = resource(0x0404, in: resources) else { return Fields() }
         let reader = ByteReader(iptc)
         var utf8Declared = false
         var caption: [UInt8]?
+        var title: [UInt8]?
+        var keywords: [[UInt8]] = []
         var position = 0
         while (try? reader.u8(position)) == 0x1C, let record = try? reader.u8(position + 1),
             let dataset = try? reader.u8(position + 2), let size = try? reader.u16be(position + 3),
@@ -26,15 +44,24 @@ enum IPTCReader {
         {
             if record == 1, dataset == 90 { utf8Declared = data == [0x1B, 0x25, 0x47] }  // ESC % G
             if record == 2, dataset == 120, caption == nil { caption = data }
+            if record == 2, dataset == 5, title == nil { title = data }
+            if record == 2, dataset == 25, keywords.count < 1000 { keywords.append(data) }
             position += 5 + size
         }
-        guard let caption else { return nil }
-        let bytes = Array(caption.prefix { $0 != 0 })
-        if utf8Declared || String(validating: bytes, as: UTF8.self) != nil {
-            return ExifReader.cleanText(bytes)
+        func text(_ data: [UInt8]) -> String? {
+            let bytes = Array(data.prefix { $0 != 0 })
+            if utf8Declared || String(validating: bytes, as: UTF8.self) != nil {
+                return ExifReader.cleanText(bytes)
+            }
+            let latin1 = String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+            return ExifReader.cleanText(Array(latin1.utf8))
         }
-        let latin1 = String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
-        return ExifReader.cleanText(Array(latin1.utf8))
+        var fields = Fields(caption: caption.flatMap(text), title: title.flatMap(text))
+        var seen: Set<String> = []
+        for keyword in keywords.compactMap(text) where seen.insert(keyword.lowercased()).inserted {
+            fields.keywords.append(keyword)
+        }
+        return fields
     }
 
     /// The data of the first image resource `id` in `resources`, if any.

@@ -27,6 +27,8 @@ enum ISOMediaHeader {
         var height: Int
         var transforms: [Transform]
         var exif: [UInt8]?
+        /// The XMP packet, if the file has one.
+        var xmp: [UInt8]? = nil
         /// The colour description of its `colr` boxes: an ICC profile (`prof`, `rICC`) over an
         /// `nclx` one when it has both, as HEIF readers do.
         var colour: ColourProfile? = nil
@@ -34,7 +36,8 @@ enum ISOMediaHeader {
 
     static func read(_ reader: ByteReader, format: ImageFormat) throws(ImagingError) -> ImageInfo {
         let primary = try primaryImage(reader, format: format)
-        let metadata = primary.exif.flatMap(ExifReader.read)?.metadata ?? PhotoMetadata()
+        var metadata = primary.exif.flatMap(ExifReader.read)?.metadata ?? PhotoMetadata()
+        metadata.apply(EmbeddedXMP.read(primary.xmp))
         var orientation = Orientation.up
         for transform in primary.transforms {
             switch transform {
@@ -139,7 +142,9 @@ enum ISOMediaHeader {
         }
         // EXIF is optional: a damaged EXIF item leaves the image readable.
         let exif = try? exifItem(file: file, meta: meta, children: children, format: format)
-        return PrimaryImage(width: width, height: height, transforms: transforms, exif: exif ?? nil, colour: icc.map(ColourProfile.icc) ?? nclx)
+        let xmp = try? xmpItem(file: file, meta: meta, children: children, format: format)
+        return PrimaryImage(width: width, height: height, transforms: transforms, exif: exif ?? nil, xmp: xmp ?? nil,
+                            colour: icc.map(ColourProfile.icc) ?? nclx)
     }
 
     /// The property indices associated with `item` in an `ipma` box, or nil when it has none.
@@ -172,23 +177,57 @@ enum ISOMediaHeader {
 
     /// The TIFF structure of the first `Exif` item, if any (at most 4 MiB).
     private static func exifItem(file: ByteReader, meta: ByteReader, children: [Box], format: ImageFormat) throws(ImagingError) -> [UInt8]? {
+        guard let data = try item(file: file, meta: meta, children: children, format: format, limit: ExifReader.maximumSize,
+                                  where: { type, _ in type == "Exif" })
+        else { return nil }
+        // The item starts with the offset of the TIFF header after these four bytes.
+        guard data.count >= 4 else { return nil }
+        let skip = 4 + (Int(data[0]) << 24 | Int(data[1]) << 16 | Int(data[2]) << 8 | Int(data[3]))
+        guard skip < data.count else { return nil }
+        return Array(data[skip...])
+    }
+
+    /// The XMP packet: the first item of type `mime` whose content type is `application/rdf+xml`.
+    private static func xmpItem(file: ByteReader, meta: ByteReader, children: [Box], format: ImageFormat) throws(ImagingError) -> [UInt8]? {
+        try item(file: file, meta: meta, children: children, format: format, limit: XMPReader.maximumSize) { type, contentType in
+            type == "mime" && contentType == "application/rdf+xml"
+        }
+    }
+
+    /// The data of the first item whose type (and, for `mime` items, content type) `matches`;
+    /// nil when there is none or it is larger than `limit`.
+    private static func item(
+        file: ByteReader, meta: ByteReader, children: [Box], format: ImageFormat, limit: Int,
+        where matches: (_ type: String, _ contentType: String?) -> Bool
+    ) throws(ImagingError) -> [UInt8]? {
         guard let iinf = children.first(where: { $0.type == "iinf" }), let iloc = children.first(where: { $0.type == "iloc" }) else {
             return nil
         }
         // iinf: version, flags, entry count, then infe boxes (version 2 or 3 name an item type).
         let countSize = try meta.u8(iinf.contentStart) == 0 ? 2 : 4
-        var exifID: Int?
+        var itemID: Int?
         for infe in try boxes(meta, in: (iinf.contentStart + 4 + countSize)..<iinf.end, format: format) where infe.type == "infe" {
             let version = try meta.u8(infe.contentStart)
             guard version >= 2 else { continue }
             let idSize = version == 2 ? 2 : 4
             let id = idSize == 2 ? try meta.u16be(infe.contentStart + 4) : try meta.u32be(infe.contentStart + 4)
-            if try meta.fourCC(infe.contentStart + 4 + idSize + 2) == "Exif" {
-                exifID = id
+            let typeOffset = infe.contentStart + 4 + idSize + 2  // after the protection index
+            let type = try meta.fourCC(typeOffset)
+            var contentType: String?
+            if type == "mime", typeOffset + 4 < infe.end {
+                // item_name and content_type, each ending with a NUL.
+                let rest = try meta.bytes((typeOffset + 4)..<infe.end)
+                if let nameEnd = rest.firstIndex(of: 0) {
+                    let tail = rest[(nameEnd + 1)...]
+                    contentType = String(decoding: tail.prefix { $0 != 0 }, as: UTF8.self)
+                }
+            }
+            if matches(type, contentType) {
+                itemID = id
                 break
             }
         }
-        guard let exifID, let extents = try location(of: exifID, meta: meta, iloc: iloc) else { return nil }
+        guard let itemID, let extents = try location(of: itemID, meta: meta, iloc: iloc) else { return nil }
 
         // construction method 0: file offsets; 1: offsets into the idat box.
         let source: ByteReader
@@ -204,14 +243,10 @@ enum ISOMediaHeader {
         }
         var data: [UInt8] = []
         for extent in extents.ranges {
-            guard data.count + extent.count <= ExifReader.maximumSize else { return nil }
+            guard data.count + extent.count <= limit else { return nil }
             data += try source.bytes((origin + extent.lowerBound)..<(origin + extent.upperBound))
         }
-        // The item starts with the offset of the TIFF header after these four bytes.
-        guard data.count >= 4 else { return nil }
-        let skip = 4 + (Int(data[0]) << 24 | Int(data[1]) << 16 | Int(data[2]) << 8 | Int(data[3]))
-        guard skip < data.count else { return nil }
-        return Array(data[skip...])
+        return data
     }
 
     /// An item's extents from the `iloc` box.

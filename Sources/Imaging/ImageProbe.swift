@@ -1,8 +1,9 @@
 /// Reads an image's format, size, orientation and metadata from its header, without decoding.
 public enum ImageProbe {
     /// The version of what a probe reads: raised whenever a probe learns to read more (the
-    /// IPTC caption: 2), so that header information kept from an earlier build is read again.
-    public static let version = 2
+    /// IPTC caption: 2; XMP, IPTC title and keywords, camera settings, rating: 3), so that
+    /// header information kept from an earlier build is read again.
+    public static let version = 3
 
     /// Probes an image held in memory.
     public static func probe(_ bytes: [UInt8]) throws(ImagingError) -> ImageInfo {
@@ -78,7 +79,13 @@ public enum ImageProbe {
         var exif: ExifFields?
         var photoshopResources: [UInt8] = []
         var size: (width: Int, height: Int)?
+        var xmp = EmbeddedXMP.JPEGPackets()
         try walkJPEG(reader) { segment throws(ImagingError) in
+            if segment.marker == 0xE1, segment.end - segment.dataStart > EmbeddedXMP.standardSignature.count,
+                try reader.u8(segment.dataStart) == UInt8(ascii: "h")
+            {
+                xmp.take(try reader.bytes(segment.dataStart..<segment.end))
+            }
             let headerSize = IPTCReader.header.count
             if segment.marker == 0xED, segment.end - segment.dataStart > headerSize,
                 try reader.bytes(segment.dataStart..<(segment.dataStart + headerSize)) == IPTCReader.header
@@ -100,10 +107,13 @@ public enum ImageProbe {
         }
         guard let size else { throw .headerUnreadable(.jpeg) }
         var fields = exif ?? ExifFields()
-        // No EXIF description: the IPTC caption, where most photo tools write it.
-        if fields.metadata.description == nil {
-            fields.metadata.description = IPTCReader.caption(inResources: photoshopResources)
-        }
+        // What EXIF lacks, from IPTC, where most photo tools write the caption; then the XMP
+        // packet's fields over both.
+        let iptc = IPTCReader.fields(inResources: photoshopResources)
+        fields.metadata.description = fields.metadata.description ?? iptc.caption
+        fields.metadata.title = iptc.title
+        fields.metadata.keywords = iptc.keywords.isEmpty ? nil : iptc.keywords
+        fields.metadata.apply(EmbeddedXMP.read(xmp))
         return ImageInfo(format: .jpeg, width: size.width, height: size.height, orientation: fields.orientation, metadata: fields.metadata)
     }
 
@@ -111,7 +121,9 @@ public enum ImageProbe {
 
     private static func png(_ reader: ByteReader) throws(ImagingError) -> ImageInfo {
         guard try reader.u32be(8) >= 13, try reader.fourCC(12) == "IHDR" else { throw .headerUnreadable(.png) }
-        return ImageInfo(format: .png, width: try reader.u32be(16), height: try reader.u32be(20))
+        var metadata = PhotoMetadata()
+        metadata.apply(EmbeddedXMP.read(EmbeddedXMP.png(reader)))
+        return ImageInfo(format: .png, width: try reader.u32be(16), height: try reader.u32be(20), metadata: metadata)
     }
 
     // MARK: WebP

@@ -128,16 +128,29 @@ public enum Orientation: Int, Sendable, CaseIterable, Codable {
     }
 }
 
-/// Metadata of a photo that a gallery shows or protects.
+/// Metadata of a photo that a gallery shows or protects, read from the file itself: its
+/// embedded XMP packet first, then EXIF, then IPTC, field by field.
 public struct PhotoMetadata: Sendable, Hashable, Codable {
-    /// Capture date in EXIF form, `YYYY:MM:DD HH:MM:SS` (DateTimeOriginal, else DateTime).
+    /// Capture date: the XMP `photoshop:DateCreated` or `exif:DateTimeOriginal` (ISO 8601),
+    /// else the EXIF DateTimeOriginal, else DateTime (`YYYY:MM:DD HH:MM:SS`).
     public var dateTaken: String?
-    /// The EXIF ImageDescription, else (in a JPEG) the IPTC caption (Caption-Abstract).
+    /// The XMP `dc:description`, else the EXIF ImageDescription, else (in a JPEG) the IPTC
+    /// caption (Caption-Abstract).
     public var description: String?
-    /// The EXIF Artist.
+    /// The XMP `dc:creator`, else the EXIF Artist.
     public var artist: String?
     /// Whether the file carries GPS information.
     public var hasGPS: Bool
+    /// The XMP `dc:title`, else the IPTC Object Name (2:05).
+    public var title: String?
+    /// The XMP keywords (see ``XMPMetadata/keywords``), else the IPTC Keywords (2:25).
+    public var keywords: [String]?
+    /// The XMP `xmp:Rating`, else the EXIF Rating (tag 0x4746): -1 (rejected) to 5.
+    public var rating: Int?
+    /// The camera's settings from EXIF, when it has any.
+    public var camera: CameraSettings?
+    /// Why the embedded XMP packet was not read, when it could not be (the rest still is).
+    public var xmpProblem: String?
 
     /// Creates metadata.
     public init(dateTaken: String? = nil, description: String? = nil, artist: String? = nil, hasGPS: Bool = false) {
@@ -146,6 +159,57 @@ public struct PhotoMetadata: Sendable, Hashable, Codable {
         self.artist = artist
         self.hasGPS = hasGPS
     }
+
+    /// This metadata with each field the XMP packet `xmp` has taken from it instead.
+    public func overlaid(with xmp: XMPMetadata) -> PhotoMetadata {
+        var result = self
+        result.title = xmp.title ?? title
+        result.description = xmp.description ?? description
+        result.keywords = xmp.keywords ?? keywords
+        result.rating = xmp.rating ?? rating
+        result.dateTaken = xmp.dateTaken ?? dateTaken
+        result.artist = xmp.creator ?? artist
+        return result
+    }
+}
+
+/// A camera's settings for one photo, as EXIF records them.
+public struct CameraSettings: Sendable, Hashable, Codable {
+    /// EXIF Make and Model.
+    public var make: String?
+    public var model: String?
+    /// EXIF LensModel (else LensMake).
+    public var lens: String?
+    /// Focal length in mm.
+    public var focalLength: Double?
+    /// The 35 mm equivalent focal length in mm (FocalLengthIn35mmFilm).
+    public var focalLength35mm: Int?
+    /// The aperture's f-number (FNumber).
+    public var fNumber: Double?
+    /// Exposure time in seconds, as a fraction (ExposureTime).
+    public var exposureTime: Fraction?
+    /// ISO speed (ISOSpeedRatings / PhotographicSensitivity).
+    public var iso: Int?
+    /// Exposure compensation in EV (ExposureBiasValue).
+    public var exposureBias: Double?
+
+    /// A positive fraction as EXIF stores it.
+    public struct Fraction: Sendable, Hashable, Codable {
+        public var numerator: Int
+        public var denominator: Int
+        public init(numerator: Int, denominator: Int) {
+            self.numerator = numerator
+            self.denominator = denominator
+        }
+        /// Its value; nil for a zero denominator.
+        public var value: Double? { denominator == 0 ? nil : Double(numerator) / Double(denominator) }
+    }
+
+    /// Creates empty settings.
+    public init() {}
+
+    /// Whether no field is set.
+    public var isEmpty: Bool { self == CameraSettings() }
 }
 
 /// What a file's header says about the image, read without decoding it.

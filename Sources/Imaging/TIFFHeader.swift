@@ -90,12 +90,41 @@ struct TIFFHeader {
 
         // Metadata is a bonus: a damaged EXIF or GPS directory does not make the image unreadable.
         var metadata = PhotoMetadata(description: try? text(first(270)), artist: try? text(first(315)))
-        if let pointer = first(34665), let exifIFD = try? entries(at: try integer(pointer)) {
-            metadata.dateTaken = try? text(exifIFD.first { $0.tag == 36867 })
+        /// The first value of a RATIONAL (5) or SRATIONAL (10) entry, with a non-zero denominator.
+        func rational(_ entry: Entry?) -> CameraSettings.Fraction? {
+            guard let entry, entry.type == 5 || entry.type == 10, let numerator = try? u32(entry.valueOffset),
+                let denominator = try? u32(entry.valueOffset + 4), denominator != 0
+            else { return nil }
+            return entry.type == 10
+                ? CameraSettings.Fraction(numerator: Int(Int32(truncatingIfNeeded: numerator)), denominator: Int(Int32(truncatingIfNeeded: denominator)))
+                : CameraSettings.Fraction(numerator: numerator, denominator: denominator)
         }
+        var camera = CameraSettings()
+        camera.make = try? text(first(271))
+        camera.model = try? text(first(272))
+        if let pointer = first(34665), let exifIFD = try? entries(at: try integer(pointer)) {
+            func exif(_ tag: Int) -> Entry? { exifIFD.first { $0.tag == tag && $0.count >= 1 } }
+            metadata.dateTaken = try? text(exif(36867))
+            camera.lens = (try? text(exif(42036))) ?? (try? text(exif(42035)))
+            camera.exposureTime = rational(exif(33434)).flatMap { $0.numerator > 0 && ($0.value ?? 0) > 0 ? $0 : nil }
+            camera.fNumber = rational(exif(33437))?.value.flatMap { $0 > 0 && $0 < 1000 ? $0 : nil }
+            camera.focalLength = rational(exif(37386))?.value.flatMap { $0 > 0 && $0 < 100_000 ? $0 : nil }
+            camera.exposureBias = rational(exif(37380))?.value.flatMap { abs($0) <= 100 ? $0 : nil }
+            camera.iso = exif(34855).flatMap { try? integer($0) }.flatMap { $0 > 0 ? $0 : nil }
+            camera.focalLength35mm = exif(41989).flatMap { try? integer($0) }.flatMap { $0 > 0 ? $0 : nil }
+        }
+        metadata.camera = camera.isEmpty ? nil : camera
         metadata.dateTaken = metadata.dateTaken ?? (try? text(first(306)))
         if let pointer = first(34853), let gpsIFD = try? entries(at: try integer(pointer)) {
             metadata.hasGPS = !gpsIFD.isEmpty
+        }
+        // Tag 700: the XMP packet (BYTE or UNDEFINED).
+        if let entry = first(700), entry.type == 1 || entry.type == 7 {
+            if entry.count > XMPReader.maximumSize {
+                metadata.xmpProblem = XMPError.tooLarge(limit: XMPReader.maximumSize).description
+            } else if let packet = try? reader.bytes(entry.valueOffset..<(entry.valueOffset + entry.count)) {
+                metadata.apply(EmbeddedXMP.read(packet))
+            }
         }
 
         var header = TIFFHeader(info: ImageInfo(format: .tiff, width: width, height: height, orientation: orientation, metadata: metadata))

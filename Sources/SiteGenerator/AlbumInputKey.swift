@@ -1,5 +1,6 @@
 import Foundation
 import Video
+import Imaging
 
 /// The fingerprint of everything an album's files (its pages, its photos' pages, its frame
 /// data) are made from, cheap enough to compute for every album of a large library on every
@@ -10,7 +11,7 @@ import Video
 /// It is fed the site's key (the theme's fingerprint and every option but those that cannot
 /// change a page), the album's own fields, the cards of its listed sub-albums, and each photo in
 /// order (neighbours show on photo pages): its place, its content hash (everything read from
-/// the file), its caption, its images and its original.
+/// the file), its caption, its XMP sidecar's fields, its images and its original.
 ///
 /// With ``SiteOptions/verifyAlbumKeys`` (a test hook; `CASCADE_VERIFY_ALBUM_KEYS=1` in the
 /// environment sets it) an album whose key is unchanged is rendered anyway, and a file of it
@@ -29,6 +30,7 @@ extension PageRenderer {
         var hasher = FingerprintHasher()
         hasher.combine(theme.fingerprint)
         hasher.combine(String(reflecting: pageOptions))
+        hasher.combine(tags.isEmpty ? "no tags" : "tags")  // every page's footer links to the list of tags
         return hasher.hex
     }
 
@@ -41,6 +43,7 @@ extension PageRenderer {
         hasher.combine(album.title)
         hasher.combine(album.descriptionHTML ?? "\u{0}")
         hasher.combine(album.hidden ? "hidden" : "shown")
+        hasher.combine("group=" + album.group.rawValue + ";layout=" + album.layout.rawValue)
         hasher.combine(String(index == 0))
         for ancestor in album.ancestors {
             hasher.combine(ancestor.name)
@@ -60,6 +63,33 @@ extension PageRenderer {
         return "album-" + hasher.hex
     }
 
+    /// The key of tag `index`'s page and frame data, given ``siteKey``: its name, slug and
+    /// each of its photos as an album's key feeds them.
+    func inputKey(tag index: Int, siteKey: String) -> String {
+        var hasher = FingerprintHasher()
+        hasher.combine(siteKey)
+        let tag = tags.tags[index]
+        hasher.combine(tag.name)
+        hasher.combine(tag.slug)
+        hasher.combine(String(tag.photos.count))
+        for photo in tag.photos { feed(photo, into: &hasher) }
+        return "tag-" + hasher.hex
+    }
+
+    /// An XMP sidecar's fields, each with a mark for "none" (`String(reflecting:)` would do,
+    /// at many times the cost: this runs for every photo of every album and tag on every build).
+    private func feed(_ sidecar: XMPMetadata?, into hasher: inout FingerprintHasher) {
+        guard let sidecar else {
+            hasher.combine("no sidecar")
+            return
+        }
+        for text in [sidecar.title, sidecar.description, sidecar.dateTaken, sidecar.creator, sidecar.rating.map(String.init)] {
+            hasher.combine(text ?? "\u{0}")
+        }
+        hasher.combine(String(sidecar.keywords?.count ?? -1))
+        for keyword in sidecar.keywords ?? [] { hasher.combine(keyword) }
+    }
+
     private func feed(_ index: Int?, into hasher: inout FingerprintHasher) {
         guard let index, let published = published[index] else {
             hasher.combine("\u{0}")
@@ -72,6 +102,14 @@ extension PageRenderer {
         hasher.combine(photo.fileName)
         hasher.combine(photo.captionText ?? "\u{0}")
         hasher.combine(photo.captionHTML ?? "\u{0}")
+        // The sidecar is not part of the photo's file: what it says is fed here (what the
+        // file itself says is in its content hash).
+        feed(photo.sidecar, into: &hasher)
+        // Its links to tag pages, whose slugs depend on the whole site's keywords.
+        for tag in tags.tagsOfPhoto[index] ?? [] {
+            hasher.combine(tags.tags[tag].name)
+            hasher.combine(tags.tags[tag].slug)
+        }
         let images = published.images
         hasher.combine(images.contentHash)
         hasher.combine(String(images.probeVersion ?? -1))

@@ -56,6 +56,15 @@ struct BuildManifest: Codable, Sendable, Equatable {
             return files
         }
 
+        /// The files made with `settings`, by ascending width, as in ``filesBySettings``, without
+        /// making the dictionary (a large library's rebuild asks this of every photo).
+        func files(madeWith settings: String) -> [String]? {
+            for source in (sources ?? []).reversed() where source.settings == settings && source.paths.count == renditions.count {
+                return source.paths
+            }
+            return settings == self.settings ? renditions.map(\.path) : nil
+        }
+
         /// Every image file of the photo, in every format.
         var allPaths: [String] { filesBySettings.values.flatMap { $0 } + (video.map { [$0.path] } ?? []) }
 

@@ -15,6 +15,8 @@ struct PageRenderer: Sendable {
     let theme: Theme
     /// How many pages are rendered at once.
     let jobs: Int
+    /// The tags of the published photos, for the tag pages and the photos' links to them.
+    let tags: TagIndex
 
     /// One album's files: its page (and, for a large album, its further static pages) and its
     /// frame data, each with its site-relative path, the fingerprint of what it is made from
@@ -25,7 +27,7 @@ struct PageRenderer: Sendable {
     ) throws(SiteError) -> [(path: String, key: String?, contents: String?)] {
         let album = plan.albums[index]
         let photos = album.photos
-        let wall = try makeWall(photos)
+        let wall = try makeWall(photos, group: album.group, layout: album.layout)
         let pageCount = SitePlan.pageCount(photos: photos.count, perPage: options.tilesPerPage)
         // A large album's static pages are independent of each other: made on every core.
         let renderer = self
@@ -39,12 +41,24 @@ struct PageRenderer: Sendable {
         return files
     }
 
-    private func makeWall(_ photos: [Int]) throws(SiteError) -> AlbumWall {
+    func makeWall(_ photos: [Int], group: PhotoGrouping, layout: AlbumLayout) throws(SiteError) -> AlbumWall {
         let sizes = photos.map { photo in
             Size(width: Double(published[photo]!.images.width), height: Double(published[photo]!.images.height))
         }
+        // A grouped album's photos are in section order: a section starts where the key changes.
+        var sections: [AlbumWall.Section] = []
+        if group != .none {
+            var previous: Int?
+            for (position, photo) in photos.enumerated() {
+                let key = group.key(plan.photos[photo].photo.date)
+                if position == 0 || key != previous {
+                    sections.append(AlbumWall.Section(start: position, label: group.label(key)))
+                }
+                previous = key
+            }
+        }
         do {
-            return try AlbumWall(displaySizes: sizes, breakpoints: options.breakpoints, gap: options.gap)
+            return try AlbumWall(displaySizes: sizes, sections: sections, layout: layout, breakpoints: options.breakpoints, gap: options.gap)
         } catch {
             throw .invalidOption(error.description)
         }
@@ -58,7 +72,7 @@ struct PageRenderer: Sendable {
         let photos = album.photos
         let directory = page == 1 ? album.directory : album.directory + "pages/"
         let range = ((page - 1) * options.tilesPerPage)..<min(page * options.tilesPerPage, photos.count)
-        let pageWall = page == 1 ? wall : try makeWall(Array(photos[range]))
+        let pageWall = page == 1 ? wall : try makeWall(Array(photos[range]), group: album.group, layout: album.layout)
         let title = page == 1 ? album.title : "\(album.title) (page \(page) of \(pageCount))"
         var context = common(directory: directory, title: title, ancestors: album.ancestors,
                              page: plan.albumPagePath(album: index, page: page), image: coverImage(of: index))
@@ -82,22 +96,24 @@ struct PageRenderer: Sendable {
         // their own tiles and get the lightbox (`wallIsSlice`).
         context["framesURL"] = page == 1 ? "frames.json" : "../frames.json"
         context["wallIsSlice"] = page > 1
+        context["wallIsGrouped"] = pageWall.isGrouped
+        context["wallIsRows"] = pageWall.isRows
         context["slideshowInterval"] = options.slideshowInterval
         let sizesAttribute = pageWall.sizesAttribute(pagePadding: options.pagePadding)
         context["tiles"] = range.map { position in
             tile(photos[position], position: position, wallIndex: position - range.lowerBound, wall: pageWall,
-                 sizes: sizesAttribute, directory: directory)
+                 renderedCount: range.count, sizes: sizesAttribute, directory: directory)
         }
         if pageCount > 1 {
-            context["pagination"] = pagination(album: index, page: page, pageCount: pageCount, from: directory)
+            context["pagination"] = pagination(page: page, pageCount: pageCount, from: directory) { plan.albumPagePath(album: index, page: $0) }
         }
         return context
     }
 
     /// Links to the other static pages: previous, next, the first, the last and the two on
     /// either side of the current one.
-    private func pagination(album index: Int, page: Int, pageCount: Int, from directory: String) -> [String: Any] {
-        func url(_ number: Int) -> String { relativeURL(from: directory, to: plan.albumPagePath(album: index, page: number)) }
+    func pagination(page: Int, pageCount: Int, from directory: String, path: (Int) -> String) -> [String: Any] {
+        func url(_ number: Int) -> String { relativeURL(from: directory, to: path(number)) }
         var shown = Set([1, pageCount])
         for number in (page - 2)...(page + 2) where number >= 1 && number <= pageCount { shown.insert(number) }
         var links: [[String: Any]] = []
@@ -117,7 +133,7 @@ struct PageRenderer: Sendable {
 
     /// Variables every page receives. `page` is the page's site-relative path, `image` the
     /// site-relative path of the image that represents it (for link previews).
-    private func common(
+    func common(
         directory: String, title: String, ancestors: [(name: String, directory: String)], page: String, image: String?
     ) -> [String: Any] {
         var crumbs: [[String: Any]] = ancestors.map { ["name": $0.name, "url": relativeURL(from: directory, to: $0.directory + "index.html")] }
@@ -140,17 +156,24 @@ struct PageRenderer: Sendable {
         // Open Graph: a shared link shows the title and, with the site's address known, the image.
         var og: [String: Any] = ["title": title, "siteName": options.title]
         if let base = options.baseURL {
+            context["feedURL"] = base + FeedStage.path
             let pageURL = page.hasSuffix("index.html") ? String(page.dropLast("index.html".count)) : page
             og["url"] = base + URLPath.encode(path: pageURL)
             if let image { og["image"] = base + URLPath.encode(path: image) }
         }
         context["og"] = og
+        if !tags.isEmpty { context["tagsURL"] = relativeURL(from: directory, to: TagIndex.indexPath) }
         return context
     }
 
     /// The site-relative path of the image that represents an album: its cover's largest tile image.
-    private func coverImage(of album: Int) -> String? {
-        guard let cover = cover(of: album), let coverImages = published[cover]?.images else { return nil }
+    func coverImage(of album: Int) -> String? {
+        coverImage(photo: cover(of: album))
+    }
+
+    /// The site-relative path of a photo's largest tile image.
+    func coverImage(photo cover: Int?) -> String? {
+        guard let cover, let coverImages = published[cover]?.images else { return nil }
         return (coverImages.renditions.last { $0.width <= tileImageLimit } ?? coverImages.renditions.first)?.path
     }
 
@@ -180,13 +203,15 @@ struct PageRenderer: Sendable {
         return card
     }
 
-    private func tile(_ photo: Int, position: Int, wallIndex: Int, wall: AlbumWall, sizes: String, directory: String) -> [String: Any] {
+    func tile(
+        _ photo: Int, position: Int, wallIndex: Int, wall: AlbumWall, renderedCount: Int, sizes: String, directory: String
+    ) -> [String: Any] {
         let photoImages = published[photo]!.images
         let tileImages = photoImages.renditions.filter { $0.width <= tileImageLimit }
         let usable = tileImages.isEmpty ? [photoImages.renditions[0]] : tileImages
         let src = usable.first { $0.width >= 400 } ?? usable.last!
         let eager = wall.isInFirstRow(index: wallIndex)
-        return [
+        var context: [String: Any] = [
             "index": position,
             "url": relativeURL(from: directory, to: plan.pagePath(photo: photo)),
             "style": wall.tileStyle(index: wallIndex) + ";--bg:\(photoImages.color)",
@@ -203,6 +228,14 @@ struct PageRenderer: Sendable {
             "isVideo": plan.photos[photo].photo.isVideo,
             "duration": plan.photos[photo].photo.video.map { Duration.label($0.duration) } ?? "",
         ]
+        // A grouped album's section header comes before the section's first tile.
+        if let section = wall.section(startingAt: wallIndex) {
+            context["section"] = [
+                "label": wall.sections[section].label, "index": section, "start": position,
+                "style": wall.sectionStyle(section, renderedCount: renderedCount),
+            ] as [String: Any]
+        }
+        return context
     }
 
     /// The page of the photo at `position` in album `index`, unless `unchanged(path, key)`
@@ -220,7 +253,7 @@ struct PageRenderer: Sendable {
     }
 
     /// What a page is made from: the theme and the page's variables.
-    private func fingerprint(_ context: [String: Any]) -> String {
+    func fingerprint(_ context: [String: Any]) -> String {
         var hasher = FingerprintHasher()
         hasher.combine(context: context)
         return theme.fingerprint + "-" + hasher.hex
@@ -233,6 +266,7 @@ struct PageRenderer: Sendable {
         let title = photoTitle(photo)
         let date = entry.photo.date
         let showCaption = entry.photo.captionHTML != nil || (entry.photo.caption.map { $0 != title } ?? false)
+        let camera = cameraSummary(photo)
         let large = photoImages.renditions.last { $0.width <= 1600 } ?? photoImages.renditions[0]
         let ratio = String(format: "%.4f", Double(photoImages.width) / Double(max(photoImages.height, 1)))
         let largeSizes = "(min-aspect-ratio: \(photoImages.width)/\(photoImages.height)) calc(\(ratio) * (100vh - 140px)), 100vw"
@@ -252,6 +286,10 @@ struct PageRenderer: Sendable {
             "isoDate": date?.iso8601 ?? "",
             "hasDate": date != nil,
             "hasDetails": showCaption || date != nil,
+            "camera": camera.entries.map { ["name": $0.name, "value": $0.value] },
+            "hasCamera": !camera.isEmpty,
+            "keywords": keywordLinks(photo, from: album.directory),
+            "hasKeywords": !entry.photo.keywords.isEmpty,
             "fileName": entry.photo.fileName,
             "src": relativeURL(from: album.directory, to: large.path),
             "srcset": srcset(photoImages.renditions, from: album.directory),
@@ -297,31 +335,56 @@ struct PageRenderer: Sendable {
     /// tiles come near the screen.
     func framesFiles(album index: Int, wall: AlbumWall) -> [(String, String)] {
         let album = plan.albums[index]
-        let photos = album.photos
+        return framesFiles(directory: album.directory, photos: album.photos, wall: wall, imageURL: "thumbs/{id}-{width}.") { photo in
+            URLPath.encode(segment: plan.photos[photo].slug)
+        }
+    }
+
+    /// The frame data of a wall of `photos` whose page is in `directory`: each photo's id is
+    /// `id(photo)`, and its images are at `imageURL` with `{id}` (or `{dir}` and `{name}`, the
+    /// id up to and after its last `/`) and `{width}` filled in, and the format's extension after it.
+    func framesFiles(directory: String, photos: [Int], wall: AlbumWall, imageURL: String, id: (Int) -> String) -> [(String, String)] {
         let chunkSize = options.framesChunkSize
         let chunkCount = (photos.count + chunkSize - 1) / chunkSize
-        var json = "{\"version\":2,\"count\":\(photos.count),\"gap\":\(options.gap)"
+        var json = "{\"version\":3,\"count\":\(photos.count),\"gap\":\(options.gap)"
         json += ",\"ratioScale\":\(AlbumWall.ratioScale),\"staticCount\":\(min(photos.count, options.tilesPerPage))"
-        json += ",\"pageURL\":\"{id}.html\",\"imageURL\":\(jsonString("thumbs/{id}-{width}." + options.imageFormat.fileExtension))"
+        json += ",\"pageURL\":\"{id}.html\",\"imageURL\":\(jsonString(imageURL + options.imageFormat.fileExtension))"
         json += ",\"sources\":[" + options.sourceFormats.map { format in
-            "{\"type\":\(jsonString(format.mimeType)),\"imageURL\":\(jsonString("thumbs/{id}-{width}." + format.fileExtension))}"
+            "{\"type\":\(jsonString(format.mimeType)),\"imageURL\":\(jsonString(imageURL + format.fileExtension))}"
         }.joined(separator: ",") + "]"
+        json += ",\"layout\":\"\(wall.isRows ? "rows" : "columns")\""
         json += ",\"tileMaxWidth\":\(tileImageLimit),\"chunkSize\":\(chunkSize),\"chunks\":["
         json += (0..<chunkCount).map { jsonString(SitePlan.framesChunkPath($0)) }.joined(separator: ",")
         json += "],\"breakpoints\":["
         for (position, entry) in wall.layouts.enumerated() {
             if position > 0 { json += "," }
-            let layout = entry.layout
-            json += "{\"minWidth\":\(Int(entry.breakpoint.minWidth)),\"columns\":\(layout.columnCount)"
+            json += "{\"minWidth\":\(Int(entry.breakpoint.minWidth)),\"columns\":\(entry.columnCount)"
             json += ",\"referenceWidth\":\(AlbumWall.jsonNumber(entry.breakpoint.referenceWidth))"
-            json += ",\"columnWidth\":\(AlbumWall.jsonNumber(layout.columnWidth))"
-            json += ",\"contentHeight\":\(AlbumWall.jsonNumber(layout.contentSize.height))"
-            json += ",\"column\":\"\(wall.columnString(breakpoint: position))\"}"
+            if let rows = wall.rowWall {
+                json += ",\"contentHeight\":\(AlbumWall.jsonNumber(rows.contentHeights[position]))"
+            } else {
+                json += ",\"columnWidth\":\(AlbumWall.jsonNumber(entry.columnWidth))"
+                json += ",\"contentHeight\":\(AlbumWall.jsonNumber(entry.contentHeight))"
+            }
+            if let rows = wall.rowWall {
+                json += ",\"rowHeight\":\(rows.targets[position]),\"rows\":["
+                json += rows.rowCounts(breakpoint: position).map(String.init).joined(separator: ",") + "]}"
+            } else {
+                json += ",\"column\":\"\(wall.columnString(breakpoint: position))\"}"
+            }
+        }
+        // Sections of a grouped album (empty otherwise): each header's first item and text.
+        json += "],\"headerHeight\":\(wall.isGrouped ? AlbumWall.sectionHeaderHeight : 0),\"sections\":["
+        json += wall.sections.map { "{\"start\":\($0.start),\"label\":\(jsonString($0.label))}" }.joined(separator: ",")
+        if let rows = wall.rowWall {
+            // Each photo's layout ratio (width / height, clamped) in rows, times ratioScale.
+            json += "],\"rowRatios\":["
+            json += rows.ratioUnits.map(String.init).joined(separator: ",")
         }
         json += "],\"ratios\":["
         json += wall.ratioUnits.map(String.init).joined(separator: ",")
         json += "],\"ids\":["
-        json += photos.map { jsonString(URLPath.encode(segment: plan.photos[$0].slug)) }.joined(separator: ",")
+        json += photos.map { jsonString(id($0)) }.joined(separator: ",")
         // Each photo's placeholder colour, six hex digits a photo: a tile shows it before its chunk loads.
         json += "],\"colors\":\""
         json += photos.map { photo in
@@ -329,7 +392,7 @@ struct PageRenderer: Sendable {
             return hex.count == 6 && hex.allSatisfy(\.isHexDigit) ? String(hex) : "808080"
         }.joined()
         json += "\"}\n"
-        var files = [(album.directory + "frames.json", json)]
+        var files = [(directory + "frames.json", json)]
         for chunk in 0..<chunkCount {
             let range = (chunk * chunkSize)..<min((chunk + 1) * chunkSize, photos.count)
             var text = "{\"start\":\(range.lowerBound),\"items\":["
@@ -339,10 +402,10 @@ struct PageRenderer: Sendable {
                 return "{\"alt\":\(jsonString(altText(photo))),\"width\":\(photoImages.width),\"height\":\(photoImages.height)"
                     + ",\"color\":\(jsonString(photoImages.color)),\"widths\":["
                     + photoImages.renditions.map { String($0.width) }.joined(separator: ",") + "]"
-                    + lightboxDetails(photo, album: index) + "}"
+                    + lightboxDetails(photo, from: directory) + "}"
             }.joined(separator: ",")
             text += "]}\n"
-            files.append((album.directory + SitePlan.framesChunkPath(chunk), text))
+            files.append((directory + SitePlan.framesChunkPath(chunk), text))
         }
         return files
     }
@@ -350,7 +413,7 @@ struct PageRenderer: Sendable {
     // MARK: - Helpers
 
     /// The widest image a tile shows: the largest tile width.
-    private var tileImageLimit: Int { options.tileWidths.max() ?? 800 }
+    var tileImageLimit: Int { options.tileWidths.max() ?? 800 }
 
     private func srcset(_ renditions: [BuildManifest.RenditionRecord], from directory: String) -> String {
         renditions.map { "\(relativeURL(from: directory, to: $0.path)) \($0.width)w" }.joined(separator: ", ")
@@ -372,7 +435,7 @@ struct PageRenderer: Sendable {
     /// The lightbox's details of a photo in a chunk item (after its other fields): its title,
     /// its caption as HTML when it is Markdown, its date for people and for `<time>`, and its
     /// original's address and label when originals are published.
-    private func lightboxDetails(_ photo: Int, album index: Int) -> String {
+    private func lightboxDetails(_ photo: Int, from directory: String) -> String {
         let entry = plan.photos[photo]
         var text = ",\"title\":\(jsonString(photoTitle(photo)))"
         if let html = entry.photo.captionHTML { text += ",\"captionHTML\":\(jsonString(html))" }
@@ -380,22 +443,33 @@ struct PageRenderer: Sendable {
             text += ",\"date\":\(jsonString(options.dateFormat.string(date))),\"isoDate\":\(jsonString(date.iso8601))"
         }
         if let video = published[photo]?.images.video, let info = entry.photo.video {
-            text += ",\"video\":{\"url\":\(jsonString(relativeURL(from: plan.albums[index].directory, to: video.path)))"
+            text += ",\"video\":{\"url\":\(jsonString(relativeURL(from: directory, to: video.path)))"
             text += ",\"duration\":\(jsonString(Duration.label(info.duration)))}"
         } else if let clip = published[photo]?.images.video, entry.photo.motion != nil {
-            text += ",\"live\":{\"url\":\(jsonString(relativeURL(from: plan.albums[index].directory, to: clip.path)))}"
+            text += ",\"live\":{\"url\":\(jsonString(relativeURL(from: directory, to: clip.path)))}"
+        }
+        let camera = cameraSummary(photo)
+        if !camera.isEmpty {
+            text += ",\"camera\":[" + camera.entries.map { jsonString($0.value) }.joined(separator: ",") + "]"
         }
         if let original = published[photo]?.original {
-            text += ",\"original\":{\"url\":\(jsonString(relativeURL(from: plan.albums[index].directory, to: original.path)))"
+            text += ",\"original\":{\"url\":\(jsonString(relativeURL(from: directory, to: original.path)))"
             text += ",\"fileName\":\(jsonString(entry.photo.fileName))"
             text += ",\"label\":\(jsonString("\(entry.photo.info.displayWidth) × \(entry.photo.info.displayHeight), \(Self.byteCount(original.size))"))}"
         }
         return text
     }
 
-    /// A photo's title (its page's title, `og:title` and breadcrumb): its caption's first line,
-    /// cut at a word to at most about 80 characters, else its file name without extension.
+    /// A photo's camera settings as shown, or none with `show_exif: false`.
+    private func cameraSummary(_ photo: Int) -> CameraSummary {
+        CameraSummary(options.showExif ? plan.photos[photo].photo.metadata.camera : nil)
+    }
+
+    /// A photo's title (its page's title, `og:title` and breadcrumb): the title a photo tool
+    /// gave it (XMP `dc:title`, IPTC Object Name), else its caption's first line, cut at a word
+    /// to at most about 80 characters, else its file name without extension.
     private func photoTitle(_ photo: Int) -> String {
+        if let title = plan.photos[photo].photo.metadataTitle { return title }
         guard let caption = plan.photos[photo].photo.caption else { return plan.photos[photo].photo.stem }
         let firstLine = caption.split(whereSeparator: \.isNewline).first.map(String.init) ?? caption
         let words = firstLine.split(whereSeparator: \.isWhitespace)
@@ -412,7 +486,7 @@ struct PageRenderer: Sendable {
 
     /// An album's count: its own photos, and those of its albums when it has any, so that it
     /// agrees with the "2 / 5" of its photos' pages.
-    private func albumCountLabel(_ index: Int) -> String {
+    func albumCountLabel(_ index: Int) -> String {
         let own = plan.albums[index].photos.count
         let total = totalPhotos(index)
         if own == total { return photoCountLabel(own) }
@@ -420,7 +494,7 @@ struct PageRenderer: Sendable {
         return "\(photoCountLabel(own)), \(total) with its albums"
     }
 
-    private func altText(_ photo: Int) -> String {
+    func altText(_ photo: Int) -> String {
         plan.photos[photo].photo.caption ?? plan.photos[photo].photo.stem
     }
 
@@ -435,7 +509,7 @@ struct PageRenderer: Sendable {
         return "\(max(1, (bytes + 500) / 1000)) KB"
     }
 
-    private func photoCountLabel(_ count: Int) -> String {
+    func photoCountLabel(_ count: Int) -> String {
         count == 1 ? "1 photo" : "\(count) photos"
     }
 

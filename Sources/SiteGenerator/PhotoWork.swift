@@ -9,6 +9,8 @@ struct PhotoResult: Sendable {
     /// The photo's images, as the catalog records them.
     var record: BuildManifest.PhotoRecord
     var reused: Bool
+    /// Whether the images were taken from the store of a sharded build, made by a shard.
+    var fromStore = false
     var imagesWritten: Int
     /// What the user should know about the photo's images (a colour profile that cannot be read).
     var warnings: [String] = []
@@ -55,6 +57,14 @@ struct PhotoWork: Sendable {
             chunk.withUnsafeBytes { hasher.combine(raw: $0) }
         }
         return hasher.hex
+    }
+
+    /// The store of a sharded build: images are taken from it, or made into it.
+    var store: RenditionStore? = nil
+
+    /// How the images are made.
+    var recipe: ImageRecipe {
+        ImageRecipe(widths: widths, formats: formats, limits: limits, settings: settings, keepGPS: keepGPS)
     }
 
     /// The photo's content hash: the earlier record's when the file's identity is unchanged
@@ -155,43 +165,69 @@ struct PhotoWork: Sendable {
             break
         }
 
-        // The formats whose images are not kept are made, from one decode (of the poster frame,
-        // for a video).
-        let bytes: [UInt8]
+        // A video's images are its poster's: the frame ffmpeg takes from it.
+        var poster: [UInt8]?
         if let info = photo.video {
             guard let video else { return .failure(.video(.toolFailed(tool: "ffmpeg", reason: "not found"))) }
-            do throws(VideoError) { bytes = try video.poster(of: photo.sourcePath, info: info) } catch { return .failure(.video(error)) }
-        } else {
-            guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
-                return .failure(.image(.io(path: photo.relativePath, reason: "cannot be read")))
-            }
-            bytes = [UInt8](data)
+            do throws(VideoError) { poster = try video.poster(of: photo.sourcePath, info: info) } catch { return .failure(.video(error)) }
         }
         let missing = formats.indices.filter { !kept.contains($0) }
-        let set: RenditionSet
-        do throws(ImagingError) {
-            set = try Renditions.make(from: bytes, widths: widths, formats: missing.map { formats[$0] }, limits: limits)
-        } catch {
-            return .failure(.image(error))
+        if let store {
+            return fromStore(store, photo: photo, hash: hash, paths: paths, formats: missing)
         }
-        guard set.renditions.map(\.width) == widthsMade else {
-            return .failure(.image(.processingFailed("made images \(set.renditions.map(\.width)) px wide, not the planned \(widthsMade)")))
+        // The formats whose images are not kept are made, from one decode.
+        let rendered: RenderedImages
+        switch recipe.render(photo, formats: missing, source: poster) {
+        case .success(let value): rendered = value
+        case .failure(let error): return .failure(.image(error))
         }
-        // The GPS position goes back into JPEG images only when the site keeps it.
-        let gps = keepGPS && photo.info.format == .jpeg ? GPSMetadata.block(fromJPEG: bytes) : nil
+        let made = rendered.images
+        guard made.renditions.map(\.width) == widthsMade else {
+            return .failure(.image(.processingFailed("made images \(made.renditions.map(\.width)) px wide, not the planned \(widthsMade)")))
+        }
         var written = 0
-        for (position, rendition) in set.renditions.enumerated() {
+        for (position, files) in rendered.encoded.enumerated() {
             for (encoding, format) in missing.enumerated() {
-                var encoded = rendition.encodings[encoding]
-                if let gps, case .jpeg = formats[format] { encoded = GPSMetadata.inserting(gps, into: encoded) }
-                do throws(SiteError) { try writer.write(Data(encoded), to: wanted[format][position]) } catch { return .failure(.write(error)) }
+                do throws(SiteError) { try writer.write(Data(files[encoding]), to: wanted[format][position]) } catch { return .failure(.write(error)) }
                 written += 1
             }
         }
         let record = self.record(
-            of: photo, hash: hash, width: set.info.displayWidth, height: set.info.displayHeight, color: set.averageColor.hex,
-            sizes: set.renditions.map { ($0.width, $0.height) }, paths: paths)
-        return .success(PhotoResult(record: record, reused: missing.isEmpty, imagesWritten: written, warnings: set.warnings))
+            of: photo, hash: hash, width: made.width, height: made.height, color: made.color,
+            sizes: made.renditions.map { ($0.width, $0.height) }, paths: paths)
+        return .success(PhotoResult(record: record, reused: missing.isEmpty, imagesWritten: written, warnings: made.warnings))
+    }
+
+    /// The images of `photo` in the formats at `missing` placed from the store (a hard link
+    /// where the file system allows, else a copy), after making them into the store if it
+    /// lacks them.
+    private func fromStore(
+        _ store: RenditionStore, photo: GalleryPhoto, hash: String, paths: [Int: [String]], formats missing: [Int]
+    ) -> Result<PhotoResult, PhotoFailure> {
+        let widthsMade = paths.keys.sorted()
+        let entry: (key: String, images: StoredImages, made: Bool)
+        switch recipe.stored(photo, hash: hash, widths: widthsMade, in: store) {
+        case .success(let value): entry = value
+        case .failure(let failure): return .failure(failure)
+        }
+        var written = 0
+        do throws(SiteError) {
+            for width in widthsMade {
+                for format in missing {
+                    try writer.place(store.filePath(entry.key, width: width, ext: formats[format].fileExtension), at: paths[width]![format])
+                    written += 1
+                }
+            }
+        } catch {
+            return .failure(.write(error))
+        }
+        let images = entry.images
+        let record = self.record(
+            of: photo, hash: hash, width: images.width, height: images.height, color: images.color,
+            sizes: images.renditions.map { ($0.width, $0.height) }, paths: paths)
+        return .success(PhotoResult(
+            record: record, reused: missing.isEmpty || !entry.made, fromStore: !missing.isEmpty && !entry.made,
+            imagesWritten: written, warnings: images.warnings))
     }
 
     /// The record of a photo whose images an earlier build made (`made`: its size, colour and

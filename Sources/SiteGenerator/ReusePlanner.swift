@@ -36,18 +36,18 @@ struct VideoJob: Sendable {
 /// Decides, without touching a file, what happens to each photo's images: a pure function of
 /// the catalog's records, the photo's content hash, the paths and settings this build wants,
 /// and which files exist.
-struct ReusePlanner {
+struct ReusePlanner: Sendable {
     /// What an earlier build made, by source path.
     var previous: [String: BuildManifest.PhotoRecord]
     /// Per format of this build (main first), the settings its images depend on.
     var settings: [String]
     /// Whether a site-relative file exists.
-    var exists: (String) -> Bool
+    var exists: @Sendable (String) -> Bool
     /// Source paths of the earlier records, by content hash (the first path in order wins, so
     /// the choice does not depend on dictionary order).
     private let pathsByHash: [String: String]
 
-    init(previous: [String: BuildManifest.PhotoRecord], settings: [String], exists: @escaping (String) -> Bool) {
+    init(previous: [String: BuildManifest.PhotoRecord], settings: [String], exists: @escaping @Sendable (String) -> Bool) {
         self.previous = previous
         self.settings = settings
         self.exists = exists
@@ -77,17 +77,15 @@ struct ReusePlanner {
     /// The formats whose wanted files `record` lists, made with the same settings, and which
     /// are still there.
     func reusableFormats(_ record: BuildManifest.PhotoRecord, widths: [Int], wanted: [[String]]) -> Set<Int> {
-        guard record.renditions.map(\.width) == widths else { return [] }
-        let files = record.filesBySettings
-        return Set(settings.indices.filter { files[settings[$0]] == wanted[$0] && wanted[$0].allSatisfy(exists) })
+        guard record.renditions.count == widths.count, zip(record.renditions, widths).allSatisfy({ $0.width == $1 }) else { return [] }
+        return Set(settings.indices.filter { record.files(madeWith: settings[$0]) == wanted[$0] && wanted[$0].allSatisfy(exists) })
     }
 
     /// Whether `record`'s images are those of every format this build makes, at the same
     /// widths, and all still there.
     func movable(_ record: BuildManifest.PhotoRecord, widths: [Int]) -> Bool {
-        guard record.renditions.map(\.width) == widths else { return false }
-        let files = record.filesBySettings
-        return settings.allSatisfy { files[$0].map { $0.allSatisfy(exists) } ?? false }
+        guard record.renditions.count == widths.count, zip(record.renditions, widths).allSatisfy({ $0.width == $1 }) else { return false }
+        return settings.allSatisfy { record.files(madeWith: $0).map { $0.allSatisfy(exists) } ?? false }
     }
 
     /// For a move from `record`: per format, its files by ascending width.

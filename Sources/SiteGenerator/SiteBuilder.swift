@@ -9,6 +9,8 @@ import Waterfall
 public enum BuildEvent: Sendable {
     /// The source folder was scanned.
     case scanned(photos: Int, albums: Int)
+    /// A shard of a sharded build (``ShardBuilder``) found its photos: `photos` of the folder's `of`.
+    case shard(index: Int, count: Int, photos: Int, of: Int)
     /// A file was skipped, with the reason.
     case skipped(ScanProblem)
     /// One more photo is done: its images were made, or reused from an earlier build.
@@ -35,6 +37,8 @@ public struct BuildReport: Sendable {
     public var photosMade: Int
     /// Photos whose images an earlier build made and this one reused.
     public var photosReused: Int
+    /// Of those, photos whose images a shard made into the store (``SiteOptions/storeDirectory``).
+    public var photosFromStore = 0
     /// Image files written.
     public var imagesWritten: Int
     /// HTML pages written (pages whose content did not change are not rewritten).
@@ -52,7 +56,7 @@ public struct BuildReport: Sendable {
 /// Builds the static site, as a pipeline of named stages, each a type with its inputs and
 /// outputs: ``ScanStage`` (the photo folder, and where everything goes), ``ImagePlanStage``
 /// (what happens to each photo's images, decided before any file is written),
-/// ``ImageStage``, ``OriginalsStage``, ``PageStage``, ``SitemapStage`` and ``SweepStage``.
+/// ``ImageStage``, ``OriginalsStage``, ``PageStage``, ``SitemapStage``, ``FeedStage`` and ``SweepStage``.
 ///
 /// Builds are incremental: the ``Catalog`` says what earlier builds made from what, so only
 /// photos that changed are decoded again, and files the site no longer needs are deleted (only
@@ -94,11 +98,15 @@ public struct SiteBuilder: Sendable {
         var published = images.published
         made.formUnion(try OriginalsStage(options: options, writer: writer)
             .run(plan: images.plan, published: &published, kept: imagePlan.kept, progress: progress))
-        let renderer = PageRenderer(plan: images.plan, published: published, options: options, theme: theme, jobs: jobs)
+        let tags = TagIndex(plan: images.plan, sort: options.sort)
+        let renderer = PageRenderer(plan: images.plan, published: published, options: options, theme: theme, jobs: jobs, tags: tags)
         let pages = try PageStage(renderer: renderer, writer: writer, listing: listing, jobs: jobs).run(previousKeys: earlierPages)
         made.formUnion(pages.files)
         if let sitemap = try SitemapStage(baseURL: options.baseURL, writer: writer).run(plan: images.plan, files: made) {
             made.insert(sitemap)
+        }
+        if let feed = try FeedStage(options: options, writer: writer).run(renderer: renderer) {
+            made.insert(feed)
         }
         finished(PageStage.name)
 
@@ -111,9 +119,9 @@ public struct SiteBuilder: Sendable {
         var report = BuildReport(
             albums: albums.count,
             photos: albums.reduce(0) { $0 + images.plan.albums[$1].photos.count },
-            photosMade: images.photosMade, photosReused: images.photosReused,
+            photosMade: images.photosMade, photosReused: images.photosReused, photosFromStore: images.photosFromStore,
             imagesWritten: images.imagesWritten, pagesWritten: pages.written, pages: pages.pages,
-            filesRemoved: filesRemoved, skipped: (scan.problems + images.problems).sorted { $0.path < $1.path },
+            filesRemoved: filesRemoved, skipped: (scan.problems.filter { !$0.isWarning } + images.problems).sorted { $0.path < $1.path },
             outputDirectory: output)
         report.videos = albums.reduce(0) { count, album in
             count + images.plan.albums[album].photos.filter { images.plan.photos[$0].photo.isVideo }.count
@@ -130,16 +138,21 @@ public struct SiteBuilder: Sendable {
         source: String, output: String, catalog: Catalog, jobs: Int, finished: (String) -> Void,
         progress: @Sendable (BuildEvent) -> Void
     ) async throws(SiteError) -> (ScanStage.Output, ImagePlanStage.Output, ImageStage.Output, SiteWriter, [String: String], Bool, OutputListing) {
-        let earlier = try EarlierBuild(catalog: catalog, output: output) { progress(.warning($0)) }
+        var earlier = try EarlierBuild(catalog: catalog, output: output) { progress(.warning($0)) }
         SiteWriter(root: output).removeTemporaryFiles()
+        // A sharded build's store: the shards' records spare reading every photo again.
+        let store = try options.storeDirectory.map { folder throws(SiteError) in try ShardBuilder.openStore(folder, source: source, output: output) }
+        if let store { earlier.scanned = ShardScan(store: store, source: source).load() }
         finished("catalog read")
 
         let scan = try ScanStage(options: options, jobs: jobs).run(source: source, output: output, earlier: earlier, progress: progress)
         progress(.scanned(photos: scan.plan.photos.count, albums: scan.plan.albums.count))
-        for problem in scan.problems { progress(.skipped(problem)) }
+        for problem in scan.problems {
+            progress(problem.isWarning ? .warning("\(problem.path): \(problem.reason)") : .skipped(problem))
+        }
         finished(ScanStage.name)
 
-        let work = PhotoWork(
+        var work = PhotoWork(
             widths: options.allImageWidths, formats: options.allImageFormats, limits: options.limits,
             settings: options.allImageFormats.map(options.imageSettingsKey(for:)), keepGPS: options.keepGPS,
             writer: SiteWriter(root: output, refused: scan.refused),
@@ -148,11 +161,18 @@ public struct SiteBuilder: Sendable {
                 settings.threads = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, jobs))
                 return VideoEncoder(tools: tools, settings: settings)
             })
+        work.store = store
         let imagePlan = try ImagePlanStage(work: work, jobs: jobs).run(scan: scan, earlier: earlier, catalog: catalog)
         finished(ImagePlanStage.name)
 
         let images = try await ImageStage(work: work, jobs: jobs).run(
             scan: scan, images: imagePlan, previous: earlier.previous.photos, stored: earlier.stored.photos, progress: progress)
+        if let store = work.store {
+            let recipe = work.recipe
+            try store.recordSite(output: output, keys: images.published.compactMap { photo in
+                photo.map { recipe.storeKey(hash: $0.images.contentHash, size: $0.photo.fileSize) }
+            })
+        }
         finished(ImageStage.name)
         return (scan, imagePlan, images, work.writer, earlier.previous.pages, earlier.fromLegacyManifest, earlier.listing)
     }

@@ -44,6 +44,11 @@ public struct SiteOptions: Sendable {
     public var framesChunkSize: Int
     /// The order of photos and albums (an album's `index.md` may choose another for itself).
     public var sort: AlbumSortOrder = .date
+    /// How albums' photos are split into sections by date (an album's `index.md` may choose
+    /// another for itself).
+    public var group: PhotoGrouping = .none
+    /// How albums are laid out (an album's `index.md` may choose another for itself).
+    public var layout: AlbumLayout = .columns
     /// The photographer, for the pages' footer and metadata.
     public var author: String?
     /// The site's absolute URL, ending in `/`: with it the site gets a sitemap and its pages
@@ -64,10 +69,17 @@ public struct SiteOptions: Sendable {
     public var catalogPath: String?
     /// Whether a build waits while another build of the same output folder runs (else it fails).
     public var waitForLock: Bool = true
+    /// A store of images shared with the shards of a sharded build (``ShardBuilder``): images
+    /// are taken from it when it holds them, and what it lacks is made and added to it.
+    public var storeDirectory: String?
     /// How capture dates are shown (`date_format`).
     public var dateFormat: DateFormat = SiteConfiguration().dateFormat
     /// Seconds each photo stays in the lightbox's slideshow (`slideshow_interval`).
     public var slideshowInterval: Int = SiteConfiguration().slideshowInterval
+    /// Whether photo pages and the lightbox show the camera settings (`show_exif`).
+    public var showExif: Bool = SiteConfiguration().showExif
+    /// The fewest stars a published photo has (`min_rating`); rejected photos are never published.
+    public var minRating: Int = SiteConfiguration().minRating
     /// A test hook: albums whose input key is unchanged are rendered anyway, and one whose files
     /// come out different stops the program (see ``PageRenderer/inputKey(album:siteKey:)``).
     /// `CASCADE_VERIFY_ALBUM_KEYS=1` in the environment sets it.
@@ -129,6 +141,8 @@ public struct SiteOptions: Sendable {
             tileWidths: configuration.thumbnailWidths, photoWidths: configuration.photoWidths,
             imageFormat: format, limits: DecodeLimits(maxPixels: configuration.maxPixels), jobs: jobs)
         sort = configuration.sort
+        group = configuration.group
+        layout = configuration.layout
         author = configuration.author
         baseURL = configuration.baseURL
         keepGPS = !configuration.stripGPS
@@ -139,6 +153,8 @@ public struct SiteOptions: Sendable {
         video = VideoSettings(
             maxHeight: configuration.videoMaxHeight, quality: configuration.videoQuality,
             maxDuration: Double(configuration.videoMaxDuration) * 60)
+        showExif = configuration.showExif
+        minRating = configuration.minRating
     }
 
     /// The formats a configuration lists, whatever their order: the most widely supported one
@@ -189,6 +205,9 @@ public struct SiteOptions: Sendable {
             throw .invalidOption("tiles per page and the frame chunk size must be positive")
         }
         if limits.maxPixels < 1 { throw .invalidOption("the pixel limit must be positive") }
+        if !SettingRange.minRating.contains(minRating) {
+            throw .invalidOption("the minimum rating must be \(SettingRange.text(SettingRange.minRating)) stars")
+        }
         if !SettingRange.slideshowInterval.contains(slideshowInterval) {
             throw .invalidOption("the slideshow interval must be \(SettingRange.text(SettingRange.slideshowInterval)) seconds")
         }
@@ -213,6 +232,8 @@ public enum SiteError: Error, CustomStringConvertible, Equatable, Sendable {
     case catalog(path: String, reason: String)
     /// Another build of the same output folder is running (and the build was told not to wait).
     case busy(output: String, holder: String)
+    /// The store of a sharded build cannot be used.
+    case store(path: String, reason: String)
 
     /// A sentence naming the file or folder and the reason.
     public var description: String {
@@ -226,6 +247,7 @@ public enum SiteError: Error, CustomStringConvertible, Equatable, Sendable {
         case .write(let path, let reason): "cannot write \(path): \(reason)"
         case .catalog(let path, let reason): "the catalog \(path) cannot be used: \(reason) (--catalog chooses another place)"
         case .busy(let output, let holder): "another build of \(output) is running (\(holder)); try again when it is done"
+        case .store(let path, let reason): "the store \(path) cannot be used: \(reason)"
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import GalleryConfig
 import Imaging
 
 /// Where every album and photo goes in the site.
@@ -22,6 +23,8 @@ struct SitePlan: Sendable {
         var title: String
         /// The album's description (HTML rendered from its `index.md`), if any.
         var descriptionHTML: String?
+        /// The album's date (its `index.md` date, else its oldest photo's), if any.
+        var date: GalleryDate? = nil
         /// Whether the album is hidden from its parent's list (it is still built), or is inside
         /// a hidden album.
         var hidden: Bool
@@ -36,6 +39,10 @@ struct SitePlan: Sendable {
         var ancestors: [(name: String, directory: String)]
         var albums: [Int]
         var photos: [Int]
+        /// How the photos are split into sections (they are in section order).
+        var group: PhotoGrouping = .none
+        /// How the album is laid out.
+        var layout: AlbumLayout = .columns
     }
 
     struct Photo: Sendable {
@@ -65,9 +72,9 @@ struct SitePlan: Sendable {
     ) -> Int {
         let index = albums.count
         let hidden = insideHidden || album.hidden
-        albums.append(Album(name: album.name, title: album.title, descriptionHTML: album.descriptionHTML, hidden: hidden,
+        albums.append(Album(name: album.name, title: album.title, descriptionHTML: album.descriptionHTML, date: album.date, hidden: hidden,
                             relativePath: album.relativePath, directory: directory,
-                            ancestors: ancestors, albums: [], photos: []))
+                            ancestors: ancestors, albums: [], photos: [], group: album.group, layout: album.layout))
         var photoSlugs = SlugAllocator(reserved: Self.reservedPhotoSlugs)
         var photoIndices: [Int] = []
         for photo in album.photos {
@@ -81,7 +88,8 @@ struct SitePlan: Sendable {
             photoIndices.append(photos.count)
             photos.append(Photo(photo: photo, slug: slug, directory: directory, album: index))
         }
-        var albumSlugs = SlugAllocator(reserved: Self.reservedAlbumSlugs)
+        // At the root, `tags` is the tag pages' folder.
+        var albumSlugs = SlugAllocator(reserved: directory.isEmpty ? Self.reservedAlbumSlugs.union([String(TagIndex.folder.dropLast())]) : Self.reservedAlbumSlugs)
         var childIndices: [Int] = []
         var listed: [Int] = []
         for child in album.albums {

@@ -170,19 +170,7 @@ struct SiteWriter: Sendable {
         let temporary = try temporaryPath()
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .write(path: full, reason: String(cString: strerror(errno))) }
-        var failure: Int32 = 0
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
+        var failure = data.withUnsafeBytes { writeAll(descriptor, $0) }
         if close(descriptor) != 0, failure == 0 { failure = errno }
         if failure == 0, rename(temporary, full) != 0 { failure = errno }
         if failure != 0 {
@@ -241,15 +229,6 @@ struct SiteWriter: Sendable {
     @_silgen_name("syncfs")
     private func linuxSyncFileSystem(_ descriptor: Int32) -> Int32
 #endif
-
-/// `write(2)`.
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-        Glibc.write(descriptor, buffer, count)
-    #else
-        Darwin.write(descriptor, buffer, count)
-    #endif
-}
 
 /// A set of paths shared by the tasks of one build.
 final class FolderSet: Sendable {

@@ -269,7 +269,7 @@ public struct WaterfallLayout: Sendable, Equatable {
     }
 
     /// Merges ascending index lists into one ascending list, pairwise (O(k · log runs)).
-    private static func mergeAscending(_ runs: [[Int]]) -> [Int] {
+    static func mergeAscending(_ runs: [[Int]]) -> [Int] {
         var runs = runs
         while runs.count > 1 {
             var merged: [[Int]] = []

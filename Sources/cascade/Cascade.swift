@@ -13,7 +13,7 @@ struct Cascade: AsyncParsableCommand {
             Pinterest-style waterfall, and the site is plain static files you can publish \
             on any web host.
             """,
-        subcommands: [Build.self, Serve.self, Init.self]
+        subcommands: [Build.self, Serve.self, Init.self, Store.self]
     )
 }
 
@@ -33,6 +33,15 @@ struct Build: AsyncParsableCommand {
 
     @OptionGroup var site: SiteArguments
 
+    @Option(help: "Make only shard K of N (counted from 0) of the images, into --store, and no site; auto takes K and N from a Slurm job array or a Kubernetes Indexed Job (see the README).")
+    var shard: String?
+
+    @Option(help: "What chooses a photo's shard: content (its content hash: each shard reads every photo; copies are made once) or path (each shard reads only its own photos) (default: content).")
+    var shardBy: String?
+
+    @Option(help: "A store of images shared by the shards of a build (a folder on a shared file system): shards make images into it, the final build (with --output) takes them from it.", completion: .directory)
+    var store: String?
+
     @Flag(name: .shortAndLong, help: "Print only problems and errors.")
     var quiet = false
 
@@ -41,12 +50,39 @@ struct Build: AsyncParsableCommand {
 
     func validate() throws {
         if quiet && verbose { throw ValidationError("--quiet and --verbose cannot be used together") }
+        if let shardBy, ShardSpec.Assignment(rawValue: shardBy) == nil { throw ValidationError("--shard-by must be content or path") }
+        if shardBy != nil, shard == nil { throw ValidationError("--shard-by goes with --shard") }
+        if shard != nil {
+            guard store != nil else { throw ValidationError("--shard needs --store: a shard writes its images into the store") }
+            guard site.output == nil else {
+                throw ValidationError("--shard makes images into the store only; build the site afterwards with --output and --store, without --shard")
+            }
+        }
     }
 
     func run() async throws {
-        let options = try site.siteOptions()
+        var options = try site.siteOptions()
         let reporter = ProgressReporter(verbosity: quiet ? .quiet : verbose ? .verbose : .normal)
         let start = Date()
+        if let shard, let store {
+            var spec: ShardSpec
+            do {
+                spec = try ShardSpec(parsing: shard, environment: ProcessInfo.processInfo.environment)
+                spec.assignment = shardBy.flatMap(ShardSpec.Assignment.init(rawValue:)) ?? .content
+            } catch {
+                FileHandle.standardError.write(Data("cascade: \(ProgressReporter.printable(error.description))\n".utf8))
+                throw ExitCode.failure
+            }
+            do {
+                let report = try await ShardBuilder(options: options, shard: spec, store: store).build { reporter.handle($0) }
+                reporter.finish(report, seconds: Date().timeIntervalSince(start))
+            } catch {
+                FileHandle.standardError.write(Data("cascade: \(ProgressReporter.printable(error.description))\n".utf8))
+                throw ExitCode.failure
+            }
+            return
+        }
+        options.storeDirectory = store
         do {
             let report = try await SiteBuilder(options: options).build { reporter.handle($0) }
             reporter.finish(report, seconds: Date().timeIntervalSince(start))

@@ -15,6 +15,8 @@ final class ProgressReporter: Sendable {
         var lastDraw = Date.distantPast
         var lastLine = Date.distantPast
         var barShown = false
+        /// Before each progress line: which shard it is, for a sharded build's logs.
+        var label = ""
     }
 
     private let verbosity: Verbosity
@@ -34,6 +36,11 @@ final class ProgressReporter: Sendable {
                 state.total = photos
                 state.started = Date()
                 say("Found \(photos) photo\(photos == 1 ? "" : "s") in \(albums) album\(albums == 1 ? "" : "s")", &state)
+            case .shard(let index, let count, let photos, let all):
+                state.total = photos
+                state.started = Date()
+                state.label = "shard \(index)/\(count): "
+                say("Shard \(index)/\(count): \(photos) of the \(all) photo\(all == 1 ? "" : "s") are this shard's", &state)
             case .skipped(let problem):
                 report("skipped \(problem.path): \(problem.reason)", &state)
             case .warning(let text):
@@ -58,7 +65,7 @@ final class ProgressReporter: Sendable {
                     }
                 } else if verbosity == .normal, done == total || now.timeIntervalSince(state.lastLine) >= 5 {
                     state.lastLine = now
-                    print("Processed \(done)/\(total) photos\(rateAndETA(state, now: now))")
+                    print("\(state.label)Processed \(done)/\(total) photos\(rateAndETA(state, now: now))")
                 }
             }
         }
@@ -73,11 +80,23 @@ final class ProgressReporter: Sendable {
             let items = report.videos == 0 ? "\(stills) photo\(stills == 1 ? "" : "s")"
                 : "\(stills) photo\(stills == 1 ? "" : "s") and \(report.videos) video\(report.videos == 1 ? "" : "s")"
             var parts = ["\(items) in \(report.albums) album\(report.albums == 1 ? "" : "s")"]
-            parts.append("images made for \(report.photosMade), reused for \(report.photosReused)")
+            parts.append("images made for \(report.photosMade), reused for \(report.photosReused)"
+                + (report.photosFromStore > 0 ? " (\(report.photosFromStore) from the store)" : ""))
             parts.append("\(report.pagesWritten) of \(report.pages) pages written")
             if report.filesRemoved > 0 { parts.append("\(report.filesRemoved) stale file\(report.filesRemoved == 1 ? "" : "s") removed") }
             if !report.skipped.isEmpty { parts.append("\(report.skipped.count) file\(report.skipped.count == 1 ? "" : "s") skipped") }
             print("Built \(report.outputDirectory) in \(String(format: "%.1f", seconds)) s: " + parts.joined(separator: "; "))
+        }
+    }
+
+    /// Clears the bar and prints a shard's summary.
+    func finish(_ report: ShardReport, seconds: Double) {
+        state.withLock { state in
+            clearBar(&state)
+            guard verbosity != .quiet || !report.skipped.isEmpty else { return }
+            var parts = ["\(report.photosInShard) of \(report.photos) photos", "images made for \(report.photosMade), already in the store for \(report.photosAlreadyStored)"]
+            if !report.skipped.isEmpty { parts.append("\(report.skipped.count) file\(report.skipped.count == 1 ? "" : "s") skipped") }
+            print("Shard \(report.shard) into \(report.store) in \(String(format: "%.1f", seconds)) s: " + parts.joined(separator: "; "))
         }
     }
 
@@ -117,7 +136,7 @@ final class ProgressReporter: Sendable {
         let width = 28
         let filled = state.total > 0 ? width * state.done / state.total : width
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        FileHandle.standardOutput.write(Data("\r\u{1B}[K[\(bar)] \(state.done)/\(state.total) photos\(rateAndETA(state, now: now))".utf8))
+        FileHandle.standardOutput.write(Data("\r\u{1B}[K\(state.label)[\(bar)] \(state.done)/\(state.total) photos\(rateAndETA(state, now: now))".utf8))
         state.barShown = true
     }
 

@@ -9,8 +9,8 @@ struct SiteArguments: ParsableArguments {
     @Argument(help: "The photo folder.", completion: .directory)
     var source: String
 
-    @Option(name: .shortAndLong, help: "Where to write the site (must not overlap the photo folder).", completion: .directory)
-    var output: String = "_site"
+    @Option(name: .shortAndLong, help: "Where to write the site (must not overlap the photo folder; default: _site).", completion: .directory)
+    var output: String?
 
     @Option(help: "The site's title (default: the photo folder's name).")
     var title: String?
@@ -27,7 +27,7 @@ struct SiteArguments: ParsableArguments {
     @Option(help: "Refuse photos larger than this many megapixels, before decoding (default: cascade.yml's, else 200).")
     var maxMegapixels: Int?
 
-    @Option(help: "Order of photos and albums: date or name (default: cascade.yml's, else date).")
+    @Option(help: "Order of photos and albums: date, date-desc, name or name-desc (default: cascade.yml's, else date).")
     var sort: String?
 
     @Flag(help: "Keep the photos' GPS positions in the published JPEG images (they are stripped by default).")
@@ -53,7 +53,7 @@ struct SiteArguments: ParsableArguments {
         if format != nil, formatList == nil {
             throw ValidationError("--format must be jpeg, webp or avif, or several of them separated by commas")
         }
-        if let sort, AlbumSortOrder(rawValue: sort.lowercased()) == nil { throw ValidationError("--sort must be date or name") }
+        if let sort, AlbumSortOrder(rawValue: sort.lowercased()) == nil { throw ValidationError("--sort must be date, date-desc, name or name-desc") }
     }
 
     /// The formats `--format` names ("jpg" is "jpeg"), or nil when it names something else.
@@ -81,7 +81,7 @@ struct SiteArguments: ParsableArguments {
         }
         let name = URL(fileURLWithPath: source).standardizedFileURL.lastPathComponent
         var options = SiteOptions(
-            configuration: configuration, sourceDirectory: source, outputDirectory: output,
+            configuration: configuration, sourceDirectory: source, outputDirectory: output ?? "_site",
             title: name.isEmpty ? "Photos" : name, jobs: jobs)
         if let title { options.title = title }
         options.templatesDirectory = templates

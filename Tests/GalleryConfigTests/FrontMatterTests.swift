@@ -11,6 +11,8 @@ struct FrontMatterTests {
             date: 2024-07-14
             cover: IMG_0042.jpg
             sort: name
+            group: year
+            layout: rows
             hidden: true
             ---
             Two weeks on the *coast*.
@@ -19,9 +21,9 @@ struct FrontMatterTests {
         #expect(index.problems.isEmpty)
         #expect(index.frontMatter == AlbumFrontMatter(
             title: "Summer in Brittany", date: GalleryDate("2024-07-14"), cover: "IMG_0042.jpg", coverLine: 4,
-            sort: .name, hidden: true))
+            sort: .name, group: .year, layout: .rows, hidden: true))
         #expect(index.body == "Two weeks on the *coast*.")
-        #expect(index.bodyLine == 8)
+        #expect(index.bodyLine == 10)
     }
 
     @Test("no front matter: the whole file is the body")
@@ -66,6 +68,8 @@ struct FrontMatterTests {
         BadCase(yaml: "title: A\ndate: last summer", key: "date", line: 3, mentions: "2024-07-14"),
         BadCase(yaml: "title: A\nhidden: maybe", key: "hidden", line: 3, mentions: "true or false"),
         BadCase(yaml: "title: A\nsort: size", key: "sort", line: 3, mentions: "date, name"),
+        BadCase(yaml: "title: A\ngroup: week", key: "group", line: 3, mentions: "day, month, year, none"),
+        BadCase(yaml: "title: A\nlayout: grid", key: "layout", line: 3, mentions: "columns, rows"),
         BadCase(yaml: "title: A\ncover: sub/a.jpg", key: "cover", line: 3, mentions: "no path"),
         BadCase(yaml: "title: A\ncover: [a.jpg]", key: "cover", line: 3, mentions: "expected text"),
         BadCase(yaml: "title: A\n\n\nsort: [name]", key: "sort", line: 5, mentions: "one of date, name"),

@@ -16,6 +16,8 @@ struct SiteConfigurationTests {
         #expect(expected.formats == [.jpeg] && expected.quality == 82 && expected.sort == .date)
         #expect(expected.maxMegapixels == 200 && expected.maxPixels == 200_000_000)
         #expect(expected.stripGPS == true && expected.downloadOriginals == false)
+        #expect(expected.group == .none && expected.layout == .columns)
+        #expect(expected.breakpoints.map(\.effectiveRowHeight) == [150, 180, 220, 260, 300])
         #expect(try SiteConfiguration.parse("") == expected)
         #expect(try SiteConfiguration.parse("# only a comment\n\n") == expected)
         #expect(try SiteConfiguration.parse("title:\ngap: ~\n") == expected)
@@ -44,6 +46,7 @@ struct SiteConfigurationTests {
             max_megapixels: 50
             strip_gps: false
             download_originals: yes
+            group: month
             """
         let configuration = try SiteConfiguration.parse(yaml)
         #expect(configuration.title == "Holidays 2024")
@@ -60,6 +63,24 @@ struct SiteConfigurationTests {
         #expect(configuration.maxMegapixels == 50)
         #expect(configuration.stripGPS == false)
         #expect(configuration.downloadOriginals == true)
+        #expect(configuration.group == .month)
+    }
+
+    @Test("layout and row heights are read; a breakpoint without row_height takes the default's for its width")
+    func layoutAndRowHeights() throws {
+        let configuration = try SiteConfiguration.parse("""
+            layout: rows
+            breakpoints:
+              - {min_width: 0, columns: 2, row_height: 100}
+              - {min_width: 1200, columns: 4}
+            """)
+        #expect(configuration.layout == .rows)
+        #expect(configuration.breakpoints.map(\.rowHeight) == [100, nil])
+        #expect(configuration.breakpoints.map(\.effectiveRowHeight) == [100, 220])
+        #expect(SiteConfiguration.Breakpoint.defaultRowHeight(minWidth: 3000) == 300)
+        for (name, expected) in [("day", PhotoGrouping.day), ("year", .year), ("none", .none)] {
+            #expect(try SiteConfiguration.parse("group: \(name)").group == expected)
+        }
     }
 
     @Test("a title that YAML reads as a number is still a title; a single format needs no list")
@@ -105,6 +126,11 @@ struct SiteConfigurationTests {
         BadCase(yaml: "thumbnail_widths: [400, 0]", kind: .badValue, key: "thumbnail_widths[1]", line: 1, mentions: ["16 to 20000"]),
         BadCase(yaml: "base_url: example.com", kind: .badValue, key: "base_url", line: 1, mentions: ["https://"]),
         BadCase(yaml: "base_url: ftp://example.com/", kind: .badValue, key: "base_url", line: 1, mentions: ["http://"]),
+        BadCase(yaml: "group: week", kind: .badValue, key: "group", line: 1, mentions: ["day, month, year, none", "\"week\""]),
+        BadCase(yaml: "layout: grid", kind: .badValue, key: "layout", line: 1, mentions: ["columns, rows"]),
+        BadCase(yaml: "layout: rows\ngap: 4\ngroup: day", kind: .badValue, key: "group", line: 3, mentions: ["layout: rows", "group: none"]),
+        BadCase(yaml: "breakpoints:\n  - {min_width: 0, columns: 2, row_height: 20}", kind: .badValue, key: "breakpoints[0].row_height",
+                line: 2, mentions: ["from 40 to 2000"]),
         // Bad breakpoints.
         BadCase(yaml: "breakpoints:\n  - {min_width: 0, columns: 2}\n  - {min_width: 600, columns: 3}\n  - {min_width: 900, columns: 0}",
                 kind: .badValue, key: "breakpoints[2].columns", line: 4, mentions: ["from 1 to 24", "not 0"]),

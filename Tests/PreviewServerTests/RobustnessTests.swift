@@ -61,6 +61,7 @@ import Darwin
         let (folder, root) = try makeSite()
         let size = 100 << 20
         try makeSparseFile(root + "/big.bin", size: size)
+        let baseline = residentBytes()
         let (peak, received) = try await withServer(root: root) { _, client in
             let port = client.port
             let readers = (0..<8).map { _ in
@@ -91,8 +92,10 @@ import Darwin
             for reader in readers { received.append(try await reader.value) }
             return (peak, received)
         }
-        print("slow readers: 8 of a 100 MB file, process peak \(peak >> 20) MB, received \(received.map { $0 >> 20 }) MB")
-        #expect(peak > 0 && peak < 200 << 20, "the process grew to \(peak >> 20) MB")
+        print("slow readers: 8 of a 100 MB file, process at \(baseline >> 20) MB before, peak \(peak >> 20) MB, received \(received.map { $0 >> 20 }) MB")
+        // Tests running beside this one share the process, so the bound is on its growth, and
+        // far from what reading the file whole for each reader would take (800 MB).
+        #expect(peak > 0 && peak - baseline < 400 << 20, "the process grew by \((peak - baseline) >> 20) MB")
         // Every reader got data and none could have read it all: the test really was slow.
         #expect(received.allSatisfy { $0 > 0 && $0 < size }, "\(received)")
         withExtendedLifetime(folder) {}

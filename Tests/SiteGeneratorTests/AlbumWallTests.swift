@@ -47,12 +47,12 @@ struct AlbumWallTests {
         for (b, entry) in wall.layouts.enumerated() {
             for index in 0..<count {
                 let css = cssFrame(wall, index: index, breakpoint: b, width: entry.breakpoint.referenceWidth)
-                let frame = entry.layout.frames[index]
+                let frame = entry.frames[index]
                 // Aspect ratios are written with 5 decimals: allow that rounding, summed over a column.
-                let tolerance = 1e-5 * entry.layout.columnWidth * Double(count) + 1e-6
+                let tolerance = 1e-5 * entry.columnWidth * Double(count) + 1e-6
                 #expect(abs(css.x - frame.x) < 1e-6)
                 #expect(abs(css.y - frame.y) <= tolerance)
-                #expect(abs(css.height - frame.height) <= 1e-5 * entry.layout.columnWidth + 1e-6)
+                #expect(abs(css.height - frame.height) <= 1e-5 * entry.columnWidth + 1e-6)
             }
         }
     }

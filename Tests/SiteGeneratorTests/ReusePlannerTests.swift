@@ -63,4 +63,18 @@ struct ReusePlannerTests {
         let planner = planner(["B/b.jpg": Self.record(hash: "h", slug: "b"), "A/a.jpg": Self.record(hash: "h", slug: "a")])
         #expect(planner.decide(path: "C/c.jpg", hash: "h", widths: [100, 200], wanted: Self.wanted("c")) == .move(from: "A/a.jpg"))
     }
+
+    @Test("a record's files by settings, asked one settings at a time, are those of the whole dictionary")
+    func filesBySettings() {
+        var record = Self.record(hash: "h", slug: "x", webp: true)
+        // A further format whose settings repeat (the later one wins), and one with too few files (left out).
+        let sources = record.sources ?? []
+        record.sources = sources + [.init(type: "image/webp", settings: sources[0].settings, paths: ["p1", "p2"]),
+                                    .init(type: "image/avif", settings: "avif", paths: ["only-one"])]
+        let dictionary = record.filesBySettings
+        for settings in Array(dictionary.keys) + ["avif", "nothing", record.settings] {
+            #expect(record.files(madeWith: settings) == dictionary[settings], "\(settings)")
+        }
+        #expect(record.files(madeWith: sources[0].settings) == ["p1", "p2"])
+    }
 }

@@ -2,6 +2,7 @@
 is served, photo pages load and link prev/next/up, and every page has a language, a title, a
 viewport and alt text."""
 import json
+import re
 import subprocess
 import urllib.parse
 
@@ -126,10 +127,22 @@ def test_tiles_are_well_formed(site, album_pages):
     assert not failures, "\n".join(failures)
 
 
+def test_tag_pages_are_linked_from_the_list_of_tags(site):
+    """Every tag page is linked from tags/index.html, which every page's footer links to."""
+    tag_pages = [p for p in sitecheck.album_pages(site) if p.startswith("tags/") and p != "tags/index.html"]
+    if not tag_pages:
+        pytest.skip("the site has no tags")
+    listing = (site / "tags" / "index.html").read_text(encoding="utf-8")
+    linked = {"tags/" + urllib.parse.unquote(h) for h in re.findall(r'<a href="([^"]+)" rel="tag">', listing)}
+    assert linked == set(tag_pages)
+    assert '<a href="tags/index.html">Tags</a>' in (site / "index.html").read_text(encoding="utf-8")
+
+
 def test_albums_link_to_their_sub_albums(site, server):
     """Every album page is reachable from the root through album cards, and every card has a
     cover image and leads to an album page of the site."""
-    albums = set(sitecheck.album_pages(site))
+    # Tag pages (tags/<slug>/index.html) are reached from the list of tags, not by album cards.
+    albums = {p for p in sitecheck.album_pages(site) if not p.startswith("tags/")}
     failures = []
     seen, queue = {"index.html"}, ["index.html"]
     while queue:

@@ -462,6 +462,64 @@ def make_metadata(folder):
             Case("tagged-small.jpg", "publish", size=(300, 200), color=GREEN)]
 
 
+XMP_HEAD = ('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+            '<rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/">')
+XMP_TAIL = '</rdf:Description></rdf:RDF></x:xmpmeta>'
+HOSTILE_TITLE = '<script>alert(1)</script> Harbour'
+HOSTILE_KEYWORD = '<img src=x onerror=alert(2)>'
+
+
+def xml_text(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def xmp_bomb():
+    """The "billion laughs": ten levels of entities, each ten of the one below."""
+    entities = '<!ENTITY l0 "lol">' + "".join(
+        f'<!ENTITY l{n} "{("&l%d;" % (n - 1)) * 10}">' for n in range(1, 10))
+    return (f'<?xml version="1.0"?><!DOCTYPE x:xmpmeta [{entities}]>' + XMP_HEAD
+            + '<dc:title><rdf:Alt><rdf:li xml:lang="x-default">&l9;</rdf:li></rdf:Alt></dc:title>' + XMP_TAIL).encode()
+
+
+# Bad sidecars: each photo is published without its sidecar, with a warning naming it.
+BAD_SIDECARS = {
+    "malformed": (XMP_HEAD + "<dc:title><rdf:Alt><rdf:li>unclosed").encode(),
+    "bomb": xmp_bomb(),
+    "not-utf8": XMP_HEAD.encode() + b"<dc:title>\xff\xfe\xc3(</dc:title>" + XMP_TAIL.encode(),
+    "deep": b"<a>" * 200_000 + b"</a>" * 200_000,
+    "huge": None,  # 100 MB, sparse
+}
+
+
+def make_xmp(folder):
+    """Photos with hostile XMP: bad sidecars (malformed, an entity bomb, invalid UTF-8, nesting
+    200,000 deep, 100 MB), an entity bomb embedded in a JPEG, a sidecar whose title and keyword
+    hold HTML, and a camera RAW file beside its JPEG."""
+    f = pathlib.Path(folder)
+    cases = []
+    for name, data in BAD_SIDECARS.items():
+        save(f, f"{name}.jpg", jpeg_bytes(120, 90, GREEN))
+        if data is None:
+            with open(f / f"{name}.xmp", "wb") as sidecar:
+                sidecar.truncate(100 << 20)
+        else:
+            save(f, f"{name}.xmp", data)
+        cases += [Case(f"{name}.jpg", "publish", size=(120, 90), color=GREEN), Case(f"{name}.xmp", "warn")]
+    packet = b"http://ns.adobe.com/xap/1.0/\x00" + xmp_bomb()
+    plain = jpeg_bytes(120, 90, BLUE)
+    segment = b"\xff\xe1" + (len(packet) + 2).to_bytes(2, "big") + packet
+    save(f, "embedded-bomb.jpg", plain[:2] + segment + plain[2:])
+    cases += [Case("embedded-bomb.jpg", "publish", size=(120, 90), color=BLUE), Case("embedded-bomb.jpg", "warn")]
+    save(f, "escaped.jpg", jpeg_bytes(120, 90, RED))
+    save(f, "escaped.xmp", (XMP_HEAD + f'<dc:title><rdf:Alt><rdf:li xml:lang="x-default">{xml_text(HOSTILE_TITLE)}</rdf:li></rdf:Alt></dc:title>'
+                            f'<dc:subject><rdf:Bag><rdf:li>{xml_text(HOSTILE_KEYWORD)}</rdf:li></rdf:Bag></dc:subject>' + XMP_TAIL).encode())
+    cases.append(Case("escaped.jpg", "publish", size=(120, 90), color=RED))
+    save(f, "IMG_1.jpg", jpeg_bytes(120, 90, RED))
+    save(f, "IMG_1.CR2", b"II*\x00" + bytes(100))
+    cases += [Case("IMG_1.jpg", "publish", size=(120, 90), color=RED), Case("IMG_1.CR2", "ignore")]
+    return cases
+
+
 def make_trees(folder, outside):
     """Link cycles, links leaving the source, empty folders, hidden files and system clutter.
     `outside` is a folder next to (not inside) the source, holding what the outward links
@@ -546,7 +604,7 @@ def main(argv):
     groups = {
         "files": make_files, "bombs": make_bombs, "shapes": make_shapes, "names": make_names,
         "metadata": make_metadata, "orientations": make_orientations, "six-megapixels": make_six_megapixels,
-        "long-name": make_long_name, "broken-link": make_broken_link, "fifo": make_fifo,
+        "long-name": make_long_name, "broken-link": make_broken_link, "fifo": make_fifo, "xmp": make_xmp,
     }
     for name, make in groups.items():
         cases = make(root / name / "source")

@@ -517,6 +517,53 @@ def test_gps_stripped_from_every_published_image(metadata_build):
         assert b"Hostile Camera Co" not in data, f"{p} keeps EXIF"
 
 
+# --- XMP ----------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def xmp_build(tmp_path_factory):
+    return build_group(tmp_path_factory, "xmp", corpus.make_xmp)
+
+
+def test_xmp_bad_packets_are_warnings_and_every_photo_is_published(xmp_build):
+    """Malformed XML, an entity bomb (in a sidecar and embedded), invalid UTF-8, nesting 200,000
+    deep and a 100 MB sidecar: a warning naming the file each, the photo published without it,
+    quickly and within the memory cap; a RAW file beside its JPEG is ignored without a word."""
+    source, out, cases, run = xmp_build
+    run.assert_clean_exit()
+    assert run.skipped() == {}, run.describe()
+    warnings = {}
+    for line in run.stderr.splitlines():
+        m = re.match(r"^warning: (.+?): (.+)$", line)
+        if m:
+            warnings[m.group(1)] = m.group(2)
+    for case in cases:
+        if case.outcome == "warn":
+            assert case.path in warnings, f"no warning for {case.path}\n{run.describe()}"
+            assert "published without it" in warnings[case.path], warnings[case.path]
+    assert "IMG_1.CR2" not in run.stderr + run.stdout
+    published = {c.stem for c in cases if c.outcome == "publish"}
+    items = [entry for entry in frames_items(out) if not entry[0].startswith("tags/")]  # albums only
+    titles = {item["title"] for _, item, _, _ in items}
+    assert len(items) == len(published), (len(items), published)
+    assert published - {"escaped"} <= titles, titles
+    assert "lol" not in "".join(titles), "an entity was expanded"
+    assert run.seconds < 60, f"took {run.seconds:.1f} s"
+
+
+def test_xmp_title_and_keywords_escaped_everywhere(xmp_build):
+    source, out, cases, run = xmp_build
+    run.assert_clean_exit()
+    check_escaped(out)
+    photo = (out / "escaped.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; Harbour" in photo
+    tag_pages = [p for p in site_files(out) if p.startswith("tags/") and p.endswith("/index.html") and p != "tags/index.html"]
+    assert len(tag_pages) == 1, tag_pages
+    listing = (out / "tags" / "index.html").read_text(encoding="utf-8")
+    assert "&lt;img src=x onerror=alert(2)&gt;" in listing
+    items = frames_items(out)
+    assert corpus.HOSTILE_TITLE in {item["title"] for _, item, _, _ in items}, "the title is plain text in frames.json"
+
+
 def test_keep_gps_option_keeps_gps(tmp_path):
     source = tmp_path / "source"
     corpus.make_metadata(source)

@@ -41,6 +41,27 @@ test("the live region names the photo and where it is", function () {
   assert.equal(viewer.photoStatus(0, 1, ""), "Photo 1 of 1");
 });
 
+test("camera settings make one line; anything but a list of texts makes none", function () {
+  assert.equal(viewer.cameraLine(["Canon EOS R5", "f/2.8", "1/250 s", "ISO 400"]), "Canon EOS R5 · f/2.8 · 1/250 s · ISO 400");
+  assert.equal(viewer.cameraLine(undefined), "");
+  assert.equal(viewer.cameraLine("f/2.8"), "");
+  assert.equal(viewer.cameraLine(["f/2.8", 3, ""]), "f/2.8");
+});
+
+test("a title of its own heads the caption; one the caption starts with is not repeated", function () {
+  assert.equal(viewer.lightboxTitle("Beach", "Low tide at noon"), "Beach");
+  assert.equal(viewer.lightboxTitle("Low tide", "Low tide at noon"), "");
+  assert.equal(viewer.lightboxTitle("IMG_1", "IMG_1"), "");
+  assert.equal(viewer.lightboxTitle(undefined, "text"), "");
+});
+
+test("URL templates: an album's slug fills {id}; a tag page's path fills {dir} and {name}", function () {
+  assert.equal(viewer.fillURL("thumbs/{id}-{width}.jpg", "dune", 400), "thumbs/dune-400.jpg");
+  assert.equal(viewer.fillURL("{dir}thumbs/{name}-{width}.jpg", "../../trip/img_1", 800), "../../trip/thumbs/img_1-800.jpg");
+  assert.equal(viewer.fillURL("{dir}thumbs/{name}-{width}.jpg", "img_1", 800), "thumbs/img_1-800.jpg");
+  assert.equal(viewer.fillURL("{id}.html", "../../trip/caf%C3%A9", 0), "../../trip/caf%C3%A9.html");
+});
+
 test("the focus trap goes round the controls both ways", function () {
   const list = ["close", "prev", "next"];
   assert.equal(viewer.trapTarget(list, "next", false), "close");
@@ -101,7 +122,7 @@ test("a focused tile is kept among the visible ones, in order", function () {
 
 test("items on an album's further static pages resolve against the album's folder", function () {
   const model = viewer.buildModel({
-    count: 1, gap: 8, ratioScale: 100000, ratios: [100000], ids: ["dune"], chunkSize: 1000, chunks: ["frames/0.json"],
+    version: 3, count: 1, gap: 8, ratioScale: 100000, ratios: [100000], ids: ["dune"], chunkSize: 1000, chunks: ["frames/0.json"],
     pageURL: "{id}.html", imageURL: "thumbs/{id}-{width}.jpg", tileMaxWidth: 800,
     sources: [{ type: "image/webp", imageURL: "thumbs/{id}-{width}.webp" }],
     breakpoints: [{ minWidth: 0, columns: 2, column: "0" }],
@@ -116,7 +137,7 @@ test("items on an album's further static pages resolve against the album's folde
 
 test("a video's item carries its web version and duration, against the album's folder; a photo's has none", function () {
   const model = viewer.buildModel({
-    count: 2, gap: 8, ratioScale: 100000, ratios: [56250, 100000], ids: ["clip", "dune"], chunkSize: 1000, chunks: ["frames/0.json"],
+    version: 3, count: 2, gap: 8, ratioScale: 100000, ratios: [56250, 100000], ids: ["clip", "dune"], chunkSize: 1000, chunks: ["frames/0.json"],
     pageURL: "{id}.html", imageURL: "thumbs/{id}-{width}.jpg", tileMaxWidth: 800, sources: [],
     breakpoints: [{ minWidth: 0, columns: 2, column: "01" }],
   });

@@ -14,7 +14,7 @@ function random(seed) {
   };
 }
 
-/** frames.json (version 2) as the generator writes it, computed here by the seeds' rules
+/** frames.json (version 3, not grouped) as the generator writes it, computed here by the seeds' rules
  *  (shortest column, ties to the left) at each breakpoint's reference width, with the frames
  *  themselves (`expected`) and the chunks of per-photo details (`chunks`). */
 function colorAt(i) {
@@ -56,7 +56,7 @@ function album(count, seed, chunkSize) {
     chunks.push({ start, items });
   }
   return {
-    version: 2, count, gap, ratioScale: scale, staticCount: Math.min(count, 500),
+    version: 3, count, gap, ratioScale: scale, staticCount: Math.min(count, 500),
     pageURL: "{id}.html", imageURL: "thumbs/{id}-{width}.jpg", tileMaxWidth: 800, chunkSize: size,
     chunks: chunks.map((_, n) => "frames/" + n + ".json"), breakpoints, ratios: units,
     ids: units.map((_, i) => i === 1 ? "caf%C3%A9" : "p" + i),
@@ -258,4 +258,184 @@ test("the pool keeps at most its limit of free nodes", function () {
   recycler.update([]);
   assert.equal(recycler.pool.length, 5);
   assert.equal(recycler.visible.size, 0);
+});
+
+/** A grouped album (frames.json version 3 with sections): the sections every few items, and
+ *  the frames of tiles and section boxes computed here by the README's rules at each
+ *  breakpoint's reference width. */
+function groupedAlbum(count, seed) {
+  const data = album(count, seed);
+  const next = random(seed + 1000);
+  const sections = [];
+  for (let start = 0; start < count; start += 1 + Math.floor(next() * 12)) sections.push({ start, label: "Day " + sections.length });
+  data.sections = sections;
+  data.headerHeight = 44;
+  const gap = data.gap, hh = 44, scale = data.ratioScale;
+  data.expectedBoxes = [];
+  data.breakpoints.forEach(function (bp, b) {
+    const n = bp.columns, w = (bp.referenceWidth - (n - 1) * gap) / n;
+    let column = "", sectionTop = 0;
+    const frames = [], boxes = [];
+    sections.forEach(function (section, s) {
+      const end = s + 1 < sections.length ? sections[s + 1].start : count;
+      const columnsTop = sectionTop + hh + gap;
+      const bottoms = new Array(n).fill(columnsTop), sums = new Array(n).fill(0), counts = new Array(n).fill(0);
+      for (let i = section.start; i < end; i++) {
+        let c = 0;
+        for (let j = 1; j < n; j++) if (bottoms[j] < bottoms[c]) c = j;
+        const r = data.ratios[i] / scale;
+        const y = columnsTop + sums[c] * w + counts[c] * gap;
+        frames.push([c * (w + gap), y, w, r * w]);
+        bottoms[c] = y + r * w;
+        sums[c] += r;
+        counts[c] += 1;
+        column += c.toString(36);
+      }
+      const bottom = columnsTop + Math.max(...sums) * w + (Math.max(...counts) - 1) * gap;
+      boxes.push([sectionTop, bottom - sectionTop]);
+      sectionTop = bottom + gap;
+    });
+    bp.column = column;
+    bp.contentHeight = boxes[boxes.length - 1][0] + boxes[boxes.length - 1][1];
+    data.expected[b] = frames;
+    data.expectedBoxes.push(boxes);
+  });
+  return data;
+}
+
+test("a frames.json of another version is refused with a clear error", function () {
+  const data = album(3, 1);
+  data.version = 2;
+  assert.throws(() => viewer.buildModel(data), /frames\.json is version 2; this viewer reads version 3/);
+});
+
+test("grouped: the model reproduces every tile and section box at each reference width", function () {
+  const data = groupedAlbum(400, 11);
+  const model = viewer.buildModel(data);
+  assert.equal(model.grouped, true);
+  data.breakpoints.forEach(function (bp, b) {
+    data.expected[b].forEach(function (expected, i) {
+      const f = viewer.frameOf(model, b, bp.referenceWidth, i);
+      assert.ok(Math.abs(f.x - expected[0]) < 1e-6 && Math.abs(f.y - expected[1]) < 1e-6, "tile " + i + " at breakpoint " + b);
+    });
+    data.expectedBoxes[b].forEach(function (expected, s) {
+      const f = viewer.sectionFrame(model, b, bp.referenceWidth, s);
+      assert.ok(Math.abs(f.y - expected[0]) < 1e-6 && Math.abs(f.height - expected[1]) < 1e-6, "section " + s + " at breakpoint " + b);
+    });
+    assert.ok(Math.abs(viewer.contentHeight(model, b, bp.referenceWidth) - bp.contentHeight) < 1e-6);
+  });
+});
+
+test("grouped: at any width no tile overlaps another or a header, and the queries equal a scan", function () {
+  const model = viewer.buildModel(groupedAlbum(600, 12));
+  const next = random(5);
+  for (const width of [320, 599, 600, 777, 1000, 1440, 2500, 3840]) {
+    const b = viewer.breakpointIndex(model, width);
+    const rects = [];
+    for (let i = 0; i < model.count; i++) rects.push(viewer.frameOf(model, b, width, i));
+    for (let s = 0; s < model.sections.length; s++) {
+      const box = viewer.sectionFrame(model, b, width, s);
+      rects.push({ x: 0, y: box.y, width: width, height: box.headerHeight });
+    }
+    for (let i = 0; i < rects.length; i++) {
+      for (let j = i + 1; j < rects.length; j++) {
+        const a = rects[i], c = rects[j], e = 1e-6;
+        const overlap = a.x < c.x + c.width - e && c.x < a.x + a.width - e && a.y < c.y + c.height - e && c.y < a.y + a.height - e;
+        assert.ok(!overlap, `${i} and ${j} overlap at ${width}px`);
+      }
+    }
+    const height = viewer.contentHeight(model, b, width);
+    for (let n = 0; n < 40; n++) {
+      const top = -200 + next() * (height + 400), bottom = top + next() * 2500;
+      const items = [], sections = [];
+      for (let i = 0; i < model.count; i++) if (intersects(viewer.frameOf(model, b, width, i), top, bottom)) items.push(i);
+      for (let s = 0; s < model.sections.length; s++) if (intersects(viewer.sectionFrame(model, b, width, s), top, bottom)) sections.push(s);
+      assert.deepEqual(viewer.visibleItems(model, b, width, top, bottom), items);
+      assert.deepEqual(viewer.visibleSections(model, b, width, top, bottom), sections);
+    }
+  }
+});
+
+test("grouped: tile and section styles carry the properties the generator writes", function () {
+  const data = groupedAlbum(30, 13);
+  const model = viewer.buildModel(data);
+  const last = data.sections.length - 1;
+  const tile = viewer.tileStyle(model, data.sections[last].start, null);
+  assert.match(tile, /;--s:(\d+)$/);
+  assert.equal(tile.match(/;--s:(\d+)$/)[1], String(last + 1));
+  const box = viewer.sectionStyle(model, last);
+  assert.match(box, /^--s:\d+(;--a\d:[0-9.]+;--k\d:\d+;--e\d:[0-9.]+;--f\d:\d+){3}$/);
+  // The first section starts at the top; the first tile below its header and a gap.
+  assert.ok(viewer.sectionStyle(model, 0).startsWith("--s:0;--a0:0;--k0:0;"));
+  assert.equal(viewer.frameOf(model, 0, 400, 0).y, 44 + data.gap);
+});
+
+/** An album in justified rows (frames.json version 3, layout "rows"): each breakpoint's rows
+ *  chosen here greedily at its reference width and target height. */
+function rowAlbum(count, seed) {
+  const data = album(count, seed);
+  const next = random(seed + 77);
+  data.layout = "rows";
+  data.rowRatios = [];
+  for (let i = 0; i < count; i++) data.rowRatios.push(Math.round((0.33 + next() * 3) * 100000));
+  data.breakpoints.forEach(function (bp, b) {
+    delete bp.column;
+    bp.rowHeight = [120, 180, 240][b];
+    bp.rows = [];
+    let start = 0, sum = 0;
+    for (let i = 0; i < count; i++) {
+      sum += data.rowRatios[i] / 100000;
+      if (sum * bp.rowHeight + (i - start) * data.gap >= bp.referenceWidth) {
+        bp.rows.push(i - start + 1);
+        start = i + 1;
+        sum = 0;
+      }
+    }
+    if (start < count) bp.rows.push(count - start);
+  });
+  return data;
+}
+
+test("rows: at any width each row has one height, fills the wall with fixed gaps, and rows never overlap", function () {
+  const data = rowAlbum(500, 21);
+  const model = viewer.buildModel(data);
+  assert.equal(model.rows, true);
+  for (const width of [320, 500, 599.5, 600, 800, 999, 1000, 1920, 3840]) {
+    const b = viewer.breakpointIndex(model, width);
+    const bp = data.breakpoints[b];
+    let start = 0, bottom = -Infinity;
+    bp.rows.forEach(function (n, r) {
+      const frames = [];
+      for (let i = start; i < start + n; i++) frames.push(viewer.frameOf(model, b, width, i));
+      for (const f of frames) assert.ok(Math.abs(f.height - frames[0].height) < 1e-9 && Math.abs(f.y - frames[0].y) < 1e-9);
+      assert.ok(Math.abs(frames[0].x) < 1e-9);
+      for (let k = 1; k < n; k++) assert.ok(Math.abs(frames[k].x - (frames[k - 1].x + frames[k - 1].width) - data.gap) < 1e-6);
+      const right = frames[n - 1].x + frames[n - 1].width;
+      if (r < bp.rows.length - 1) {
+        assert.ok(Math.abs(right - width) < 1e-3, `row ${r} ends at ${right} in ${width}`);
+      } else {
+        assert.ok(frames[0].height <= bp.rowHeight + 1e-9 && right <= width + 1e-6);
+      }
+      if (r > 0) assert.ok(Math.abs(frames[0].y - (bottom + data.gap)) < 1e-6, `row ${r} is not a gap below row ${r - 1}`);
+      bottom = frames[0].y + frames[0].height;
+      start += n;
+    });
+    assert.ok(Math.abs(viewer.contentHeight(model, b, width) - bottom) < 1e-6);
+  }
+});
+
+test("rows: the visible-tile query equals a brute-force scan, and styles carry the row terms", function () {
+  const model = viewer.buildModel(rowAlbum(1500, 22));
+  const next = random(3);
+  for (let n = 0; n < 200; n++) {
+    const width = 320 + next() * 3500;
+    const b = viewer.breakpointIndex(model, width);
+    const top = -300 + next() * (viewer.contentHeight(model, b, width) + 600);
+    const bottom = top + next() * 2500;
+    const expected = [];
+    for (let i = 0; i < model.count; i++) if (intersects(viewer.frameOf(model, b, width, i), top, bottom)) expected.push(i);
+    assert.deepEqual(viewer.visibleItems(model, b, width, top, bottom), expected);
+  }
+  const style = viewer.tileStyle(model, model.count - 1, "#abcdef");
+  assert.match(style, /^--r:[0-9.]+;--q:[0-9.]+(;--t\d:[0-9.e-]+;--y\d:-?[0-9.e-]+;--w\d:[0-9.e-]+;--z\d:\d+;--p\d:[0-9.]+;--j\d:\d+;--m\d:\d+px){3};--bg:#abcdef$/);
 });

@@ -7,14 +7,31 @@
 
   // ---------------------------------------------------------------- model and geometry
 
+  /** The version of frames.json this viewer reads. */
+  const FRAMES_VERSION = 3;
+
   /** The layout model from frames.json: per breakpoint, each item's column, the sum of the
-   *  ratios above it (A), their count (k), and each column's items. */
+   *  ratios above it (A), their count (k), and each column's items. In a grouped album
+   *  (sections), A and k also count the sections above the item's (their largest column's
+   *  ratio sum and item count, a gap between sections and one under each header), as the
+   *  page's CSS does, and each section's top and extent are kept. */
   function buildModel(data) {
+    if (!data || data.version !== FRAMES_VERSION) {
+      throw new Error("frames.json is version " + (data && data.version) + "; this viewer reads version " + FRAMES_VERSION);
+    }
     const count = data.count;
+    const sections = data.sections || [];
+    const grouped = sections.length > 0;
+    const sectionOf = new Int32Array(count);
+    for (let s = 0; s < sections.length; s++) {
+      const end = s + 1 < sections.length ? sections[s + 1].start : count;
+      for (let i = sections[s].start; i < end; i++) sectionOf[i] = s;
+    }
     const gap = data.gap;
     const scale = data.ratioScale;
     const ratios = new Float64Array(count);
     for (let i = 0; i < count; i++) ratios[i] = data.ratios[i] / scale;
+    if (data.layout === "rows") return buildRowModel(data, ratios);
     const breakpoints = data.breakpoints.map(function (bp) {
       const n = bp.columns;
       const column = new Int32Array(count);
@@ -26,28 +43,101 @@
       const columnItems = [];
       for (let c = 0; c < n; c++) columnItems.push([]);
       const columns = bp.column;
+      // Per section: its top's terms (units, gaps) and its columns' extent (units, count).
+      const sectionAboveUnits = new Float64Array(sections.length);
+      const sectionAboveGaps = new Int32Array(sections.length);
+      const sectionUnits = new Float64Array(sections.length);
+      const sectionCounts = new Int32Array(sections.length);
+      let baseUnits = 0, baseGaps = 0, section = -1;
       for (let i = 0; i < count; i++) {
+        if (grouped && section + 1 < sections.length && sections[section + 1].start === i) {
+          if (section >= 0) {
+            baseUnits += sectionUnits[section];
+            baseGaps += sectionCounts[section] + 1;
+          }
+          section += 1;
+          sectionAboveUnits[section] = baseUnits;
+          sectionAboveGaps[section] = baseGaps;
+          units.fill(0);
+          counts.fill(0);
+        }
         const code = columns.charCodeAt(i);
         const c = Math.min(n - 1, code <= 57 ? code - 48 : code - 87);
         column[i] = c;
-        above[i] = units[c] / scale;
-        aboveCount[i] = counts[c];
+        above[i] = grouped ? (baseUnits + units[c]) / scale : units[c] / scale;
+        aboveCount[i] = grouped ? baseGaps + 1 + counts[c] : counts[c];
         units[c] += data.ratios[i];
         counts[c] += 1;
         columnItems[c].push(i);
+        if (grouped) {
+          sectionUnits[section] = Math.max(sectionUnits[section], units[c]);
+          sectionCounts[section] = Math.max(sectionCounts[section], counts[c]);
+        }
       }
       for (let c = 0; c < n; c++) sums[c] = units[c] / scale;
       return {
         minWidth: bp.minWidth, columns: n, column: column, above: above, aboveCount: aboveCount,
         columnItems: columnItems.map(function (list) { return Int32Array.from(list); }),
         columnSums: sums, columnCounts: counts,
+        sectionAboveUnits: sectionAboveUnits, sectionAboveGaps: sectionAboveGaps,
+        sectionUnits: sectionUnits, sectionCounts: sectionCounts,
       };
     });
     return {
       count: count, gap: gap, ratios: ratios, breakpoints: breakpoints, ids: data.ids,
       chunkSize: data.chunkSize, chunks: data.chunks, pageURL: data.pageURL, imageURL: data.imageURL,
       sources: data.sources || [], tileMaxWidth: data.tileMaxWidth, colors: data.colors || "",
+      sections: sections, grouped: grouped, sectionOf: sectionOf, headerHeight: grouped ? data.headerHeight : 0,
+      scale: scale,
     };
+  }
+
+  /** The model of an album laid out in justified rows: per breakpoint its rows (first item,
+   *  count, coefficient c and top terms T and Y in 1/10^8, as the generator computes them),
+   *  and per item its row and the ratio units before it in the row. */
+  function buildRowModel(data, ratios) {
+    const count = data.count;
+    const rowRatios = data.rowRatios;
+    const breakpoints = data.breakpoints.map(function (bp) {
+      const rowOf = new Int32Array(count);
+      const before = new Float64Array(count);
+      const rows = [];
+      let start = 0, topWidth = 0, topGap = 0;
+      for (let r = 0; r < bp.rows.length; r++) {
+        const n = bp.rows[r];
+        let sum = 0;
+        for (let i = start; i < start + n; i++) {
+          rowOf[i] = r;
+          before[i] = sum;
+          sum += rowRatios[i];
+        }
+        const coefficient = Math.floor(ROW_SCALE * data.ratioScale / Math.max(1, sum));
+        rows.push({ start: start, count: n, coefficient: coefficient, topWidth: topWidth, topGap: topGap, isLast: r === bp.rows.length - 1 });
+        topWidth += coefficient;
+        topGap += ROW_SCALE - coefficient * (n - 1);
+        start += n;
+      }
+      return { minWidth: bp.minWidth, rowHeight: bp.rowHeight, rows: rows, rowOf: rowOf, before: before };
+    });
+    return {
+      count: count, gap: data.gap, ratios: ratios, breakpoints: breakpoints, ids: data.ids, rows: true,
+      rowRatios: Float64Array.from(rowRatios, function (u) { return u / data.ratioScale; }), scale: data.ratioScale,
+      chunkSize: data.chunkSize, chunks: data.chunks, pageURL: data.pageURL, imageURL: data.imageURL,
+      sources: data.sources || [], tileMaxWidth: data.tileMaxWidth, colors: data.colors || "",
+      sections: [], grouped: false, headerHeight: 0,
+    };
+  }
+
+  /** Fixed-point scale of the row terms (c, T, Y). */
+  const ROW_SCALE = 100000000;
+
+  /** Row r's top and height at breakpoint b and wall width `width` (rows layout). */
+  function rowFrame(model, b, width, r) {
+    const bp = model.breakpoints[b];
+    const row = bp.rows[r];
+    let height = row.coefficient / ROW_SCALE * (width - (row.count - 1) * model.gap);
+    if (row.isLast) height = Math.min(bp.rowHeight, height);
+    return { y: row.topWidth / ROW_SCALE * width + row.topGap / ROW_SCALE * model.gap, height: height };
   }
 
   /** Item i's placeholder colour from the index ("#rrggbb"), or "" when the index has none. */
@@ -60,6 +150,15 @@
     return Math.floor(i / model.chunkSize);
   }
 
+  /** A URL template of the frame data filled in for photo `id` (in an album its slug; on a tag
+   *  page the path to it from the tag's folder, `../../trip/img_1`): `{id}`, `{dir}` and `{name}`
+   *  (the id up to and after its last `/`) and `{width}`. */
+  function fillURL(template, id, width) {
+    const cut = id.lastIndexOf("/") + 1;
+    return template.replace("{dir}", id.slice(0, cut)).replace("{name}", id.slice(cut)).replace("{id}", id)
+      .replace("{width}", String(width));
+  }
+
   /** Item i from its chunk's details: page, alt, size, color, thumbnails, images and sources
    *  (the same per further format), each URL after `prefix` (the album's folder). */
   function resolveItem(model, i, detail, prefix) {
@@ -67,7 +166,7 @@
     prefix = prefix || "";
     function imagesAt(template) {
       return detail.widths.map(function (width) {
-        return { width: width, url: prefix + template.replace("{id}", id).replace("{width}", String(width)) };
+        return { width: width, url: prefix + fillURL(template, id, width) };
       });
     }
     function tileImages(images) {
@@ -80,7 +179,7 @@
       return { type: source.type, thumbnails: tileImages(list), images: list };
     });
     return {
-      page: prefix + model.pageURL.replace("{id}", id), alt: detail.alt, width: detail.width, height: detail.height,
+      page: prefix + fillURL(model.pageURL, id, 0), alt: detail.alt, width: detail.width, height: detail.height,
       color: detail.color, thumbnails: tileImages(images), images: images, sources: sources,
       video: detail.video ? { url: prefix + detail.video.url, duration: detail.video.duration } : null,
       live: detail.live ? { url: prefix + detail.live.url } : null,
@@ -127,18 +226,76 @@
     return (width - (n - 1) * model.gap) / n;
   }
 
+  /** Item i's top at breakpoint b and column width w, from the CSS formula. */
+  function itemTop(model, bp, w, i) {
+    const headers = model.grouped ? (model.sectionOf[i] + 1) * model.headerHeight : 0;
+    return bp.above[i] * w + bp.aboveCount[i] * model.gap + headers;
+  }
+
   /** Item i's rectangle at breakpoint b and wall width `width`, from the CSS formulas. */
   function frameOf(model, b, width, i) {
     const bp = model.breakpoints[b];
+    if (model.rows) {
+      const r = bp.rowOf[i];
+      const row = rowFrame(model, b, width, r);
+      const x = (bp.before[i] / model.scale) * row.height + (i - bp.rows[r].start) * model.gap;
+      return { x: x, y: row.y, width: model.rowRatios[i] * row.height, height: row.height };
+    }
     const w = columnWidth(model, b, width);
-    const top = bp.above[i] * w + bp.aboveCount[i] * model.gap;
-    return { x: bp.column[i] * (w + model.gap), y: top, width: w, height: model.ratios[i] * w };
+    return { x: bp.column[i] * (w + model.gap), y: itemTop(model, bp, w, i), width: w, height: model.ratios[i] * w };
   }
 
-  /** The wall's height at a width: its tallest column. */
-  function contentHeight(model, b, width) {
+  /** Section s's box (its header at the top, then its columns) at breakpoint b and wall
+   *  width `width`, from the CSS formulas. */
+  function sectionFrame(model, b, width, s) {
     const bp = model.breakpoints[b];
     const w = columnWidth(model, b, width);
+    const y = (bp.sectionAboveUnits[s] / model.scale) * w + bp.sectionAboveGaps[s] * model.gap + s * model.headerHeight;
+    const height = model.headerHeight + (bp.sectionUnits[s] / model.scale) * w + bp.sectionCounts[s] * model.gap;
+    return { x: 0, y: y, width: width, height: height, headerHeight: model.headerHeight };
+  }
+
+  /** Sections (ascending) whose boxes reach into [top, bottom): a binary search. */
+  function visibleSections(model, b, width, top, bottom) {
+    const result = [];
+    const count = model.sections.length;
+    let low = 0, high = count;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      const f = sectionFrame(model, b, width, mid);
+      if (f.y + f.height > top) high = mid; else low = mid + 1;
+    }
+    for (let s = low; s < count; s++) {
+      if (sectionFrame(model, b, width, s).y >= bottom) break;
+      result.push(s);
+    }
+    return result;
+  }
+
+  /** The inline style of section s's box: the same custom properties the generator writes. */
+  function sectionStyle(model, s) {
+    let style = "--s:" + s;
+    for (let b = 0; b < model.breakpoints.length; b++) {
+      const bp = model.breakpoints[b];
+      style += ";--a" + b + ":" + round5(bp.sectionAboveUnits[s] / model.scale) + ";--k" + b + ":" + bp.sectionAboveGaps[s]
+        + ";--e" + b + ":" + round5(bp.sectionUnits[s] / model.scale) + ";--f" + b + ":" + bp.sectionCounts[s];
+    }
+    return style;
+  }
+
+  /** The wall's height at a width: its tallest column (a grouped album: its last section's bottom). */
+  function contentHeight(model, b, width) {
+    const bp = model.breakpoints[b];
+    if (model.rows) {
+      if (bp.rows.length === 0) return 0;
+      const last = rowFrame(model, b, width, bp.rows.length - 1);
+      return last.y + last.height;
+    }
+    const w = columnWidth(model, b, width);
+    if (model.grouped) {
+      const last = sectionFrame(model, b, width, model.sections.length - 1);
+      return last.y + last.height;
+    }
     let tallest = 0;
     for (let c = 0; c < bp.columns; c++) {
       if (bp.columnCounts[c] > 0) {
@@ -152,6 +309,19 @@
    *  column, O(columns · log n + k). */
   function visibleItems(model, b, width, top, bottom) {
     const bp = model.breakpoints[b];
+    if (model.rows) {
+      const found = [];
+      let low = 0, high = bp.rows.length;
+      while (low < high) {
+        const mid = (low + high) >> 1;
+        const f = rowFrame(model, b, width, mid);
+        if (f.y + f.height > top) high = mid; else low = mid + 1;
+      }
+      for (let r = low; r < bp.rows.length && rowFrame(model, b, width, r).y < bottom; r++) {
+        for (let i = bp.rows[r].start; i < bp.rows[r].start + bp.rows[r].count; i++) found.push(i);
+      }
+      return found;
+    }
     const w = columnWidth(model, b, width);
     const gap = model.gap;
     const result = [];
@@ -162,12 +332,12 @@
       while (low < high) {
         const mid = (low + high) >> 1;
         const i = list[mid];
-        const itemBottom = bp.above[i] * w + bp.aboveCount[i] * gap + model.ratios[i] * w;
+        const itemBottom = itemTop(model, bp, w, i) + model.ratios[i] * w;
         if (itemBottom > top) high = mid; else low = mid + 1;
       }
       for (let p = low; p < list.length; p++) {
         const i = list[p];
-        if (bp.above[i] * w + bp.aboveCount[i] * gap >= bottom) break;
+        if (itemTop(model, bp, w, i) >= bottom) break;
         result.push(i);
       }
     }
@@ -178,10 +348,24 @@
   /** The inline style of tile i: the same custom properties the generator writes. */
   function tileStyle(model, i, color) {
     let style = "--r:" + model.ratios[i];
+    if (model.rows) {
+      style += ";--q:" + model.rowRatios[i];
+      for (let b = 0; b < model.breakpoints.length; b++) {
+        const bp = model.breakpoints[b];
+        const row = bp.rows[bp.rowOf[i]];
+        style += ";--t" + b + ":" + row.topWidth / ROW_SCALE + ";--y" + b + ":" + row.topGap / ROW_SCALE
+          + ";--w" + b + ":" + row.coefficient / ROW_SCALE + ";--z" + b + ":" + (row.count - 1)
+          + ";--p" + b + ":" + bp.before[i] / model.scale + ";--j" + b + ":" + (i - row.start);
+        if (row.isLast) style += ";--m" + b + ":" + bp.rowHeight + "px";
+      }
+      if (color) style += ";--bg:" + color;
+      return style;
+    }
     for (let b = 0; b < model.breakpoints.length; b++) {
       const bp = model.breakpoints[b];
       style += ";--c" + b + ":" + bp.column[i] + ";--a" + b + ":" + round5(bp.above[i]) + ";--k" + b + ":" + bp.aboveCount[i];
     }
+    if (model.grouped) style += ";--s:" + (model.sectionOf[i] + 1);
     if (color) style += ";--bg:" + color;
     return style;
   }
@@ -266,13 +450,21 @@
     return result;
   }
 
-  /** Inserts tile `index` so the DOM holds tiles in item order (Tab, screen readers). */
+  /** Where a wall child goes in order: a section's header before its first tile. */
+  function orderKey(node) {
+    const index = Number(node.getAttribute("data-index"));
+    return 2 * index + (node.hasAttribute && node.hasAttribute("data-section") ? 0 : 1);
+  }
+
+  /** Inserts tile `index` (or the header of a section starting at `index`) so the DOM holds
+   *  tiles and headers in album order (Tab, screen readers). */
   function insertInOrder(parent, node, index) {
     const children = parent.children;
+    const key = 2 * index + (node.hasAttribute && node.hasAttribute("data-section") ? 0 : 1);
     let low = 0, high = children.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if (Number(children[mid].getAttribute("data-index")) < index) low = mid + 1; else high = mid;
+      if (orderKey(children[mid]) < key) low = mid + 1; else high = mid;
     }
     parent.insertBefore(node, children[low] || null);
   }
@@ -352,6 +544,12 @@
       bind: function (node, index) { self.bindTile(node, index); },
       unbind: function (node) { self.unbindTile(node); },
     });
+    // Section headers are virtualized like tiles, with a pool of their own.
+    this.headers = new Recycler({
+      create: function () { return self.createHeader(); },
+      bind: function (node, s) { self.bindHeader(node, s); },
+      unbind: function (node) { node.remove(); },
+    }, 16);
   }
 
   Viewer.prototype.start = function () {
@@ -361,6 +559,15 @@
     for (let t = 0; t < tiles.length; t++) {
       const index = Number(tiles[t].getAttribute("data-index"));
       this.recycler.adopt(index, tiles[t]);
+    }
+    // The page's section boxes: adopted and given their whole extent (the static page's last
+    // section may have held only some of its photos).
+    const boxes = this.wall.querySelectorAll(".section[data-section]");
+    for (let h = 0; h < boxes.length; h++) {
+      const s = Number(boxes[h].getAttribute("data-section"));
+      if (this.slice) continue;
+      this.headers.adopt(s, boxes[h]);
+      boxes[h].setAttribute("style", sectionStyle(this.model, s));
     }
     this.wall.addEventListener("click", function (event) { self.onClick(event); });
     window.addEventListener("popstate", function () { self.syncWithHistory(); });
@@ -419,6 +626,7 @@
     const focused = document.activeElement;
     const kept = focused && focused.parentNode === this.wall && focused.hasAttribute("data-index") ? Number(focused.getAttribute("data-index")) : -1;
     this.recycler.update(withKept(indices, kept));
+    if (this.model.grouped) this.headers.update(visibleSections(this.model, b, this.width, from, to));
     // Their details are wanted soon (lightbox, recycling): fetch their chunks now.
     let lastChunk = -1;
     for (let p = 0; p < indices.length; p++) {
@@ -429,6 +637,7 @@
     if (this.mapping.scaled || this.wasScaled) {
       const self = this;
       this.recycler.visible.forEach(function (node, index) { self.placeTile(node, index); });
+      this.headers.visible.forEach(function (node, s) { self.placeHeader(node, s); });
     }
     this.wasScaled = this.mapping.scaled;
   };
@@ -441,6 +650,35 @@
     }
     const b = breakpointIndex(this.model, this.width);
     node.style.top = (frameOf(this.model, b, this.width, index).y - (this.shift || 0)) + "px";
+  };
+
+  /** In a scaled wall a section's box sits at its top minus the shift; else CSS places it. */
+  Viewer.prototype.placeHeader = function (node, s) {
+    if (!this.mapping.scaled) {
+      node.style.removeProperty("top");
+      return;
+    }
+    const b = breakpointIndex(this.model, this.width);
+    node.style.top = (sectionFrame(this.model, b, this.width, s).y - (this.shift || 0)) + "px";
+  };
+
+  Viewer.prototype.createHeader = function () {
+    const box = document.createElement("div");
+    box.className = "section";
+    const head = document.createElement("h2");
+    head.className = "section-head";
+    box.appendChild(head);
+    return box;
+  };
+
+  Viewer.prototype.bindHeader = function (node, s) {
+    const section = this.model.sections[s];
+    node.setAttribute("data-section", String(s));
+    node.setAttribute("data-index", String(section.start));
+    node.setAttribute("style", sectionStyle(this.model, s));
+    node.firstChild.textContent = section.label;
+    this.placeHeader(node, s);
+    if (!node.parentNode) insertInOrder(this.wall, node, section.start);
   };
 
   /** The details of item `index`, or null while its chunk is loading (the load is started). */
@@ -495,7 +733,7 @@
     const model = this.model;
     const img = node.querySelector("img");
     const detail = this.detailOf(index);
-    node.setAttribute("href", model.pageURL.replace("{id}", model.ids[index]));
+    node.setAttribute("href", fillURL(model.pageURL, model.ids[index], 0));
     node.setAttribute("data-index", String(index));
     // The index has every tile's colour: a tile waiting for its chunk shows it already.
     node.setAttribute("style", tileStyle(model, index, detail ? detail.color : colorOf(model, index)));
@@ -567,6 +805,17 @@
     return "Photo " + (index + 1) + " of " + count + (title ? ": " + title : "");
   }
 
+  /** The line of camera settings under a photo in the lightbox, from its details' `camera`. */
+  function cameraLine(camera) {
+    return Array.isArray(camera) ? camera.filter(function (part) { return typeof part === "string" && part; }).join(" · ") : "";
+  }
+
+  /** The title shown above the caption: a title of its own, not when the caption already
+   *  starts with it (a title made from the caption's first line, or the file name as alt). */
+  function lightboxTitle(title, captionText) {
+    return title && captionText.indexOf(title) !== 0 ? title : "";
+  }
+
   /** Where Tab (Shift+Tab: `backwards`) goes in a focus trap over `list`, wrapping round. */
   function trapTarget(list, current, backwards) {
     if (list.length === 0) return null;
@@ -616,7 +865,7 @@
       '<button type="button" class="lb-live" hidden aria-label="Play the Live Photo">LIVE</button></div>' +
       '<button type="button" class="lb-prev" aria-label="Previous photo">‹</button>' +
       '<button type="button" class="lb-next" aria-label="Next photo">›</button>' +
-      '<p class="lb-caption"><span class="lb-text"></span> <time class="lb-date"></time></p>' +
+      '<p class="lb-caption"><strong class="lb-title"></strong><span class="lb-text"></span> <time class="lb-date"></time><span class="lb-camera"></span></p>' +
       '<p class="lb-status" aria-live="polite"></p>';
     const image = document.createElement("img");
     image.className = "lightbox-image";
@@ -760,9 +1009,13 @@
     const title = detail.title || item.alt;
     const text = box.querySelector(".lb-text");
     if (detail.captionHTML) text.innerHTML = detail.captionHTML; else text.textContent = item.alt;
+    // A title of its own (not the caption's first line) heads the caption.
+    box.querySelector(".lb-title").textContent = lightboxTitle(detail.title, text.textContent);
     const date = box.querySelector(".lb-date");
     date.textContent = detail.date || "";
     if (detail.isoDate) date.setAttribute("datetime", detail.isoDate); else date.removeAttribute("datetime");
+    // Camera settings, as text (never markup): "Canon EOS R5 · f/2.8 · 1/250 s · ISO 400".
+    box.querySelector(".lb-camera").textContent = cameraLine(detail.camera);
     box.querySelector(".lb-counter").textContent = (index + 1) + " / " + this.model.count;
     box.setAttribute("aria-label", title);
     box.querySelector(".lb-status").textContent = photoStatus(index, this.model.count, title);
@@ -1024,16 +1277,21 @@
         viewer.start();
         global.cascadeViewer = viewer;
       })
-      .catch(function () { /* the static page works without the script */ });
+      .catch(function (error) {
+        // The static page works without the script; say why (a frames.json of another version).
+        if (typeof console !== "undefined") console.error("Cascade viewer: " + error.message);
+      });
   }
 
   const api = {
     buildModel: buildModel, breakpointIndex: breakpointIndex, columnWidth: columnWidth, frameOf: frameOf,
     contentHeight: contentHeight, visibleItems: visibleItems, tileStyle: tileStyle, srcsetOf: srcsetOf,
+    sectionFrame: sectionFrame, visibleSections: visibleSections, rowFrame: rowFrame, sectionStyle: sectionStyle, FRAMES_VERSION: FRAMES_VERSION,
     srcOf: srcOf, bindSources: bindSources, colorOf: colorOf, photoId: photoId, indexForHash: indexForHash, Recycler: Recycler, chunkOf: chunkOf,
     resolveItem: resolveItem, scrollMapping: scrollMapping, contentOffset: contentOffset, wallOffset: wallOffset,
     MAX_WALL_HEIGHT: MAX_WALL_HEIGHT, fitSize: fitSize, clampPan: clampPan, zoomAround: zoomAround,
     swipeAction: swipeAction, photoStatus: photoStatus, trapTarget: trapTarget, withKept: withKept,
+    cameraLine: cameraLine, lightboxTitle: lightboxTitle, fillURL: fillURL,
     insertInOrder: insertInOrder,
   };
   if (typeof module === "object" && module.exports) {

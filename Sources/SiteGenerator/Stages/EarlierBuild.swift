@@ -1,4 +1,5 @@
 import Gallery
+import Imaging
 
 /// What earlier builds of the output folder made, as this build goes by it: the catalog's
 /// records; for a site an earlier release built, the JSON manifest it left in the output folder
@@ -12,6 +13,9 @@ struct EarlierBuild: Sendable {
     let fromLegacyManifest: Bool
     /// The files an earlier build made, by the catalog or the manifest.
     let owned: Set<String>
+    /// What the shards of a sharded build recorded of the photos (identity, content hash,
+    /// header), by source path: used for photos the catalog does not know as they are now.
+    var scanned: [String: ScannedPhoto] = [:]
     /// What the output folder held when the build began.
     let listing: OutputListing
     private let recovered: RecoveredFiles?
@@ -30,6 +34,17 @@ struct EarlierBuild: Sendable {
         owned = Set(previous.files)
         recovered = stored == BuildManifest() && !legacy ? RecoveredFiles(root: output) : nil
         listing = OutputListing(root: output)
+    }
+
+    /// The header of the photo at source path `path` whose file is `identity`, when the catalog
+    /// or the shards read it from this very file.
+    func knownInfo(_ path: String, _ identity: FileIdentity) -> ImageInfo? {
+        // A video's record holds its poster's facts: videos go by their probes (a Live Photo's
+        // record, whose clip has a path of its own, is the photo's).
+        if let record = previous.photos[path], record.video.map({ $0.sourcePath != nil }) ?? true, record.matches(identity),
+           record.probeVersion == ImageProbe.version { return record.info }
+        if let scanned = scanned[path], scanned.matches(identity), scanned.probeVersion == ImageProbe.version { return scanned.info }
+        return nil
     }
 
     /// Whether the site-relative `path` exists and is not the tool's: such a file is never

@@ -37,60 +37,69 @@ struct ImagePlanStage {
     func run(scan: ScanStage.Output, earlier: EarlierBuild, catalog: Catalog) throws(SiteError) -> Output {
         let plan = scan.plan
         let previous = earlier.previous.photos
-        let hashes = parallelMap(plan.photos.map(\.photo), jobs: jobs) { photo in
-            work.contentHash(of: photo, previous: previous[photo.relativePath])
-        }
+        let scanned = earlier.scanned
         let planner = ReusePlanner(previous: previous, settings: work.settings, exists: earlier.listing.isRegularFile)
-        var photos: [PhotoPlan] = []
+        let work = self.work
+        // Hashes and decisions on every core (they read files and the listing, nothing else);
+        // moves are staged afterwards, one photo after another.
+        var photos = parallelMap(Array(plan.photos.indices), jobs: jobs) { index -> PhotoPlan in
+            let photo = plan.photos[index].photo
+            let record = previous[photo.relativePath]
+            let hash: Result<String, ImagingError>
+            // A shard's record of this very file (a sharded build) spares reading it.
+            if !(record?.matches(photo.identity) ?? false), let shard = scanned[photo.relativePath], shard.matches(photo.identity) {
+                hash = .success(shard.contentHash)
+            } else {
+                hash = work.contentHash(of: photo, previous: record)
+            }
+            switch hash {
+            case .failure(let error): return .unreadable(error)
+            case .success(let hash):
+                let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
+                let widths = paths.keys.sorted()
+                let wanted = work.formats.indices.map { format in widths.map { paths[$0]![format] } }
+                return .planned(hash: hash, decision: planner.decide(path: photo.relativePath, hash: hash, widths: widths, wanted: wanted))
+            }
+        }
         var staged: [String: String] = [:]
         var kept = Set<String>()
-        var videos = [VideoJob?](repeating: nil, count: hashes.count)
-        // The earlier web versions and motion clips by content hash and settings (the first
-        // path in order wins).
-        var videoSources: [String: BuildManifest.VideoRecord] = [:]
-        for path in previous.keys.sorted() {
-            guard let record = previous[path], let video = record.video else { continue }
+        var videos = [VideoJob?](repeating: nil, count: photos.count)
+        // The earlier web versions and motion clips by content hash and settings (the least
+        // path wins, so the choice does not depend on dictionary order).
+        var videoSources: [String: (path: String, video: BuildManifest.VideoRecord)] = [:]
+        for (path, record) in previous {
+            guard let video = record.video else { continue }
             let key = (video.sourceHash ?? record.contentHash) + "|" + video.settings
-            if videoSources[key] == nil { videoSources[key] = video }
+            if let chosen = videoSources[key], chosen.path < path { continue }
+            videoSources[key] = (path, video)
         }
-        for index in hashes.indices {
-            let hash: String
-            switch hashes[index] {
-            case .failure(let error):
-                photos.append(.unreadable(error))
-                continue
-            case .success(let value):
-                hash = value
-            }
+        let sources = videoSources.mapValues(\.video)
+        for index in photos.indices {
+            guard case .planned(let hash, let decision) = photos[index] else { continue }
             let path = plan.photos[index].photo.relativePath
-            let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
-            let widths = paths.keys.sorted()
-            let wanted = work.formats.indices.map { format in widths.map { paths[$0]![format] } }
-            var decision = planner.decide(path: path, hash: hash, widths: widths, wanted: wanted)
             switch decision {
-            case .keep: kept.insert(path)
+            case .keep: kept.insert(plan.photos[index].photo.relativePath)
             case .move(let from):
                 for file in planner.sources(of: previous[from]!).joined() where staged[file] == nil {
                     let temporary = try work.writer.temporaryPath()
                     guard work.writer.stage(file, at: temporary) else {
-                        decision = .make
+                        photos[index] = .planned(hash: hash, decision: .make)
                         break
                     }
                     staged[file] = temporary
                 }
             case .make: break
             }
-            photos.append(.planned(hash: hash, decision: decision))
             let photo = plan.photos[index].photo
             if photo.isVideo {
                 let wanted = plan.videoPath(photo: index)
                 let decision = try videoDecision(
-                    path: path, sourceHash: hash, settings: work.videoSettingsKey, wanted: wanted, previous: previous, sources: videoSources)
+                    path: path, sourceHash: hash, settings: work.videoSettingsKey, wanted: wanted, previous: previous, sources: sources)
                 videos[index] = VideoJob(decision: decision, path: wanted)
             } else if let motion = photo.motion, work.video != nil, let motionHash = motionHash(motion, previous: previous[path]) {
                 let wanted = plan.livePath(photo: index)
                 let decision = try videoDecision(
-                    path: path, sourceHash: motionHash, settings: work.liveSettingsKey, wanted: wanted, previous: previous, sources: videoSources)
+                    path: path, sourceHash: motionHash, settings: work.liveSettingsKey, wanted: wanted, previous: previous, sources: sources)
                 videos[index] = VideoJob(decision: decision, path: wanted, sourceHash: motionHash)
             }
         }

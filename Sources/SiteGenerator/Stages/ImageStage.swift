@@ -19,6 +19,8 @@ struct ImageStage {
         var imagesWritten = 0
         var photosMade = 0
         var photosReused = 0
+        /// Photos whose images were taken from the store, made there by a shard.
+        var photosFromStore = 0
     }
 
     var work: PhotoWork
@@ -36,6 +38,7 @@ struct ImageStage {
             case .success(let result):
                 output.imagesWritten += result.imagesWritten
                 if result.reused { output.photosReused += 1 } else { output.photosMade += 1 }
+                if result.fromStore { output.photosFromStore += 1 }
                 output.published[index] = PublishedPhoto(planned: plan.photos[index], images: result.record)
                 // The catalog keeps the records of the photos kept as they were (the others it forgot).
                 let path = plan.photos[index].photo.relativePath
@@ -68,6 +71,7 @@ struct ImageStage {
         // Photos whose images all stay as they are need no decoding and no file: their records
         // are made here, without a task each (most of a large library's rebuild).
         var waiting: [Int] = []
+        var keeping: [(index: Int, hash: String, formats: Set<Int>)] = []
         for index in 0..<count {
             guard case .planned(let hash, .keep(let formats)) = images.photos[index], formats.count == work.formats.count,
                   images.videos[index].map { $0.decision == .keep } ?? true
@@ -75,17 +79,27 @@ struct ImageStage {
                 waiting.append(index)
                 continue
             }
-            let photo = plan.photos[index].photo
-            let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
-            switch work.apply(.keep(formats: formats), video: images.videos[index], to: photo, hash: hash,
-                              paths: paths, previous: previous, staged: staged) {
-            case .success(let result): accept(index, .success(result))
-            case .failure(.image(let error)): accept(index, .failure(SkipReason(error.description)))
-            case .failure(.video(let error)): accept(index, .failure(SkipReason(error.description)))
-            case .failure(.write(let error)): throw error
+            keeping.append((index, hash, formats))
+        }
+        // On every core, a batch at a time (not every photo's new record at once).
+        for start in stride(from: 0, to: keeping.count, by: 2_000) {
+            let batch = Array(keeping[start..<min(start + 2_000, keeping.count)])
+            let results = parallelMap(batch, jobs: jobs) { kept in
+                let paths = plan.imagePaths(photo: kept.index, widths: work.widths, formats: work.formats)
+                return work.apply(.keep(formats: kept.formats), video: images.videos[kept.index], to: plan.photos[kept.index].photo,
+                                  hash: kept.hash, paths: paths,
+                                  previous: previous, staged: staged)
             }
-            done += 1
-            progress(.photoDone(done: done, total: count, path: photo.relativePath, reused: true))
+            for (kept, outcome) in zip(batch, results) {
+                switch outcome {
+                case .success(let result): accept(kept.index, .success(result))
+                case .failure(.image(let error)): accept(kept.index, .failure(SkipReason(error.description)))
+                case .failure(.video(let error)): accept(kept.index, .failure(SkipReason(error.description)))
+                case .failure(.write(let error)): throw error
+                }
+                done += 1
+                progress(.photoDone(done: done, total: count, path: plan.photos[kept.index].photo.relativePath, reused: true))
+            }
         }
         await withTaskGroup(of: (Int, Result<PhotoResult, PhotoFailure>).self) { group in
             var next = 0

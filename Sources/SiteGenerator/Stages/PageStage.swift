@@ -34,22 +34,25 @@ struct PageStage {
         }
         var output = Output()
         let siteKey = renderer.siteKey
-        for album in plan.reachableAlbums {
-            // An album whose inputs are what the catalog recorded, with all its files there, is
-            // not rendered at all: its files and page keys carry over.
+        // An album whose inputs are what the catalog recorded, with all its files there, is not
+        // rendered at all: its files and page keys carry over. Which albums those are is worked
+        // out on every core first.
+        let albums = plan.reachableAlbums
+        let listing = self.listing
+        // (The albums' file lists are made again below rather than held for every album at once.)
+        let checks = parallelMap(albums, jobs: jobs) { [self] album -> (key: String, unchanged: Bool) in
             let key = renderer.inputKey(album: album, siteKey: siteKey)
+            let files = albumFiles(album)
+            return (key, Self.isUnchanged(files, keyPath: plan.albums[album].directory + "frames.json", key: key,
+                                          previousKeys: previousKeys, listing: listing))
+        }
+        for (album, check) in zip(albums, checks) {
+            let key = check.key
             let keyPath = plan.albums[album].directory + "frames.json"
             let files = albumFiles(album)
-            let unchangedAlbum = previousKeys[keyPath] == key
-                && files.allSatisfy { !$0.hasSuffix(".html") || previousKeys[$0] != nil } && files.allSatisfy(listing.isRegularFile)
+            let unchangedAlbum = check.unchanged
             if unchangedAlbum && !renderer.options.verifyAlbumKeys {
-                for path in files {
-                    output.files.insert(path)
-                    if path.hasSuffix(".html") {
-                        output.keys[path] = previousKeys[path]
-                        output.pages += 1
-                    }
-                }
+                Self.carryOver(files, previousKeys: previousKeys, into: &output)
                 output.keys[keyPath] = key
                 continue
             }
@@ -79,11 +82,58 @@ struct PageStage {
                 fatalError("album \(plan.albums[album].directory)index.html: its input key did not change, yet a file of it did (verifyAlbumKeys)")
             }
         }
+        // The tag pages, skipped like albums when their inputs are unchanged; the list of tags.
+        if !renderer.tags.isEmpty {
+            var changed: [Int] = []
+            var keys: [Int: String] = [:]
+            for index in renderer.tags.tags.indices {
+                let key = renderer.inputKey(tag: index, siteKey: siteKey)
+                let keyPath = renderer.tags.directory(index) + "frames.json"
+                let files = renderer.tags.wallFiles(index, tilesPerPage: renderer.options.tilesPerPage, framesChunkSize: renderer.options.framesChunkSize)
+                let unchangedTag = Self.isUnchanged(files, keyPath: keyPath, key: key, previousKeys: previousKeys, listing: listing)
+                output.keys[keyPath] = key
+                if unchangedTag && !renderer.options.verifyAlbumKeys {
+                    Self.carryOver(files, previousKeys: previousKeys, into: &output)
+                } else {
+                    changed.append(index)
+                    keys[index] = unchangedTag ? key : nil
+                }
+            }
+            for file in try renderer.tagWallFiles(changed, unchanged: unchanged) {
+                let wrote = try record(file.path, key: file.key, contents: file.contents, in: &output)
+                if wrote, let tag = renderer.tags.tags.indices.first(where: { file.path.hasPrefix(renderer.tags.directory($0)) }), keys[tag] != nil {
+                    fatalError("tag page \(file.path): its input key did not change, yet it did (verifyAlbumKeys)")
+                }
+            }
+            let list = try renderer.tagListFile(unchanged: unchanged)
+            _ = try record(list.path, key: list.key, contents: list.contents, in: &output)
+        }
         for (path, data) in renderer.theme.assets {
             try writer.writeIfChanged(data, to: "assets/" + path)
             output.files.insert("assets/" + path)
         }
         return output
+    }
+
+    /// Whether a wall (an album's or a tag's) whose input key is `key` is as the catalog
+    /// recorded it (its key at `keyPath`), with every page's key recorded and all its `files`
+    /// there: then it is not rendered at all.
+    private static func isUnchanged(
+        _ files: [String], keyPath: String, key: String, previousKeys: [String: String], listing: OutputListing
+    ) -> Bool {
+        previousKeys[keyPath] == key && files.allSatisfy { !$0.hasSuffix(".html") || previousKeys[$0] != nil }
+            && files.allSatisfy(listing.isRegularFile)
+    }
+
+    /// The files and page keys of an unchanged wall, carried over from the earlier build.
+    private static func carryOver(_ files: [String], previousKeys: [String: String], into output: inout Output) {
+        for path in files {
+            output.files.insert(path)
+            if path.hasSuffix(".html") {
+                output.keys[path] = previousKeys[path]
+                output.pages += 1
+            }
+        }
     }
 
     /// Writes one of an album's files unless its bytes are the same; returns whether it wrote.

@@ -32,6 +32,9 @@ struct ScanStage {
         do {
             let records = earlier.previous.photos
             var scanOptions = ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs)
+            scanOptions.group = options.group
+            scanOptions.layout = options.layout
+            scanOptions.minRating = options.minRating
             scanOptions.videoTools = options.videoTools
             scanOptions.videoMaxDuration = options.video.maxDuration
             // What ffprobe said about each video and motion clip, by the source's path.
@@ -47,12 +50,8 @@ struct ScanStage {
             }
             let knownProbes = probes
             scan = try GalleryScanner(options: scanOptions)
-                .scan(sourceDirectory: source, title: options.title, known: { path, identity in
-                    // A video's record holds its poster's facts: videos go by `knownVideo` (a Live
-                    // Photo's record, whose clip has a path of its own, is the photo's).
-                    guard let record = records[path], record.video.map({ $0.sourcePath != nil }) ?? true,
-                          record.matches(identity) else { return nil }
-                    return record.probeVersion == ImageProbe.version ? record.info : nil
+                .scan(sourceDirectory: source, title: options.title, known: { [earlier] path, identity in
+                    earlier.knownInfo(path, identity)
                 }, knownVideo: { path, identity in
                     guard let (recorded, probe) = knownProbes[path], recorded == identity else { return nil }
                     return probe
@@ -106,7 +105,8 @@ struct ScanStage {
             if plan.photos[index].photo.isVideo { files.append(plan.videoPath(photo: index)) }
             if plan.photos[index].photo.motion != nil { files.append(plan.livePath(photo: index)) }
         }
-        if options.baseURL != nil { files.append("sitemap.xml") }
+        if options.baseURL != nil { files += ["sitemap.xml", FeedStage.path] }
+        files += TagIndex(plan: plan, sort: nil).files(tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         for index in plan.albums.indices {
             files += plan.albumFiles(album: index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         }

@@ -1,0 +1,36 @@
+/// How an album's photos are split into sections by capture date, each under a header
+/// (`group` in `cascade.yml` and in an album's `index.md`).
+public enum PhotoGrouping: String, Sendable, Hashable, CaseIterable {
+    /// One section per day: "14 July 2024".
+    case day
+    /// One section per month: "July 2024".
+    case month
+    /// One section per year: "2024".
+    case year
+    /// No sections (the default).
+    case none
+
+    /// The section key of a capture date: equal for the photos of one section, ordered like the
+    /// sections (oldest first); nil for an undated photo (its section, "Undated", comes last).
+    /// Always nil for ``none``.
+    public func key(_ date: GalleryDate?) -> Int? {
+        guard let date else { return nil }
+        switch self {
+        case .day: return (date.year * 100 + date.month) * 100 + date.day
+        case .month: return date.year * 100 + date.month
+        case .year: return date.year
+        case .none: return nil
+        }
+    }
+
+    /// The header of the section with key `key`: "14 July 2024", "July 2024", "2024", or
+    /// "Undated" for nil.
+    public func label(_ key: Int?) -> String {
+        guard let key else { return "Undated" }
+        switch self {
+        case .day: return "\(key % 100) \(DateFormat.monthNames[(key / 100) % 100 - 1]) \(key / 10_000)"
+        case .month: return "\(DateFormat.monthNames[key % 100 - 1]) \(key / 100)"
+        case .year, .none: return String(key)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Gallery
+import Imaging
+
+/// A photo's images made from one decode: what a build writes into the site, or a shard into
+/// the store.
+struct RenderedImages: Sendable {
+    /// Sizes, colour and file sizes, as the store records them.
+    var images: StoredImages
+    /// Per image (by ascending width), per format made, the encoded file.
+    var encoded: [[[UInt8]]]
+}
+
+/// How a photo's images are made: widths, formats and settings, the same for a one-machine
+/// build, a shard and a final build, so that they make the same bytes.
+struct ImageRecipe: Sendable {
+    var widths: [Int]
+    /// The formats every image is made in: the main one (`<img>`) first.
+    var formats: [EncodeFormat]
+    var limits: DecodeLimits
+    /// Per format (in the order of `formats`), what its images depend on besides the photo.
+    var settings: [String]
+    /// Whether JPEG images keep the photo's GPS position.
+    var keepGPS: Bool
+
+    init(widths: [Int], formats: [EncodeFormat], limits: DecodeLimits, settings: [String], keepGPS: Bool) {
+        self.widths = widths
+        self.formats = formats
+        self.limits = limits
+        self.settings = settings
+        self.keepGPS = keepGPS
+    }
+
+    /// The recipe of a build with `options`.
+    init(options: SiteOptions) {
+        self.init(
+            widths: options.allImageWidths, formats: options.allImageFormats, limits: options.limits,
+            settings: options.allImageFormats.map(options.imageSettingsKey(for:)), keepGPS: options.keepGPS)
+    }
+
+    /// The store entry of the photo whose content hash is `hash` and size `size`.
+    func storeKey(hash: String, size: Int) -> String {
+        RenditionStore.key(hash: hash, size: size, settings: settings)
+    }
+
+    /// Reads `photo` and makes its images in the formats at `indices` (of `formats`), from one
+    /// decode; JPEG images get the photo's GPS position back when the recipe keeps it.
+    /// `source`, when given, is decoded instead of the photo's file (a video's poster frame).
+    func render(_ photo: GalleryPhoto, formats indices: [Int], source: [UInt8]? = nil) -> Result<RenderedImages, ImagingError> {
+        let bytes: [UInt8]
+        if let source {
+            bytes = source
+        } else {
+            guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
+                return .failure(.io(path: photo.relativePath, reason: "cannot be read"))
+            }
+            bytes = [UInt8](data)
+        }
+        let set: RenditionSet
+        do throws(ImagingError) {
+            set = try Renditions.make(from: bytes, widths: widths, formats: indices.map { formats[$0] }, limits: limits)
+        } catch {
+            return .failure(error)
+        }
+        // The GPS position goes back into JPEG images only when the site keeps it.
+        let gps = keepGPS && photo.info.format == .jpeg ? GPSMetadata.block(fromJPEG: bytes) : nil
+        let encoded = set.renditions.map { rendition in
+            indices.enumerated().map { position, format in
+                var file = rendition.encodings[position]
+                if let gps, case .jpeg = formats[format] { file = GPSMetadata.inserting(gps, into: file) }
+                return file
+            }
+        }
+        let images = StoredImages(
+            width: set.info.displayWidth, height: set.info.displayHeight, color: set.averageColor.hex,
+            renditions: set.renditions.map { StoredImages.Size(width: $0.width, height: $0.height) },
+            formats: indices.map { formats[$0].fileExtension }, fileSizes: encoded.map { $0.map(\.count) },
+            warnings: set.warnings)
+        return .success(RenderedImages(images: images, encoded: encoded))
+    }
+
+    /// Whether a store entry holds this recipe's images at `widths` (ascending) in every format.
+    func matches(_ stored: StoredImages, widths: [Int]) -> Bool {
+        stored.renditions.map(\.width) == widths && stored.formats == formats.map(\.fileExtension)
+    }
+
+    /// The images of `photo` (content hash `hash`) in `store`: taken from it when it holds
+    /// them, else made and added to it. `widths` are the widths the photo gets. Returns the
+    /// entry's key and images, and whether this call made them.
+    func stored(
+        _ photo: GalleryPhoto, hash: String, widths: [Int], in store: RenditionStore
+    ) -> Result<(key: String, images: StoredImages, made: Bool), PhotoFailure> {
+        let key = storeKey(hash: hash, size: photo.fileSize)
+        if let images = store.lookup(key), matches(images, widths: widths) {
+            return .success((key, images, false))
+        }
+        let rendered: RenderedImages
+        switch render(photo, formats: Array(formats.indices)) {
+        case .success(let value): rendered = value
+        case .failure(let error): return .failure(.image(error))
+        }
+        guard rendered.images.renditions.map(\.width) == widths else {
+            return .failure(.image(.processingFailed("made images \(rendered.images.renditions.map(\.width)) px wide, not the planned \(widths)")))
+        }
+        do throws(SiteError) {
+            try store.put(key, images: rendered.images, encoded: rendered.encoded)
+        } catch {
+            return .failure(.write(error))
+        }
+        return .success((key, rendered.images, true))
+    }
+}
