@@ -229,7 +229,7 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     /// Height of the picture as shown.
     public var displayHeight: Int
     /// EXIF metadata, where the format has it (JPEG, TIFF, HEIF).
-    public var metadata: PhotoMetadata
+    @Boxed public var metadata: PhotoMetadata
 
     /// Creates image information.
     public init(
