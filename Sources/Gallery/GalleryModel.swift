@@ -28,17 +28,17 @@ public struct GalleryPhoto: Sendable, Hashable {
     public var captionHTML: String?
     /// For a video: what ffprobe said (its poster stands for it wherever a photo would be shown,
     /// and ``info`` describes the poster: the video's size as shown, upright). Nil for a photo.
-    @Boxed public var video: VideoInfo?
+    @BoxedOptional public var video: VideoInfo?
 
     /// For a Live Photo: its motion clip (a MOV of the same stem beside it), which the site
     /// plays over the photo. Nil for other photos and for videos.
-    @Boxed public var motion: MotionClip?
+    @BoxedOptional public var motion: MotionClip?
 
     /// Whether this item is a video.
     public var isVideo: Bool { video != nil }
     /// What the photo's XMP sidecar (`IMG_1.jpg.xmp`, else `IMG_1.xmp`, else that of a camera
     /// RAW file of the same name) says; its fields come before those of the file itself.
-    @Boxed public var sidecar: XMPMetadata?
+    @BoxedOptional public var sidecar: XMPMetadata?
 
     /// Creates a photo record.
     public init(

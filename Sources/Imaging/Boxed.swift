@@ -5,7 +5,7 @@
 /// metadata, a video's details): 100,000 photos held their records inline at 700 to 1,500 bytes
 /// each, several times over, and a rebuild of such a library peaked at 670 MiB. Values are
 /// never shared mutably (a change makes a new box), and they encode and decode exactly as the
-/// value itself would; an optional one is left out when nil, as an optional property is.
+/// value itself would. For optional values, ``BoxedOptional``.
 @propertyWrapper
 public struct Boxed<Value> {
     private final class Box {
@@ -52,15 +52,64 @@ extension Boxed: Decodable where Value: Decodable {
     }
 }
 
+/// An optional value kept out of line as ``Boxed`` keeps a value, without a box while it is nil
+/// (most photos have no video, no motion clip, no sidecar): encoded as the optional itself, left
+/// out when nil, and nil when missing.
+@propertyWrapper
+public struct BoxedOptional<Wrapped> {
+    private final class Box {
+        let value: Wrapped
+        init(_ value: Wrapped) { self.value = value }
+    }
+
+    private var box: Box?
+
+    public init(wrappedValue: Wrapped?) {
+        box = wrappedValue.map(Box.init)
+    }
+
+    public var wrappedValue: Wrapped? {
+        get { box?.value }
+        set { box = newValue.map(Box.init) }
+    }
+}
+
+extension BoxedOptional: @unchecked Sendable where Wrapped: Sendable {}
+
+extension BoxedOptional: Equatable where Wrapped: Equatable {
+    public static func == (a: Self, b: Self) -> Bool {
+        a.box === b.box || a.wrappedValue == b.wrappedValue
+    }
+}
+
+extension BoxedOptional: Hashable where Wrapped: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(wrappedValue)
+    }
+}
+
+extension BoxedOptional: Encodable where Wrapped: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wrappedValue)
+    }
+}
+
+extension BoxedOptional: Decodable where Wrapped: Decodable {
+    public init(from decoder: any Decoder) throws {
+        self.init(wrappedValue: try decoder.singleValueContainer().decode(Wrapped?.self))
+    }
+}
+
 // An optional boxed property is left out when nil and may be missing, as an optional one.
 extension KeyedEncodingContainer {
-    public mutating func encode<Wrapped: Encodable>(_ value: Boxed<Wrapped?>, forKey key: Key) throws {
+    public mutating func encode<Wrapped: Encodable>(_ value: BoxedOptional<Wrapped>, forKey key: Key) throws {
         try encodeIfPresent(value.wrappedValue, forKey: key)
     }
 }
 
 extension KeyedDecodingContainer {
-    public func decode<Wrapped: Decodable>(_ type: Boxed<Wrapped?>.Type, forKey key: Key) throws -> Boxed<Wrapped?> {
-        Boxed(wrappedValue: try decodeIfPresent(Wrapped.self, forKey: key))
+    public func decode<Wrapped: Decodable>(_ type: BoxedOptional<Wrapped>.Type, forKey key: Key) throws -> BoxedOptional<Wrapped> {
+        BoxedOptional(wrappedValue: try decodeIfPresent(Wrapped.self, forKey: key))
     }
 }

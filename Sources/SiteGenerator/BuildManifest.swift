@@ -47,7 +47,7 @@ struct BuildManifest: Codable, Sendable, Equatable {
         /// The `ImageProbe.version` that read `info`.
         var probeVersion: Int?
         /// For a video: its web version (the images above are its poster's); nil for a photo.
-        @Boxed var video: VideoRecord?
+        @BoxedOptional var video: VideoRecord?
 
         /// Per image settings (one per format), the files made with them, by ascending width.
         var filesBySettings: [String: [String]] {

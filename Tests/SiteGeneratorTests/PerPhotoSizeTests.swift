@@ -19,7 +19,7 @@ struct PerPhotoSizeTests {
     }
 
     struct Sample: Codable, Equatable {
-        @Boxed var maybe: [String]?
+        @BoxedOptional var maybe: [String]?
         @Boxed var always: PhotoMetadata
         var plain: Int
     }
