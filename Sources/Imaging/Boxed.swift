@@ -57,36 +57,21 @@ extension Boxed: Decodable where Value: Decodable {
 /// out when nil, and nil when missing.
 @propertyWrapper
 public struct BoxedOptional<Wrapped> {
-    private final class Box {
-        let value: Wrapped
-        init(_ value: Wrapped) { self.value = value }
-    }
-
-    private var box: Box?
+    private var boxed: Boxed<Wrapped>?
 
     public init(wrappedValue: Wrapped?) {
-        box = wrappedValue.map(Box.init)
+        boxed = wrappedValue.map(Boxed.init(wrappedValue:))
     }
 
     public var wrappedValue: Wrapped? {
-        get { box?.value }
-        set { box = newValue.map(Box.init) }
+        get { boxed?.wrappedValue }
+        set { boxed = newValue.map(Boxed.init(wrappedValue:)) }
     }
 }
 
-extension BoxedOptional: @unchecked Sendable where Wrapped: Sendable {}
-
-extension BoxedOptional: Equatable where Wrapped: Equatable {
-    public static func == (a: Self, b: Self) -> Bool {
-        a.box === b.box || a.wrappedValue == b.wrappedValue
-    }
-}
-
-extension BoxedOptional: Hashable where Wrapped: Hashable {
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(wrappedValue)
-    }
-}
+extension BoxedOptional: Sendable where Wrapped: Sendable {}
+extension BoxedOptional: Equatable where Wrapped: Equatable {}
+extension BoxedOptional: Hashable where Wrapped: Hashable {}
 
 extension BoxedOptional: Encodable where Wrapped: Encodable {
     public func encode(to encoder: any Encoder) throws {
