@@ -51,13 +51,12 @@ struct BuildManifest: Codable, Sendable, Equatable {
 
         /// Per image settings (one per format), the files made with them, by ascending width.
         var filesBySettings: [String: [String]] {
-            var files = [settings: renditions.map(\.path)]
-            for source in sources ?? [] where source.paths.count == renditions.count { files[source.settings] = source.paths }
-            return files
+            let all = [settings] + (sources ?? []).filter { $0.paths.count == renditions.count }.map(\.settings)
+            return Dictionary(all.map { ($0, files(madeWith: $0)!) }, uniquingKeysWith: { first, _ in first })
         }
 
-        /// The files made with `settings`, by ascending width, as in ``filesBySettings``, without
-        /// making the dictionary (a large library's rebuild asks this of every photo).
+        /// The files made with `settings`, by ascending width (a further format's, the last one
+        /// listed with these settings, before the main format's), or nil when none were.
         func files(madeWith settings: String) -> [String]? {
             for source in (sources ?? []).reversed() where source.settings == settings && source.paths.count == renditions.count {
                 return source.paths

@@ -149,10 +149,9 @@ struct PhotoWork: Sendable {
             kept = formats
         case .move(let from):
             let record = previous[from]!
-            let files = record.filesBySettings
             do throws(SiteError) {
                 for format in formats.indices {
-                    for (source, target) in zip(files[settings[format]]!, wanted[format]) {
+                    for (source, target) in zip(record.files(madeWith: settings[format])!, wanted[format]) {
                         try writer.place(staged[source]!, at: target)
                     }
                 }

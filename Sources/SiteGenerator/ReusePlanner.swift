@@ -90,7 +90,6 @@ struct ReusePlanner: Sendable {
 
     /// For a move from `record`: per format, its files by ascending width.
     func sources(of record: BuildManifest.PhotoRecord) -> [[String]] {
-        let files = record.filesBySettings
-        return settings.map { files[$0]! }
+        settings.map { record.files(madeWith: $0)! }
     }
 }
