@@ -44,8 +44,7 @@ final class OutputListing: Sendable {
 
     private func read(_ folder: String) -> [String: FileStatus.Kind]? {
         let full = folder.isEmpty ? root : root + "/" + folder
-        let real = URL(fileURLWithPath: full, isDirectory: true).resolvingSymlinksInPath().path
-        guard real == root || real.hasPrefix(root + "/"), let directory = opendir(full) else { return nil }
+        guard SiteWriter.resolves(folder: full, inside: root), let directory = opendir(full) else { return nil }
         defer { closedir(directory) }
         var entries: [String: FileStatus.Kind] = [:]
         while let entry = readdir(directory) {

@@ -156,10 +156,16 @@ struct SiteWriter: Sendable {
     /// `thumbs` pointing into the photo folder) must never lead a write or a deletion out of it.
     func isInside(folder path: String) -> Bool {
         if insideFolders.contains(path) { return true }
-        let real = URL(fileURLWithPath: path, isDirectory: true).resolvingSymlinksInPath().path
-        let inside = real == root || real.hasPrefix(root + "/")
+        let inside = Self.resolves(folder: path, inside: root)
         if inside { insideFolders.insert(path) }
         return inside
+    }
+
+    /// Whether the folder `path` (absolute), once every link on the way is followed, is `root`
+    /// (absolute, without links) or inside it.
+    static func resolves(folder path: String, inside root: String) -> Bool {
+        let real = URL(fileURLWithPath: path, isDirectory: true).resolvingSymlinksInPath().path
+        return real == root || real.hasPrefix(root + "/")
     }
 
     /// Writes `data` to the site-relative `path` (a temporary file renamed into place). A

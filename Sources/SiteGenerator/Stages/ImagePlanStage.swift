@@ -78,7 +78,7 @@ struct ImagePlanStage {
             guard case .planned(let hash, let decision) = photos[index] else { continue }
             let path = plan.photos[index].photo.relativePath
             switch decision {
-            case .keep: kept.insert(plan.photos[index].photo.relativePath)
+            case .keep: kept.insert(path)
             case .move(let from):
                 for file in planner.sources(of: previous[from]!).joined() where staged[file] == nil {
                     let temporary = try work.writer.temporaryPath()
