@@ -185,21 +185,11 @@ public struct JustifiedLayout: Sendable, Equatable {
     /// The indices, ascending, of the items whose frames intersect `rect`: a binary search over
     /// the rows by y, then one over each row's items by x; never a scan of every item.
     public func indices(intersecting rect: Rect) -> [Int] {
-        var low = 0
-        var high = rowFrames.count
-        while low < high {
-            let middle = (low + high) / 2
-            if rowFrames[middle].maxY > rect.minY { high = middle } else { low = middle + 1 }
-        }
+        var low = WaterfallLayout.partitionPoint(in: rowFrames.indices) { rowFrames[$0].maxY > rect.minY }
         var result: [Int] = []
         while low < rowFrames.count, rowFrames[low].minY < rect.maxY {
             let items = rows[low].items
-            var first = items.lowerBound
-            var last = items.upperBound
-            while first < last {
-                let middle = (first + last) / 2
-                if frames[middle].maxX > rect.minX { last = middle } else { first = middle + 1 }
-            }
+            var first = WaterfallLayout.partitionPoint(in: items) { frames[$0].maxX > rect.minX }
             while first < items.upperBound, frames[first].minX < rect.maxX {
                 if frames[first].intersects(rect) { result.append(first) }
                 first += 1

@@ -218,34 +218,14 @@ public struct SectionedLayout: Sendable, Equatable {
     /// search in each column (its items are in increasing y across the sections) and one over
     /// the headers; never a scan of every item.
     public func indices(intersecting rect: Rect) -> (items: [Int], headers: [Int]) {
-        var runs: [[Int]] = []
-        for (column, list) in columnItems.enumerated() where !list.isEmpty {
-            let x = columnMinX[column]
-            guard x < rect.maxX, rect.minX < x + columnWidth else { continue }
-            var low = 0
-            var high = list.count
-            while low < high {
-                let middle = (low + high) / 2
-                if frames[list[middle]].maxY > rect.minY { high = middle } else { low = middle + 1 }
-            }
-            var run: [Int] = []
-            while low < list.count, frames[list[low]].minY < rect.maxY {
-                run.append(list[low])
-                low += 1
-            }
-            if !run.isEmpty { runs.append(run) }
-        }
+        let items = WaterfallLayout.columnItems(
+            intersecting: rect, columnItems: columnItems, columnMinX: columnMinX, columnWidth: columnWidth, frames: frames)
         var headers: [Int] = []
-        var low = 0
-        var high = headerFrames.count
-        while low < high {
-            let middle = (low + high) / 2
-            if headerFrames[middle].maxY > rect.minY { high = middle } else { low = middle + 1 }
-        }
+        var low = WaterfallLayout.partitionPoint(in: headerFrames.indices) { headerFrames[$0].maxY > rect.minY }
         while low < headerFrames.count, headerFrames[low].minY < rect.maxY {
             if headerFrames[low].intersects(rect) { headers.append(low) }
             low += 1
         }
-        return (WaterfallLayout.mergeAscending(runs), headers)
+        return (items, headers)
     }
 }

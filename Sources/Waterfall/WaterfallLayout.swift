@@ -181,16 +181,20 @@ public struct WaterfallLayout: Sendable, Equatable {
     /// reaching below `rect.minY`, and the following ones are taken while they start above
     /// `rect.maxY`.
     public func indices(intersecting rect: Rect) -> [Int] {
+        Self.columnItems(intersecting: rect, columnItems: columnItems, columnMinX: columnMinX, columnWidth: columnWidth, frames: frames)
+    }
+
+    /// The items, ascending, of the columns `columnItems` (each in increasing y, at `columnMinX`
+    /// and `columnWidth` wide) whose frames intersect `rect`: a binary search in each column
+    /// crossing `rect`, then its items while they start above `rect.maxY`, the runs merged.
+    static func columnItems(
+        intersecting rect: Rect, columnItems: [[Int]], columnMinX: [Double], columnWidth: Double, frames: [Rect]
+    ) -> [Int] {
         var runs: [[Int]] = []
         for (column, items) in columnItems.enumerated() where !items.isEmpty {
             let x = columnMinX[column]
             guard x < rect.maxX, rect.minX < x + columnWidth else { continue }
-            var low = 0
-            var high = items.count
-            while low < high {
-                let middle = (low + high) / 2
-                if frames[items[middle]].maxY > rect.minY { high = middle } else { low = middle + 1 }
-            }
+            var low = partitionPoint(in: items.indices) { frames[items[$0]].maxY > rect.minY }
             var run: [Int] = []
             while low < items.count, frames[items[low]].minY < rect.maxY {
                 run.append(items[low])
@@ -198,7 +202,7 @@ public struct WaterfallLayout: Sendable, Equatable {
             }
             if !run.isEmpty { runs.append(run) }
         }
-        return Self.mergeAscending(runs)
+        return mergeAscending(runs)
     }
 
     /// Height over width, or 1 (a square) for a size that is unknown, zero, negative or not
@@ -266,6 +270,18 @@ public struct WaterfallLayout: Sendable, Equatable {
             insets.right += leftover / 2
             return (1, minimum, gap, insets)
         }
+    }
+
+    /// The first position in `range` where `holds` is true, for a predicate that is false and
+    /// then true along the range (frames ordered by y or x): a binary search.
+    static func partitionPoint(in range: Range<Int>, where holds: (Int) -> Bool) -> Int {
+        var low = range.lowerBound
+        var high = range.upperBound
+        while low < high {
+            let middle = (low + high) / 2
+            if holds(middle) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 
     /// Merges ascending index lists into one ascending list, pairwise (O(k · log runs)).
