@@ -5,12 +5,14 @@ left-aligned), rows never overlap, and panoramas and tall strips are shown whole
 a clamped shape."""
 import os
 import subprocess
-import time
 
 import pytest
 
 import framedata
 from conftest import REPO, serve
+from test_layout import TWO_FRAMES
+from test_sections import overlaps
+from test_viewer import viewer_started
 from photo_factory import album, png
 
 WIDTHS = [320, 360, 414, 600, 768, 1000, 1024, 1280, 1440, 1600, 1920, 2560, 3840]
@@ -27,12 +29,6 @@ return {width: w.width, height: w.height, rows: wall.classList.contains('is-rows
   }),
   scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth};
 """
-
-TWO_FRAMES = """
-const done = arguments[arguments.length - 1];
-requestAnimationFrame(() => requestAnimationFrame(() => done(true)));
-"""
-
 
 @pytest.fixture(scope="module")
 def row_site(tmp_path_factory):
@@ -64,11 +60,7 @@ def test_rows_hold_at_every_width(request, row_site, javascript):
         driver.set_window_size(width, 900)
         driver.get(base + "rows/index.html")
         if javascript:
-            for _ in range(100):
-                if driver.execute_script("return !!window.cascadeViewer"):
-                    break
-                time.sleep(0.05)
-            else:
+            if not viewer_started(driver, tries=100):
                 failures.append(f"at {width} px: the viewer did not start")
             driver.execute_async_script(TWO_FRAMES)
         m = driver.execute_script(MEASURE)
@@ -139,8 +131,7 @@ def overlapping(tiles):
     found = []
     for i, a in enumerate(ordered):
         for b in ordered[i + 1:i + 40]:
-            if (a["l"] < b["r"] - TOLERANCE and b["l"] < a["r"] - TOLERANCE
-                    and a["t"] < b["b"] - TOLERANCE and b["t"] < a["b"] - TOLERANCE):
+            if overlaps(a, b):
                 found.append((a["index"], b["index"]))
     return found
 
@@ -170,10 +161,7 @@ def test_a_large_album_in_rows_pages_and_scrolls(tmp_path, driver, driver_nojs):
                 failures += [f"{where}: tiles {a} and {b} overlap" for a, b in overlapping(m["tiles"])]
         driver.set_window_size(1280, 900)
         driver.get(base + "many/index.html")
-        for _ in range(100):
-            if driver.execute_script("return !!window.cascadeViewer"):
-                break
-            time.sleep(0.05)
+        viewer_started(driver, tries=100)
         most = 0
         for scroll in range(0, 200_000, 2500):
             driver.execute_script("window.scrollTo(0, arguments[0])", scroll)

@@ -14,7 +14,10 @@ import time
 import pytest
 
 import framedata
+import sitecheck
 from conftest import REPO, make_driver, serve
+from test_layout import TWO_FRAMES
+from test_viewer import viewer_started
 from photo_factory import dated_album
 
 WIDTHS = [320, 360, 414, 600, 768, 1000, 1024, 1280, 1440, 1600, 1920, 2560, 3840]
@@ -40,15 +43,9 @@ return {
 };
 """
 
-TWO_FRAMES = """
-const done = arguments[arguments.length - 1];
-requestAnimationFrame(() => requestAnimationFrame(() => done(true)));
-"""
-
-
 def overlaps(a, b):
-    return (a["l"] < b["r"] - TOLERANCE and b["l"] < a["r"] - TOLERANCE
-            and a["t"] < b["b"] - TOLERANCE and b["t"] < a["b"] - TOLERANCE)
+    """Whether two boxes ({l, t, r, b}) share interior, beyond the tolerance."""
+    return sitecheck.overlaps((a["l"], a["t"], a["r"], a["b"]), (b["l"], b["t"], b["r"], b["b"]), TOLERANCE)
 
 
 def expected_layout(frames, width):
@@ -106,11 +103,7 @@ def test_grouped_wall_holds_at_every_width(request, grouped_site, javascript):
             driver.set_window_size(width, 900)
             driver.get(base + album + "/index.html")
             if javascript:
-                for _ in range(100):
-                    if driver.execute_script("return !!window.cascadeViewer"):
-                        break
-                    time.sleep(0.05)
-                else:
+                if not viewer_started(driver, tries=100):
                     failures.append(f"{album} at {width} px: the viewer did not start")
                 driver.execute_async_script(TWO_FRAMES)
             m = driver.execute_script(MEASURE)
@@ -258,10 +251,7 @@ def test_100k_grouped_by_day_keeps_nodes_bounded(big_grouped):
     try:
         driver.set_window_size(1920, 1080)
         driver.get(base + "index.html")
-        for _ in range(200):
-            if driver.execute_script("return !!window.cascadeViewer"):
-                break
-            time.sleep(0.05)
+        viewer_started(driver)
         state = driver.execute_script(STATE)
         tile_frames, boxes = expected_layout(frames, state["width"])
         bp = [b for b in frames["breakpoints"] if state["width"] >= b["minWidth"]][-1]

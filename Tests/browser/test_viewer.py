@@ -113,12 +113,18 @@ def wait_until(driver, script, seconds=10):
 LIGHTBOX_OPEN = "document.querySelector('.lightbox') && !document.querySelector('.lightbox').hidden"
 
 
-def wait_for_viewer(driver):
-    for _ in range(200):
+def viewer_started(driver, tries=200):
+    """Whether the viewer script starts on the page, asked every 50 ms, `tries` times."""
+    for _ in range(tries):
         if driver.execute_script("return !!window.cascadeViewer"):
-            return
+            return True
         time.sleep(0.05)
-    pytest.fail("the viewer did not start")
+    return False
+
+
+def wait_for_viewer(driver):
+    if not viewer_started(driver):
+        pytest.fail("the viewer did not start")
 
 
 @pytest.mark.parametrize("wall_limit", [None, 30_000], ids=["real-limit", "scaled"])
