@@ -1,19 +1,25 @@
 #!/usr/bin/env python3
-"""Image benchmark: cascade against sigal and vipsthumbnail on the same camera-sized JPEGs,
-in one run, with the same number of workers for each.
+"""Image benchmark: cascade against sigal, vipsthumbnail and libjpeg-turbo's own tools (the floor)
+on the same camera-like JPEGs, in one run, with the same number of workers for each.
 
-Usage: python3 benchmarks/thumbnails.py [--photos N] [--jobs N] [--quick] [--cascade PATH]
+Usage: python3 benchmarks/thumbnails.py [--photos N] [--jobs N] [--quick] [--cascade PATH] [--only TOOL]
 
-1. Corpus: N JPEGs of about 4000x3000 (20% portrait 3000x4000), quality 90, with a small EXIF
-   block, made from the photographs that Debian ships as desktop backgrounds (mate-backgrounds:
-   /usr/share/backgrounds/mate/nature/*.jpg; lomiri-wallpapers-20.04: two more). Each photo is a
-   different crop of a source, flipped or not, with its own brightness, contrast and colour, and
-   fine grain like a camera's sensor noise, so no two files are alike. Cached in
-   .bench/corpus-v1/ (photo i is the same file whatever N, so a larger N only adds photos).
+1. Corpus: N JPEGs (default 50) of 12 to 13.5 megapixels (4000x3000 to 4240x3180), quality 90,
+   with a small EXIF block, made from the photographs that Debian ships as desktop backgrounds
+   (mate-backgrounds: /usr/share/backgrounds/mate/nature/*.jpg; lomiri-wallpapers-20.04: two
+   more). Each photo is a different crop of a source, flipped or not, with its own brightness,
+   contrast and colour, and sensor-like grain (luminance and colour noise), so no two files are
+   alike. One photo in five is a portrait stored landscape with EXIF orientation 6, as cameras
+   and phones write them. Cached in .bench/corpus-v2/ (photo i is the same file whatever N, so a
+   larger N only adds photos).
 2. Each tool makes the images of a gallery from that folder (albums of 100 photos), twice: the
    first build into an empty folder, then a no-op rebuild (the same command, nothing changed):
    - cascade build SRC -o OUT --jobs J --quiet   (tiles 400/800/1600, photos 800/1600/2400 wide:
      four distinct files per photo, JPEG q82, plus pages and frames.json)
+   - floor: libjpeg-turbo alone, J workers (xargs -P J): `djpeg -scale M/8` decodes each photo at
+     the DCT scale that covers 2400 px upright (the scale cascade decodes at), and `cjpeg -quality
+     82` encodes a 2400 and a 400 px wide image (their pixels made by Pillow beforehand, untimed,
+     cached in .bench/floor-v1/). The least any tool must do for sigal's two sizes; run once.
    - "cascade, 2 sizes": the same with a cascade.yml asking for sigal's two sizes, 400 and 2400
      px wide (thumbnail_widths: [400], photo_widths: [2400]): the same work as sigal's, except
      that portrait photos get 2400 px wide images where sigal's are 1800 px tall
@@ -24,13 +30,15 @@ Usage: python3 benchmarks/thumbnails.py [--photos N] [--jobs N] [--quick] [--cas
      2400 px wide, JPEG Q=82, metadata stripped: the same four files per photo and no pages.
      It has no notion of "up to date", so its second run redoes everything.
 3. Prints photos per second, the ratios cascade/sigal and cascade/vipsthumbnail (above 1 means
-   cascade is faster), the peak RSS of each (the sum over all of a tool's processes, sampled
-   every 50 ms, and the largest single process from wait4), and the load average around each run.
+   cascade is faster), each tool's CPU seconds per photo and their ratio to the floor's (the
+   goal for "cascade, 2 sizes" is at most 1.3), the peak RSS of each (the sum over all of a
+   tool's processes, sampled every 50 ms, and the largest single process from wait4), and the
+   load average around each run.
 
 The corpus is read once before timing so every tool reads it from the page cache.
 Installs what it needs when missing (apt-get: mate-backgrounds, lomiri-wallpapers-20.04,
-libvips-tools; pip: sigal 2.6.1, which brings Pillow). Exits non-zero if any tool fails or
-writes fewer images than expected. Not a test: scripts/test does not run it.
+libvips-tools, libjpeg-turbo-progs; pip: sigal 2.6.1, which brings Pillow). Exits non-zero if
+any tool fails or writes fewer images than expected. Not a test: scripts/test does not run it.
 """
 import argparse
 import os
@@ -45,8 +53,8 @@ import time
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 BENCH = REPO / ".bench"
-CORPUS = BENCH / "corpus-v1"
-APT_PACKAGES = ["mate-backgrounds", "lomiri-wallpapers-20.04", "libvips-tools"]
+CORPUS = BENCH / "corpus-v2"
+APT_PACKAGES = ["mate-backgrounds", "lomiri-wallpapers-20.04", "libvips-tools", "libjpeg-turbo-progs"]
 SIGAL_VERSION = "2.6.1"
 SOURCES = sorted(pathlib.Path("/usr/share/backgrounds/mate/nature").glob("*.jpg")) + [
     pathlib.Path("/usr/share/backgrounds/Infinite-Sea_by_Aury88.jpg"),
@@ -88,6 +96,31 @@ def corpus_name(index):
     return f"photo-{index:05d}.jpg"
 
 
+# Camera sizes of 12 to 13.5 megapixels (4:3), landscape as stored.
+CAMERA_SIZES = [(4000, 3000), (4032, 3024), (4128, 3096), (4240, 3180)]
+
+
+GRAIN_SIZE = 4400  # the noise fields are square: any photo fits, either way up
+_grain = None
+
+
+def grain_fields():
+    """Luminance noise (sigma 7) and colour noise (sigma 3.5 per channel), made once per process:
+    making them for every photo would take most of the corpus's making."""
+    global _grain
+    if _grain is None:
+        from PIL import Image
+        size = (GRAIN_SIZE, GRAIN_SIZE)
+        _grain = (Image.effect_noise(size, 7), Image.merge("RGB", [Image.effect_noise(size, 3.5) for _ in range(3)]))
+    return _grain
+
+
+def is_portrait(index):
+    """One photo in five is a portrait stored landscape with EXIF orientation 6, as phones and
+    cameras write them."""
+    return index % 5 == 2
+
+
 def make_photo(index):
     """Photo `index`: always the same bytes for the same index (seeded by it)."""
     from PIL import Image, ImageChops, ImageEnhance, ImageOps
@@ -96,7 +129,10 @@ def make_photo(index):
         return
     rng = random.Random(index)
     source = Image.open(SOURCES[index % len(SOURCES)]).convert("RGB")
-    width, height = (3000, 4000) if rng.random() < 0.2 else (4000, 3000)
+    stored_width, stored_height = rng.choice(CAMERA_SIZES)
+    portrait = is_portrait(index)
+    # The upright picture: portrait ones are taller than wide.
+    width, height = (stored_height, stored_width) if portrait else (stored_width, stored_height)
     # The largest crop of the source with the target's shape, then 55-100% of it, anywhere.
     sw, sh = source.size
     scale = min(sw / width, sh / height) * rng.uniform(0.55, 1.0)
@@ -108,13 +144,24 @@ def make_photo(index):
     image = ImageEnhance.Brightness(image).enhance(rng.uniform(0.85, 1.15))
     image = ImageEnhance.Contrast(image).enhance(rng.uniform(0.85, 1.2))
     image = ImageEnhance.Color(image).enhance(rng.uniform(0.7, 1.3))
-    # Sensor-like grain: gaussian noise (centred on 128) added to every channel.
-    noise = Image.effect_noise((width, height), rng.uniform(4, 9)).convert("RGB")
-    image = ImageChops.add(image, noise, scale=1.0, offset=-128)
+    # Sensor-like grain: gaussian noise (centred on 128) common to the three channels
+    # (luminance noise) and in each channel on its own (colour noise), cut from this process's
+    # noise fields at a place of its own.
+    luminance, colour = grain_fields()
+    x, y = rng.randint(0, GRAIN_SIZE - width), rng.randint(0, GRAIN_SIZE - height)
+    box = (x, y, x + width, y + height)
+    image = ImageChops.add(image, luminance.crop(box).convert("RGB"), scale=1.0, offset=-128)
+    image = ImageChops.add(image, colour.crop(box), scale=1.0, offset=-128)
     exif = Image.Exif()
     exif[0x0110] = "Benchmark Camera"  # Model
-    exif[0x0112] = 1  # Orientation
     exif[0x0132] = f"2026:{1 + index % 12:02d}:{1 + index % 28:02d} 12:{index % 60:02d}:00"  # DateTime
+    if portrait:
+        # Stored turned a quarter counter-clockwise; orientation 6 asks viewers to turn it
+        # a quarter clockwise to show it upright.
+        image = image.transpose(Image.Transpose.ROTATE_90)
+        exif[0x0112] = 6
+    else:
+        exif[0x0112] = 1
     partial = target.with_suffix(".part")
     image.save(partial, "JPEG", quality=90, exif=exif.tobytes())
     partial.rename(target)
@@ -322,6 +369,82 @@ def vips_runner(source, jobs):
     return run, check
 
 
+FLOOR = BENCH / "floor-v1"
+FLOOR_WIDTHS = [2400, 400]  # sigal's two sizes, as cascade makes them: that many pixels wide
+
+
+def dct_eighths(path):
+    """The numerator M of the smallest DCT scale M/8 at which libjpeg-turbo's decoded picture
+    still covers the largest image (2400 px wide, upright), as cascade chooses it."""
+    from PIL import Image
+    with Image.open(path) as image:
+        stored_width, stored_height = image.size
+        turned = image.getexif().get(0x0112, 1) in (5, 6, 7, 8)
+    width, height = (stored_height, stored_width) if turned else (stored_width, stored_height)
+    largest = FLOOR_WIDTHS[0]
+    if largest >= width:
+        return 8
+    needed_height = -(-height * largest // width)
+    minimum = (needed_height, largest) if turned else (largest, needed_height)
+    for eighths in range(1, 9):
+        if (-(-stored_width * eighths // 8) >= minimum[0]
+                and -(-stored_height * eighths // 8) >= minimum[1]):
+            return eighths
+    return 8
+
+
+def make_floor_input(path):
+    """The two images cjpeg encodes for `path` (PPM, upright, 2400 and 400 px wide, made by
+    Pillow outside the timing) and the DCT scale djpeg decodes it at; cached in FLOOR."""
+    from PIL import Image, ImageOps
+    eighths = dct_eighths(path)
+    outputs = [FLOOR / f"{path.stem}-{width}.ppm" for width in FLOOR_WIDTHS]
+    if not all(output.exists() for output in outputs):
+        with Image.open(path) as image:
+            upright = ImageOps.exif_transpose(image).convert("RGB")
+        for width, output in zip(FLOOR_WIDTHS, outputs):
+            height = max(1, round(upright.height * width / upright.width))
+            partial = output.with_suffix(".part")
+            upright.resize((width, height), Image.Resampling.BOX).save(partial, "PPM")
+            partial.rename(output)
+    return eighths, outputs
+
+
+def floor_runner(source, jobs):
+    """The floor: libjpeg-turbo alone doing the least any tool must do for sigal's two sizes,
+    with the same workers: `djpeg -scale M/8` decoding each photo at the DCT scale that covers
+    2400 px (M as cascade chooses it), and `cjpeg -quality 82` encoding the 2400 and 400 px
+    wide images (their pixels made beforehand, untimed). No resizing, no pages."""
+    output = BENCH / "out-floor"
+    files = photo_files(source)
+    listing = BENCH / "floor-files.txt"
+    FLOOR.mkdir(parents=True, exist_ok=True)
+    import multiprocessing
+    with multiprocessing.Pool(jobs) as pool:
+        inputs = pool.map(make_floor_input, files)
+
+    def run(first):
+        if output.exists():
+            shutil.rmtree(output)
+        output.mkdir(parents=True)
+        # Five arguments per photo: M, the photo, the two PPMs, the output name.
+        listing.write_text("".join(f"{eighths}\n{path}\n{big}\n{small}\n{output / path.stem}\n"
+                                   for path, (eighths, (big, small)) in zip(files, inputs)))
+        batch = max(1, min(25, len(files) // (jobs * 4)))
+        script = ("while [ $# -gt 0 ]; do "
+                  "djpeg -scale \"$1/8\" -outfile /dev/null \"$2\" || exit 255; "
+                  f"cjpeg -quality {QUALITY} -outfile \"$5-{FLOOR_WIDTHS[0]}.jpg\" \"$3\" || exit 255; "
+                  f"cjpeg -quality {QUALITY} -outfile \"$5-{FLOOR_WIDTHS[1]}.jpg\" \"$4\" || exit 255; "
+                  "shift 5; done")
+        return run_measured(["xargs", "-d", "\n", "-a", str(listing), "-n", str(batch * 5), "-P", str(jobs),
+                             "sh", "-c", script, "sh"])
+
+    def check(count):
+        images = count_files(output)
+        return images >= count * len(FLOOR_WIDTHS), f"{images} images for {count} photos"
+    return run, check
+
+
 # ---------------------------------------------------------------- main
 
 def git_description():
@@ -334,12 +457,12 @@ def git_description():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--photos", type=int, default=300, help="photos in the corpus (default 300)")
+    parser.add_argument("--photos", type=int, default=50, help="photos in the corpus (default 50)")
     parser.add_argument("--jobs", type=int, default=2, help="workers for every tool (default 2)")
     parser.add_argument("--quick", action="store_true", help="smoke run: 12 photos")
     parser.add_argument("--cascade", default=os.environ.get("CASCADE_BIN", str(REPO / ".build/release/cascade")),
                         help="the cascade binary (default .build/release/cascade)")
-    parser.add_argument("--only", choices=["cascade", "cascade-2", "sigal", "vips"], action="append",
+    parser.add_argument("--only", choices=["cascade", "floor", "cascade-2", "sigal", "vips"], action="append",
                         help="run only these tools (repeatable)")
     args = parser.parse_args()
     count = 12 if args.quick else args.photos
@@ -362,15 +485,18 @@ def main():
         "cascade": f"{binary} (built {built} UTC), repository at {git_description()}",
         "sigal": subprocess.run(["sigal", "--version"], capture_output=True, text=True).stdout.strip(),
         "vips": subprocess.run(["vipsthumbnail", "--version"], capture_output=True, text=True).stdout.strip(),
+        "floor": "libjpeg-turbo " + subprocess.run(["dpkg-query", "-W", "-f=${Version}", "libjpeg-turbo-progs"],
+                                                   capture_output=True, text=True).stdout.strip(),
     }
     megabytes = sum(path.stat().st_size for path in files) / 1e6
-    print(f"{count} photos ({megabytes:.0f} MB, about 12 MP each), {args.jobs} workers per tool, "
+    print(f"{count} photos ({megabytes:.0f} MB, 12-13.5 MP each, one in five turned by EXIF), {args.jobs} workers per tool, "
           f"{os.cpu_count()} cores")
     for name, version in versions.items():
         print(f"  {name}: {version}")
 
     tools = {
         "cascade": cascade_runner(str(binary), source, args.jobs),
+        "floor": floor_runner(source, args.jobs),
         "cascade-2": cascade_runner(str(binary), two_sizes_tree(source), args.jobs, widths=[400, 2400], name="cascade-2"),
         "sigal": sigal_runner(source, args.jobs),
         "vips": vips_runner(source, args.jobs),
@@ -379,7 +505,7 @@ def main():
     results = {}
     for name in selected:
         run, check = tools[name]
-        for first in (True, False):
+        for first in (True, False) if name != "floor" else (True,):
             before = load()
             seconds, peak, largest, cpu = run(first)
             ok, what = check(count)
@@ -390,28 +516,45 @@ def main():
                   f"CPU {cpu / count:5.2f} s/photo  peak RSS {peak / 1024:6.0f} MiB (largest process {largest / 1024:.0f})  "
                   f"load {before} -> {load()}", flush=True)
 
+    floor = results.get(("floor", True))
     print()
     print("| tool | build | seconds | photos/s | cascade ratio | CPU s per photo | cascade CPU ratio "
-          "| peak RSS, all processes (largest) |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+          "| CPU ÷ floor | peak RSS, all processes (largest) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for name in selected:
         for first in (True, False):
+            if name == "floor" and not first:
+                continue  # it redoes everything: the same figures again
             seconds, peak, largest, cpu = results[(name, first)]
             rate = count / seconds
-            ratio = cpu_ratio = ""
+            ratio = cpu_ratio = to_floor = ""
             # sigal is compared with cascade making its two sizes, vipsthumbnail with cascade's four.
             peer = "cascade-2" if name == "sigal" and ("cascade-2", first) in results else "cascade"
-            if not name.startswith("cascade") and (peer, first) in results:
+            if name in ("sigal", "vips") and (peer, first) in results:
                 ratio = f"{(count / results[(peer, first)][0]) / rate:.2f}x ({peer})"
                 cpu_ratio = f"{cpu / max(results[(peer, first)][3], 1e-9):.2f}x"
-            label = {"vips": "vipsthumbnail", "cascade-2": "cascade, 2 sizes"}.get(name, name)
+            if floor and first:
+                to_floor = f"{cpu / max(floor[3], 1e-9):.2f}x"
+            label = {"vips": "vipsthumbnail", "cascade-2": "cascade, 2 sizes", "floor": "floor (djpeg + cjpeg)"}.get(name, name)
             print(f"| {label} | {'first' if first else 'no-op'} | {seconds:.1f} | {rate:.2f} | {ratio} | "
-                  f"{cpu / count:.3f} | {cpu_ratio} | "
+                  f"{cpu / count:.3f} | {cpu_ratio} | {to_floor} | "
                   f"{peak / 1024:.0f} MiB ({largest / 1024:.0f} MiB) |")
     print()
     print("cascade ratio = cascade photos/s / the tool's photos/s (above 1: cascade is faster); sigal is compared "
           "with cascade making sigal's two sizes when that run is selected, vipsthumbnail with cascade's four")
     print("cascade CPU ratio = the tool's CPU seconds / cascade's (above 1: cascade uses less CPU)")
+    print("CPU ÷ floor = the tool's CPU seconds in its first build / the floor's (libjpeg-turbo alone: djpeg at "
+          "the DCT scale covering 2400 px, cjpeg of the 2400 and 400 px images; below 1.3 is the goal for cascade, 2 sizes)")
+    if floor and ("cascade-2", True) in results:
+        two = results[("cascade-2", True)]
+        line = f"cascade, 2 sizes: {two[3] / count:.3f} CPU s per photo = {two[3] / floor[3]:.2f}x the floor ({floor[3] / count:.3f} s)"
+        if ("sigal", True) in results:
+            sigal = results[("sigal", True)]
+            line += f"; {sigal[0] / two[0]:.2f}x sigal's speed; sigal {sigal[3] / floor[3]:.2f}x the floor"
+        if ("vips", True) in results:
+            line += f"; vipsthumbnail (4 sizes) {results[('vips', True)][3] / floor[3]:.2f}x the floor"
+        line += f"; peak RSS {two[1] / 1024:.0f} MiB"
+        print(line)
     return 0
 
 
