@@ -8,6 +8,10 @@
 /// time: the source rows under one output row are summed into one line of accumulators (the
 /// vertical pass), which is then reduced to the output row (the horizontal pass), so the extra
 /// memory is a few lines, whatever the picture's size.
+///
+/// The result can be turned upright on the way: the picture is scaled in the axes it is stored
+/// in and each finished row is written where the turned picture has it (a row, reversed or not,
+/// or a column), so a photo stored on its side costs no separate pass over the whole picture.
 enum AreaResampler {
     /// For one axis: per output pixel, the first input pixel it covers and the weights of the
     /// input pixels from there (summing to 1).
@@ -44,20 +48,68 @@ enum AreaResampler {
         }
     }
 
-    /// Writes `source` (rows of gd pixels, `sourceWidth` wide) scaled to the rows of `target`
-    /// (`targetWidth` wide), each dimension no larger than the source's. An `opaque` picture
-    /// (every photo from a JPEG) takes a faster path that averages its three colours directly;
-    /// on such a picture both paths agree.
+    /// Writes `source` (rows of gd pixels, `sourceWidth` wide, as stored) shown through
+    /// `orientation` and scaled to the rows of `target` (`targetWidth` wide, upright), each
+    /// dimension no larger than the upright source's. An `opaque` picture (every photo from a
+    /// JPEG) takes a faster path that averages its three colours directly; on such a picture
+    /// both paths agree.
     static func resample(
         source: [UnsafeMutablePointer<Int32>], sourceWidth: Int,
-        target: [UnsafeMutablePointer<Int32>], targetWidth: Int, opaque: Bool
+        target: [UnsafeMutablePointer<Int32>], targetWidth: Int, orientation: Orientation = .up, opaque: Bool
     ) {
-        let columns = Footprints(from: sourceWidth, to: targetWidth)
-        let lines = Footprints(from: source.count, to: target.count)
+        // The target's size in the source's axes: the scaling happens there.
+        let placement = Placement(orientation: orientation, width: targetWidth, height: target.count)
+        let columns = Footprints(from: sourceWidth, to: placement.storedWidth)
+        let lines = Footprints(from: source.count, to: placement.storedHeight)
         if opaque {
-            resampleOpaque(source: source, sourceWidth: sourceWidth, target: target, targetWidth: targetWidth, columns: columns, lines: lines)
+            resampleOpaque(source: source, sourceWidth: sourceWidth, target: target, placement: placement, columns: columns, lines: lines)
         } else {
-            resampleWithAlpha(source: source, sourceWidth: sourceWidth, target: target, targetWidth: targetWidth, columns: columns, lines: lines)
+            resampleWithAlpha(source: source, sourceWidth: sourceWidth, target: target, placement: placement, columns: columns, lines: lines)
+        }
+    }
+
+    /// Where the rows of the scaled picture, in the source's axes, go in the upright target.
+    struct Placement {
+        let orientation: Orientation
+        /// The turn from upright back to stored: where a stored pixel shows.
+        let inverse: Orientation
+        /// The upright target's size.
+        let width: Int, height: Int
+        /// The target's size in the source's axes (swapped for orientations 5 to 8).
+        var storedWidth: Int { orientation.swapsDimensions ? height : width }
+        var storedHeight: Int { orientation.swapsDimensions ? width : height }
+
+        init(orientation: Orientation, width: Int, height: Int) {
+            self.orientation = orientation
+            self.inverse = orientation.inverse
+            self.width = width
+            self.height = height
+        }
+
+        /// Writes `row` (`storedWidth` pixels), row `y` of the scaled picture in the source's
+        /// axes, where the upright target shows it.
+        func place(_ row: UnsafePointer<Int32>, storedRow y: Int, into target: [UnsafeMutablePointer<Int32>]) {
+            // Along a stored row the upright positions lie on a straight line.
+            let first = inverse.storedPoint(x: 0, y: y, width: width, height: height)
+            let count = storedWidth
+            guard count > 1 else {
+                target[first.y][first.x] = row[0]
+                return
+            }
+            let second = inverse.storedPoint(x: 1, y: y, width: width, height: height)
+            let dx = second.x - first.x
+            let dy = second.y - first.y
+            if dy == 0 {
+                let out = target[first.y]
+                if dx == 1 {
+                    (out + first.x).update(from: row, count: count)
+                } else {  // reversed: first.x is the last column
+                    for x in 0..<count { out[first.x &- x] = row[x] }
+                }
+            } else {  // a column, downwards or upwards
+                let column = first.x
+                for x in 0..<count { target[first.y &+ x &* dy][column] = row[x] }
+            }
         }
     }
 
@@ -73,15 +125,18 @@ enum AreaResampler {
     /// vertical pass runs over contiguous memory; every output pixel is opaque.
     private static func resampleOpaque(
         source: [UnsafeMutablePointer<Int32>], sourceWidth: Int,
-        target: [UnsafeMutablePointer<Int32>], targetWidth: Int, columns: Footprints, lines: Footprints
+        target: [UnsafeMutablePointer<Int32>], placement: Placement, columns: Footprints, lines: Footprints
     ) {
+        let targetWidth = placement.storedWidth
+        let out = UnsafeMutablePointer<Int32>.allocate(capacity: targetWidth)
+        defer { out.deallocate() }
         var planes = [Float](repeating: 0, count: sourceWidth * 3)
         planes.withUnsafeMutableBufferPointer { planes in
             let reds = planes.baseAddress!
             let greens = reds + sourceWidth
             let blues = greens + sourceWidth
             columns.weights.withUnsafeBufferPointer { columnWeights in
-                for y in 0..<target.count {
+                for y in 0..<placement.storedHeight {
                     planes.update(repeating: 0)
                     let lineOffset = lines.offsets[y]
                     for k in 0..<lines.counts[y] {
@@ -94,7 +149,6 @@ enum AreaResampler {
                             blues[x] += Float(pixel & 0xFF) * weight
                         }
                     }
-                    let out = target[y]
                     for x in 0..<targetWidth {
                         var r: Float = 0, g: Float = 0, b: Float = 0
                         let offset = columns.offsets[x]
@@ -107,6 +161,7 @@ enum AreaResampler {
                         }
                         out[x] = channel(r) << 16 | channel(g) << 8 | channel(b)
                     }
+                    placement.place(out, storedRow: y, into: target)
                 }
             }
         }
@@ -115,13 +170,16 @@ enum AreaResampler {
     /// Pictures with transparency: colours are averaged weighted by opacity (premultiplied).
     private static func resampleWithAlpha(
         source: [UnsafeMutablePointer<Int32>], sourceWidth: Int,
-        target: [UnsafeMutablePointer<Int32>], targetWidth: Int, columns: Footprints, lines: Footprints
+        target: [UnsafeMutablePointer<Int32>], placement: Placement, columns: Footprints, lines: Footprints
     ) {
+        let targetWidth = placement.storedWidth
+        let out = UnsafeMutablePointer<Int32>.allocate(capacity: targetWidth)
+        defer { out.deallocate() }
         // Premultiplied sums per source column for the current output row: a, r·a, g·a, b·a.
         var line = [Float](repeating: 0, count: sourceWidth * 4)
         line.withUnsafeMutableBufferPointer { line in
             columns.weights.withUnsafeBufferPointer { columnWeights in
-                for y in 0..<target.count {
+                for y in 0..<placement.storedHeight {
                     line.update(repeating: 0)
                     let lineOffset = lines.offsets[y]
                     for k in 0..<lines.counts[y] {
@@ -137,7 +195,6 @@ enum AreaResampler {
                             line[base &+ 3] += Float(pixel & 0xFF) * opacity
                         }
                     }
-                    let out = target[y]
                     for x in 0..<targetWidth {
                         var a: Float = 0, r: Float = 0, g: Float = 0, b: Float = 0
                         let offset = columns.offsets[x]
@@ -158,6 +215,7 @@ enum AreaResampler {
                         out[x] = channel(127 - a, limit: 127) << 24 | channel(r * inverse) << 16
                             | channel(g * inverse) << 8 | channel(b * inverse)
                     }
+                    placement.place(out, storedRow: y, into: target)
                 }
             }
         }

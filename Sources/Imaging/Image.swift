@@ -280,13 +280,20 @@ extension Image {
         return try resized(width: newWidth, height: min(newHeight, height))
     }
 
-    /// A copy scaled to exactly `width` × `height` (each at most the image's own), by area
-    /// averaging (see ``AreaResampler``): nothing aliases at any reduction, and it is fast.
-    func resized(width newWidth: Int, height newHeight: Int) throws(ImagingError) -> Image {
-        precondition(newWidth <= width && newHeight <= height, "resizing never enlarges")
-        if newWidth == width && newHeight == height { return try copy() }
+    /// A copy of the picture shown through `orientation` (the orientation of its stored
+    /// pixels), scaled to exactly `width` × `height` upright (each at most the upright picture's
+    /// own), by area averaging (see ``AreaResampler``): nothing aliases at any reduction, and it
+    /// is fast. The turn happens while scaling, in the same pass: the same pixels as
+    /// ``oriented(_:)`` followed by scaling, within rounding.
+    func resized(width newWidth: Int, height newHeight: Int, from orientation: Orientation = .up) throws(ImagingError) -> Image {
+        let uprightWidth = orientation.swapsDimensions ? height : width
+        let uprightHeight = orientation.swapsDimensions ? width : height
+        precondition(newWidth <= uprightWidth && newHeight <= uprightHeight, "resizing never enlarges")
+        if newWidth == uprightWidth && newHeight == uprightHeight { return try copy().oriented(orientation) }
         let result = try Image(width: newWidth, height: newHeight)
-        AreaResampler.resample(source: rows, sourceWidth: width, target: result.rows, targetWidth: newWidth, opaque: !hasTransparency)
+        AreaResampler.resample(
+            source: rows, sourceWidth: width, target: result.rows, targetWidth: newWidth,
+            orientation: orientation, opaque: !hasTransparency)
         return result
     }
 

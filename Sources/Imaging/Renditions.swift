@@ -113,19 +113,25 @@ public enum Renditions {
         if let problem = ColourConversion.convertToSRGB(decoded, from: profile) {
             warnings.append("\(problem); its colours are published as they are, read as sRGB")
         }
-        let upright = try decoded.oriented(info.orientation)
-
+        // The first image made from the decoded picture turns it upright while scaling it (one
+        // pass, no turned copy of the whole picture); the others are scaled from upright images.
         var renditions: [Rendition] = []
-        var current = upright
+        var current = decoded
+        var orientation = info.orientation
         for width in targets.sorted(by: >) {
-            if width == current.width {  // the decoded picture itself: no copy needed
+            let currentWidth = orientation.swapsDimensions ? current.height : current.width
+            if width == currentWidth {  // the picture itself, upright: no scaled copy needed
+                current = try current.oriented(orientation)
+                orientation = .up
                 renditions.append(Rendition(width: current.width, height: current.height, encodings: try current.encoded(as: formats)))
                 continue
             }
-            let height = max(1, min(current.height, Int((Double(fullHeight) * Double(width) / Double(fullWidth)).rounded())))
-            let image = try current.resized(width: width, height: height)
+            let currentHeight = orientation.swapsDimensions ? current.width : current.height
+            let height = max(1, min(currentHeight, Int((Double(fullHeight) * Double(width) / Double(fullWidth)).rounded())))
+            let image = try current.resized(width: width, height: height, from: orientation)
             renditions.append(Rendition(width: image.width, height: image.height, encodings: try image.encoded(as: formats)))
             current = image
+            orientation = .up
         }
         let color = current.averageColor()  // of the smallest image: the cheapest, and the same
         var uprightInfo = info

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 
 @testable import Imaging
 
@@ -30,6 +31,16 @@ struct OrientationTests {
         let small = try Image.decode(set.renditions[0].bytes)
         #expect(small.width == 30 && small.height == 20)
         #expect(quadrantError(small) <= 24, "orientation \(value): small rendition is not upright")
+
+        // Every image smaller than the picture: the largest is turned while it is scaled.
+        let scaled = try Renditions.make(from: jpeg, widths: [30, 50], format: .png)
+        #expect(scaled.renditions.map(\.width) == [30, 50])
+        #expect(scaled.renditions.map(\.height) == [20, 33])
+        for rendition in scaled.renditions {
+            let image = try Image.decode(rendition.bytes)
+            #expect(image.width == rendition.width && image.height == rendition.height)
+            #expect(quadrantError(image) <= 24, "orientation \(value): the \(rendition.width) px rendition is not upright")
+        }
     }
 
     @Test("all eight orientations of an uncompressed TIFF come out upright, pixel for pixel", arguments: 1...8)
@@ -55,6 +66,58 @@ struct OrientationTests {
         #expect(upright.width == 6 && upright.height == 4)
         let exactCheck = isExactQuadrantImage(upright)
         #expect(exactCheck)
+    }
+
+    /// A stored picture of per-pixel noise (no two neighbours alike), opaque or with every
+    /// pixel's opacity its own.
+    static func noise(width: Int, height: Int, alpha: Bool, seed: UInt64) throws -> Image {
+        var random = SplitMix64(state: seed)
+        var image = try Image(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                image.fill(
+                    x: x, y: y, width: 1, height: 1, red: .random(in: 0...255, using: &random),
+                    green: .random(in: 0...255, using: &random), blue: .random(in: 0...255, using: &random),
+                    alpha: alpha ? .random(in: 0...255, using: &random) : 255)
+            }
+        }
+        return image
+    }
+
+    /// The largest difference of any channel, alpha included, between two images of one size.
+    static func largestDifference(_ a: borrowing Image, _ b: borrowing Image) -> Int {
+        var worst = 0
+        for y in 0..<a.height {
+            for x in 0..<a.width {
+                let p = a.pixel(x: x, y: y)
+                let q = b.pixel(x: x, y: y)
+                worst = max(worst, abs(Int(p.red) - Int(q.red)), abs(Int(p.green) - Int(q.green)),
+                            abs(Int(p.blue) - Int(q.blue)), abs(Int(p.alpha) - Int(q.alpha)))
+            }
+        }
+        return worst
+    }
+
+    @Test("turning while scaling gives the turned picture scaled, within one level, for all eight orientations, opaque or not",
+          arguments: 1...8, [false, true])
+    func fusedTurn(value: Int, alpha: Bool) throws {
+        let orientation = try #require(Orientation(rawValue: value))
+        // Stored 67 × 45: upright 67 × 45 or 45 × 67. Scaled by odd factors, to one pixel
+        // wide or high too.
+        let stored = try Self.noise(width: 67, height: 45, alpha: alpha, seed: UInt64(value))
+        let uprightWidth = orientation.swapsDimensions ? 45 : 67
+        let uprightHeight = orientation.swapsDimensions ? 67 : 45
+        for (width, height) in [(uprightWidth, uprightHeight), (uprightWidth - 3, uprightHeight - 2), (uprightWidth / 3, uprightHeight / 2), (7, 1), (1, 5)] {
+            let fused = try stored.resized(width: width, height: height, from: orientation)
+            #expect(fused.width == width && fused.height == height)
+            let turned = try stored.copy().oriented(orientation)
+            let separate = try turned.resized(width: width, height: height)
+            let difference = Self.largestDifference(fused, separate)
+            #expect(difference <= 1, "orientation \(value), \(width)×\(height): \(difference) levels apart")
+            if (width, height) == (uprightWidth, uprightHeight) {
+                #expect(difference == 0, "orientation \(value): a turn at full size is exact")
+            }
+        }
     }
 
     @Test("orientations compose like the pixel turns they stand for")
