@@ -7,6 +7,10 @@ import CGD
 /// where the work happens.
 public struct Image: ~Copyable {
     let pointer: gdImagePtr
+    /// Whether every pixel is known to be opaque without looking: decoded from a format that
+    /// has no transparency (JPEG), or scaled or turned from such a picture and not painted
+    /// with a transparent colour since. False says nothing: ``isOpaque`` looks then.
+    var knownOpaque = false
 
     /// Takes ownership of `pointer`.
     init(owning pointer: gdImagePtr) {
@@ -55,6 +59,7 @@ public struct Image: ~Copyable {
         let bottom = min(self.height, y + height)
         guard left < right, top < bottom else { return }
         let value = Self.gdColor(red: red, green: green, blue: blue, alpha: alpha)
+        if alpha != 255 { knownOpaque = false }
         let table = pointer.pointee.tpixels!
         for row in top..<bottom {
             let pixels = table[row]!
@@ -73,7 +78,11 @@ public struct Image: ~Copyable {
         UInt8(((127 - alpha) * 255 + 63) / 127)
     }
 
-    /// Whether any pixel is not fully opaque.
+    /// Whether every pixel is opaque: known from where the picture came from (a JPEG is never
+    /// transparent), else found by looking at every pixel.
+    var isOpaque: Bool { knownOpaque || !hasTransparency }
+
+    /// Whether any pixel is not fully opaque, from every pixel.
     var hasTransparency: Bool {
         let w = width
         for row in rows {
@@ -87,10 +96,11 @@ public struct Image: ~Copyable {
 
     /// A copy at the same size.
     func copy() throws(ImagingError) -> Image {
-        let result = try Image(width: width, height: height)
+        var result = try Image(width: width, height: height)
         for (target, source) in zip(result.rows, rows) {
             target.update(from: source, count: width)
         }
+        result.knownOpaque = knownOpaque
         return result
     }
 }
@@ -153,6 +163,7 @@ extension Image {
             throw failure(format, problems.filter { $0.source == .tiffError })
         }
         try image.normalize(info: info, findings: findings)
+        image.knownOpaque = format == .jpeg  // JPEG has no transparency
         return image
     }
 
@@ -256,7 +267,8 @@ extension Image {
             // Displayed row y is a stored column, read top-down or bottom-up.
             let w = width
             let h = height
-            let turned = try Image(width: h, height: w)
+            var turned = try Image(width: h, height: w)
+            turned.knownOpaque = knownOpaque
             let source = rows
             let column: (Int) -> Int = orientation == .leftMirrored || orientation == .right ? { $0 } : { w - 1 - $0 }
             let bottomUp = orientation == .right || orientation == .rightMirrored
@@ -290,10 +302,12 @@ extension Image {
         let uprightHeight = orientation.swapsDimensions ? width : height
         precondition(newWidth <= uprightWidth && newHeight <= uprightHeight, "resizing never enlarges")
         if newWidth == uprightWidth && newHeight == uprightHeight { return try copy().oriented(orientation) }
-        let result = try Image(width: newWidth, height: newHeight)
+        var result = try Image(width: newWidth, height: newHeight)
+        let opaque = isOpaque
         AreaResampler.resample(
             source: rows, sourceWidth: width, target: result.rows, targetWidth: newWidth,
-            orientation: orientation, opaque: !hasTransparency)
+            orientation: orientation, opaque: opaque)
+        result.knownOpaque = opaque  // the opaque path writes opaque pixels only
         return result
     }
 
@@ -327,7 +341,7 @@ extension Image {
         switch format {
         case .jpeg(let quality):
             let quality = Int32(min(max(quality, 1), 100))
-            if hasTransparency {
+            if !isOpaque {
                 return try flattened().encode("JPEG") { image, size in
                     gdImageInterlace(image, progressive ? 1 : 0)
                     return gdImageJpegPtr(image, &size, quality)
@@ -345,7 +359,7 @@ extension Image {
             let quality = Int32(min(max(quality, 0), 100))
             return try encode("AVIF") { image, size in gdImageAvifPtrEx(image, &size, quality, 6) }
         case .png:
-            let alpha: Int32 = hasTransparency ? 1 : 0  // RGB when opaque: smaller files
+            let alpha: Int32 = isOpaque ? 0 : 1  // RGB when opaque: smaller files
             return try encode("PNG") { image, size in
                 gdImageSaveAlpha(image, alpha)
                 defer { gdImageSaveAlpha(image, 1) }

@@ -55,7 +55,8 @@ enum JPEGDecoder {
                            minimumWidth: min(minimumWidth, Int(width)), minimumHeight: min(minimumHeight, Int(height)))
         let scaledWidth = (Int(width) * factor.num + factor.denom - 1) / factor.denom
         let scaledHeight = (Int(height) * factor.num + factor.denom - 1) / factor.denom
-        let image = try Image(width: scaledWidth, height: scaledHeight)
+        var image = try Image(width: scaledWidth, height: scaledHeight)
+        image.knownOpaque = true  // JPEG has no transparency
         // TurboJPEG writes whole rows into one buffer; gd keeps each row apart. Decode into the
         // buffer, then move each row into gd's with the filler byte cleared (gd's alpha: opaque).
         var pixels = [UInt32](repeating: 0, count: scaledWidth * scaledHeight)

@@ -63,6 +63,35 @@ struct ResizeEncodeTests {
         #expect((0..<targetWidth).contains { fast.pixel(x: $0, y: targetHeight / 2).red != corner.red })
     }
 
+    @Test("a JPEG is known opaque without a look at its pixels, and so are the images scaled from it; painting with a transparent colour undoes that")
+    func knownOpaque() throws {
+        let jpeg = try noisyImage(width: 64, height: 48).encoded(as: .jpeg(quality: 90))
+        var decoded = try Image.decode(jpeg)
+        let decodedKnown = decoded.knownOpaque
+        #expect(decodedKnown)
+        guard let scaled = try JPEGDecoder.decode(jpeg, info: try ImageProbe.probe(jpeg), limits: .default, minimumWidth: 32, minimumHeight: 24) else {
+            Issue.record("TurboJPEG did not decode the JPEG")
+            return
+        }
+        let scaledKnown = scaled.knownOpaque && scaled.width == 32
+        #expect(scaledKnown)
+        let resizedKnown = try decoded.resized(width: 20, height: 15, from: .right).knownOpaque
+        let turnedKnown = try decoded.copy().oriented(.left).knownOpaque
+        #expect(resizedKnown && turnedKnown)
+        decoded.fill(x: 0, y: 0, width: 2, height: 2, red: 1, green: 2, blue: 3, alpha: 100)
+        let paintedKnown = decoded.knownOpaque || decoded.isOpaque
+        #expect(!paintedKnown)
+        // A PNG with alpha is never taken for opaque, and one without is found opaque by looking.
+        var clear = try Image(width: 8, height: 8)
+        clear.fill(x: 0, y: 0, width: 8, height: 8, red: 0, green: 0, blue: 0, alpha: 0)
+        let png = try Image.decode(try clear.encoded(as: .png))
+        let pngOpaque = png.knownOpaque || png.isOpaque
+        #expect(!pngOpaque)
+        let opaquePNG = try Image.decode(try quadrantImage(width: 8, height: 8).encoded(as: .png))
+        let foundOpaque = !opaquePNG.knownOpaque && opaquePNG.isOpaque
+        #expect(foundOpaque)
+    }
+
     @Test("a solid picture stays solid up to its edges (no dark border)", arguments: [(640, 480, 100), (640, 480, 500), (1000, 10, 300), (301, 203, 97)])
     func solidEdges(width: Int, height: Int, target: Int) throws {
         var image = try Image(width: width, height: height)
