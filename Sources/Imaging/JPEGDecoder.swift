@@ -59,18 +59,21 @@ enum JPEGDecoder {
         image.knownOpaque = true  // JPEG has no transparency
         // TurboJPEG writes whole rows into one buffer; gd keeps each row apart. Decode into the
         // buffer, then move each row into gd's with the filler byte cleared (gd's alpha: opaque).
-        var pixels = [UInt32](repeating: 0, count: scaledWidth * scaledHeight)
         // As a 32-bit value each pixel must read 0xXXRRGGBB: B, G, R, X in memory on
         // little-endian machines, X, R, G, B on big-endian ones.
         let pixelFormat = Int32(UInt32(1).littleEndian == 1 ? TJPF_BGRX.rawValue : TJPF_XRGB.rawValue)
-        let status = bytes.withUnsafeBufferPointer { source in
-            pixels.withUnsafeMutableBytes { target in
+        var status: Int32 = 0
+        // Not zeroed first: the decoder writes every pixel (a corrupt stream's missing rows too,
+        // and an error is thrown below before any pixel is read).
+        let pixels = [UInt32](unsafeUninitializedCapacity: scaledWidth * scaledHeight) { target, initialized in
+            status = bytes.withUnsafeBufferPointer { source in
                 tjDecompress2(
                     handle, source.baseAddress, UInt(source.count),
-                    target.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    UnsafeMutableRawPointer(target.baseAddress!).assumingMemoryBound(to: UInt8.self),
                     Int32(scaledWidth), Int32(scaledWidth * 4), Int32(scaledHeight),
                     pixelFormat, 0)
             }
+            initialized = target.count
         }
         if status != 0 {
             let text = errorText(handle)

@@ -48,6 +48,24 @@ struct JPEGDecoderTests {
         #expect(set.info.displayWidth == width && set.info.displayHeight == height)
     }
 
+    @Test("at full size TurboJPEG gives every pixel gd gives: its buffer, not zeroed first, is written whole")
+    func fullSizeMatchesGD() throws {
+        // Decode something else first, so the allocator has used memory to hand out.
+        _ = try JPEGDecoder.decode(
+            try noisyImage(width: 300, height: 200, seed: 9).encoded(as: .jpeg(quality: 80)), info: try ImageProbe.probe(
+                try noisyImage(width: 300, height: 200, seed: 9).encoded(as: .jpeg(quality: 80))), limits: .default, minimumWidth: 300, minimumHeight: 200)
+        let jpeg = try noisyImage(width: 157, height: 93).encoded(as: .jpeg(quality: 90))
+        guard let turbo = try JPEGDecoder.decode(jpeg, info: try ImageProbe.probe(jpeg), limits: .default, minimumWidth: 157, minimumHeight: 93)
+        else { Issue.record("an RGB JPEG was not decoded by TurboJPEG"); return }
+        let gd = try Image.decode(jpeg)
+        var differing = 0
+        for y in 0..<93 {
+            for x in 0..<157 where turbo.pixel(x: x, y: y) != gd.pixel(x: x, y: y) { differing += 1 }
+        }
+        #expect(turbo.width == 157 && turbo.height == 93)
+        #expect(differing == 0, "\(differing) pixels differ")
+    }
+
     @Test("progressive JPEGs decode at reduced size too")
     func progressive() throws {
         let jpeg = try quadrantImage(width: 800, height: 600).encoded(as: .jpeg(quality: 90), progressive: true)
