@@ -86,6 +86,16 @@ enum AreaResampler {
             self.height = height
         }
 
+        /// Where row `y` of the scaled picture, in the source's axes, can be written directly:
+        /// the target row that shows it unchanged (not mirrored, not turned), else nil.
+        func straightRow(_ y: Int, in target: [UnsafeMutablePointer<Int32>]) -> UnsafeMutablePointer<Int32>? {
+            switch orientation {
+            case .up: target[y]
+            case .downMirrored: target[height - 1 - y]
+            default: nil
+            }
+        }
+
         /// Writes `row` (`storedWidth` pixels), row `y` of the scaled picture in the source's
         /// axes, where the upright target shows it.
         func place(_ row: UnsafePointer<Int32>, storedRow y: Int, into target: [UnsafeMutablePointer<Int32>]) {
@@ -113,58 +123,71 @@ enum AreaResampler {
         }
     }
 
-    /// A channel's average, clamped to 0...`limit`, rounded to the nearest integer (ties to
-    /// even) without a call into libm or a checked conversion: adding 1.5·2²³ leaves the
-    /// rounded integer in the low bits of the float's significand.
+    /// A gd pixel's four bytes as floats, in the order blue, green, red, alpha (gd's seven
+    /// bits: 0 opaque), in one vector: a widening and one conversion for the four, where the
+    /// channels one by one take a shift, a mask and a conversion each.
     @inline(__always)
-    private static func channel(_ value: Float, limit: Float = 255) -> Int32 {
-        Int32(bitPattern: (min(limit, max(0, value)) + 12_582_912).bitPattern & 0xFF)
+    private static func lanes(_ pixel: Int32) -> SIMD4<Float> {
+        #if _endian(little)
+        SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(pixel, to: SIMD4<UInt8>.self)))
+        #else
+        SIMD4<Float>(SIMD4<Int32>(pixel & 0xFF, (pixel >> 8) & 0xFF, (pixel >> 16) & 0xFF, (pixel >> 24) & 0xFF))
+        #endif
     }
 
-    /// Opaque pictures: per source column, one plane of weighted sums for each colour, so the
-    /// vertical pass runs over contiguous memory; every output pixel is opaque.
+    /// Lanes (blue, green, red, alpha) as a gd pixel: each clamped to 0...its `limit` and rounded
+    /// to the nearest integer (ties to even) without a call into libm or a checked conversion:
+    /// adding 1.5·2²³ leaves the rounded integer in the low bits of the float's significand.
+    /// A limit of 0 for alpha makes the pixel opaque.
+    @inline(__always)
+    private static func pixel(_ value: SIMD4<Float>, limits: SIMD4<Float>) -> Int32 {
+        let rounded = pointwiseMin(pointwiseMax(value, .zero), limits) + SIMD4(repeating: 12_582_912)
+        #if _endian(little)
+        // The four low bytes, narrowed in the vector, are the pixel's bytes in memory order.
+        return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(rounded, to: SIMD4<UInt32>.self)), to: Int32.self)
+        #else
+        let bytes = unsafeBitCast(rounded, to: SIMD4<Int32>.self) & 0xFF
+        return bytes[3] << 24 | bytes[2] << 16 | bytes[1] << 8 | bytes[0]
+        #endif
+    }
+
+    /// A copy of `array` in memory of its own, read without bounds checks by the loops below;
+    /// the caller deallocates it.
+    private static func unchecked<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
+        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, array.count))
+        _ = buffer.initialize(from: array)
+        return buffer
+    }
+
+    /// One output row's sums before the horizontal pass: per source column, the four lanes of
+    /// the source rows under the output row, each weighted by its share of it (the vertical pass).
+    /// Rows of gd pixels go in through `lanes`: for opaque pictures as they are, for the others
+    /// premultiplied by their opacity (the alpha lane then holds the opacity).
+    @inline(__always)
+    private static func sumRows(
+        _ sums: UnsafeMutablePointer<SIMD4<Float>>, width: Int, rows: some Collection<(UnsafeMutablePointer<Int32>, Float)>,
+        lanes: (Int32, Float) -> SIMD4<Float>
+    ) {
+        var first = true
+        for (row, weight) in rows {
+            if first {  // assigned, not added: no zeroing pass
+                for x in 0..<width { sums[x] = lanes(row[x], weight) }
+                first = false
+            } else {
+                for x in 0..<width { sums[x] += lanes(row[x], weight) }
+            }
+        }
+    }
+
+    /// Opaque pictures: blue, green, red averaged directly (four lanes at once, the fourth
+    /// unused); every output pixel is opaque.
     private static func resampleOpaque(
         source: [UnsafeMutablePointer<Int32>], sourceWidth: Int,
         target: [UnsafeMutablePointer<Int32>], placement: Placement, columns: Footprints, lines: Footprints
     ) {
-        let targetWidth = placement.storedWidth
-        let out = UnsafeMutablePointer<Int32>.allocate(capacity: targetWidth)
-        defer { out.deallocate() }
-        var planes = [Float](repeating: 0, count: sourceWidth * 3)
-        planes.withUnsafeMutableBufferPointer { planes in
-            let reds = planes.baseAddress!
-            let greens = reds + sourceWidth
-            let blues = greens + sourceWidth
-            columns.weights.withUnsafeBufferPointer { columnWeights in
-                for y in 0..<placement.storedHeight {
-                    planes.update(repeating: 0)
-                    let lineOffset = lines.offsets[y]
-                    for k in 0..<lines.counts[y] {
-                        let weight = lines.weights[lineOffset + k]
-                        let row = source[lines.starts[y] + k]
-                        for x in 0..<sourceWidth {
-                            let pixel = row[x]
-                            reds[x] += Float((pixel >> 16) & 0xFF) * weight
-                            greens[x] += Float((pixel >> 8) & 0xFF) * weight
-                            blues[x] += Float(pixel & 0xFF) * weight
-                        }
-                    }
-                    for x in 0..<targetWidth {
-                        var r: Float = 0, g: Float = 0, b: Float = 0
-                        let offset = columns.offsets[x]
-                        let start = columns.starts[x]
-                        for k in 0..<columns.counts[x] {
-                            let weight = columnWeights[offset &+ k]
-                            r += reds[start &+ k] * weight
-                            g += greens[start &+ k] * weight
-                            b += blues[start &+ k] * weight
-                        }
-                        out[x] = channel(r) << 16 | channel(g) << 8 | channel(b)
-                    }
-                    placement.place(out, storedRow: y, into: target)
-                }
-            }
-        }
+        resample(source: source, sourceWidth: sourceWidth, target: target, placement: placement, columns: columns, lines: lines,
+                 lanes: { pixel, weight in Self.lanes(pixel) * weight },
+                 pixel: { sums in Self.pixel(sums, limits: SIMD4(255, 255, 255, 0)) })
     }
 
     /// Pictures with transparency: colours are averaged weighted by opacity (premultiplied).
@@ -172,52 +195,57 @@ enum AreaResampler {
         source: [UnsafeMutablePointer<Int32>], sourceWidth: Int,
         target: [UnsafeMutablePointer<Int32>], placement: Placement, columns: Footprints, lines: Footprints
     ) {
+        resample(
+            source: source, sourceWidth: sourceWidth, target: target, placement: placement, columns: columns, lines: lines,
+            lanes: { pixel, weight in
+                // b·a, g·a, r·a, a: the colour with a fourth lane of 1, times the weighted opacity.
+                let opacity = Float(127 - ((pixel >> 24) & 0x7F)) * weight
+                return Self.lanes(pixel & 0x00FF_FFFF | 0x0100_0000) * opacity
+            },
+            pixel: { sums in
+                let opacity = sums[3]
+                if opacity <= 0.0001 { return 0x7F00_0000 }  // fully transparent
+                let colour = sums * (1 / opacity)
+                return Self.pixel(SIMD4(colour[0], colour[1], colour[2], 127 - opacity), limits: SIMD4(255, 255, 255, 127))
+            })
+    }
+
+    /// Both passes, row by row of the target in the source's axes: `lanes` turns a source pixel
+    /// and its vertical weight into the lanes summed, `pixel` the horizontal sums into a pixel.
+    @inline(__always)
+    private static func resample(
+        source: [UnsafeMutablePointer<Int32>], sourceWidth: Int,
+        target: [UnsafeMutablePointer<Int32>], placement: Placement, columns: Footprints, lines: Footprints,
+        lanes: (Int32, Float) -> SIMD4<Float>, pixel: (SIMD4<Float>) -> Int32
+    ) {
         let targetWidth = placement.storedWidth
         let out = UnsafeMutablePointer<Int32>.allocate(capacity: targetWidth)
-        defer { out.deallocate() }
-        // Premultiplied sums per source column for the current output row: a, r·a, g·a, b·a.
-        var line = [Float](repeating: 0, count: sourceWidth * 4)
-        line.withUnsafeMutableBufferPointer { line in
-            columns.weights.withUnsafeBufferPointer { columnWeights in
-                for y in 0..<placement.storedHeight {
-                    line.update(repeating: 0)
-                    let lineOffset = lines.offsets[y]
-                    for k in 0..<lines.counts[y] {
-                        let weight = lines.weights[lineOffset + k]
-                        let row = source[lines.starts[y] + k]
-                        for x in 0..<sourceWidth {
-                            let pixel = row[x]
-                            let opacity = Float(127 - ((pixel >> 24) & 0x7F)) * weight
-                            let base = x &* 4
-                            line[base] += opacity
-                            line[base &+ 1] += Float((pixel >> 16) & 0xFF) * opacity
-                            line[base &+ 2] += Float((pixel >> 8) & 0xFF) * opacity
-                            line[base &+ 3] += Float(pixel & 0xFF) * opacity
-                        }
-                    }
-                    for x in 0..<targetWidth {
-                        var a: Float = 0, r: Float = 0, g: Float = 0, b: Float = 0
-                        let offset = columns.offsets[x]
-                        let start = columns.starts[x]
-                        for k in 0..<columns.counts[x] {
-                            let weight = columnWeights[offset &+ k]
-                            let base = (start &+ k) &* 4
-                            a += line[base] * weight
-                            r += line[base &+ 1] * weight
-                            g += line[base &+ 2] * weight
-                            b += line[base &+ 3] * weight
-                        }
-                        if a <= 0.0001 {
-                            out[x] = 0x7F00_0000  // fully transparent
-                            continue
-                        }
-                        let inverse = 1 / a
-                        out[x] = channel(127 - a, limit: 127) << 24 | channel(r * inverse) << 16
-                            | channel(g * inverse) << 8 | channel(b * inverse)
-                    }
-                    placement.place(out, storedRow: y, into: target)
+        let sums = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: sourceWidth)
+        let columnStarts = unchecked(columns.starts), columnCounts = unchecked(columns.counts)
+        let columnOffsets = unchecked(columns.offsets), columnWeights = unchecked(columns.weights)
+        defer {
+            out.deallocate()
+            sums.deallocate()
+            for buffer in [columnStarts, columnCounts, columnOffsets] { buffer.deallocate() }
+            columnWeights.deallocate()
+        }
+        for y in 0..<placement.storedHeight {
+            let straight = placement.straightRow(y, in: target)
+            let out = straight ?? out
+            let first = lines.starts[y]
+            let offset = lines.offsets[y]
+            let rows = (0..<lines.counts[y]).lazy.map { k in (source[first + k], lines.weights[offset + k]) }
+            sumRows(sums, width: sourceWidth, rows: rows, lanes: lanes)
+            for x in 0..<targetWidth {
+                let start = columnStarts[x]
+                let offset = columnOffsets[x]
+                var total = SIMD4<Float>.zero
+                for k in 0..<columnCounts[x] {
+                    total += sums[start &+ k] * columnWeights[offset &+ k]
                 }
+                out[x] = pixel(total)
             }
+            if straight == nil { placement.place(out, storedRow: y, into: target) }
         }
     }
 }

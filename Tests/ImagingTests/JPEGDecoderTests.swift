@@ -51,9 +51,8 @@ struct JPEGDecoderTests {
     @Test("at full size TurboJPEG gives every pixel gd gives: its buffer, not zeroed first, is written whole")
     func fullSizeMatchesGD() throws {
         // Decode something else first, so the allocator has used memory to hand out.
-        _ = try JPEGDecoder.decode(
-            try noisyImage(width: 300, height: 200, seed: 9).encoded(as: .jpeg(quality: 80)), info: try ImageProbe.probe(
-                try noisyImage(width: 300, height: 200, seed: 9).encoded(as: .jpeg(quality: 80))), limits: .default, minimumWidth: 300, minimumHeight: 200)
+        let other = try noisyImage(width: 300, height: 200, seed: 9).encoded(as: .jpeg(quality: 80))
+        _ = try JPEGDecoder.decode(other, info: try ImageProbe.probe(other), limits: .default, minimumWidth: 300, minimumHeight: 200)
         let jpeg = try noisyImage(width: 157, height: 93).encoded(as: .jpeg(quality: 90))
         guard let turbo = try JPEGDecoder.decode(jpeg, info: try ImageProbe.probe(jpeg), limits: .default, minimumWidth: 157, minimumHeight: 93)
         else { Issue.record("an RGB JPEG was not decoded by TurboJPEG"); return }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 
 @testable import Imaging
 
@@ -61,6 +62,57 @@ struct ResizeEncodeTests {
         // Noise averaged over a few pixels is not flat: the comparison saw real variation.
         let corner = fast.pixel(x: 0, y: 0)
         #expect((0..<targetWidth).contains { fast.pixel(x: $0, y: targetHeight / 2).red != corner.red })
+    }
+
+    /// The area average by its definition, in doubles: output pixel (x, y) of a `width` ×
+    /// `height` result is the average of the source pixels under the rectangle it covers, each
+    /// weighted by the area it shares with it and by its opacity; gd's values (seven-bit alpha).
+    static func referenceAverage(of image: borrowing Image, width: Int, height: Int, x: Int, y: Int) -> (alpha: Double, red: Double, green: Double, blue: Double)? {
+        func overlaps(_ index: Int, _ target: Int, _ source: Int) -> [(Int, Double)] {
+            let scale = Double(source) / Double(target)
+            let low = Double(index) * scale, high = Double(index + 1) * scale
+            return (Int(low)..<min(source, Int(high.rounded(.up)))).map { ($0, min(high, Double($0 + 1)) - max(low, Double($0))) }
+        }
+        let rows = image.rows
+        var area = 0.0, opacity = 0.0, red = 0.0, green = 0.0, blue = 0.0
+        for (sy, wy) in overlaps(y, height, image.height) {
+            for (sx, wx) in overlaps(x, width, image.width) {
+                let value = rows[sy][sx]
+                let weight = wx * wy
+                let o = Double(127 - ((value >> 24) & 0x7F)) * weight
+                area += weight
+                opacity += o
+                red += Double((value >> 16) & 0xFF) * o
+                green += Double((value >> 8) & 0xFF) * o
+                blue += Double(value & 0xFF) * o
+            }
+        }
+        guard opacity > 0 else { return nil }
+        return (127 - opacity / area, red / opacity, green / opacity, blue / opacity)
+    }
+
+    @Test("every output pixel is the area average of what it covers, within one level, opaque or not",
+          arguments: [(97, 61, 40, 25), (250, 180, 240, 172), (64, 48, 63, 47), (33, 20, 5, 3)], [false, true])
+    func areaAverage(sizes: (Int, Int, Int, Int), alpha: Bool) throws {
+        let (width, height, targetWidth, targetHeight) = sizes
+        let image = try OrientationTests.noise(width: width, height: height, alpha: alpha, seed: UInt64(width))
+        let opaque = image.isOpaque
+        #expect(opaque == !alpha)
+        let small = try image.resized(width: targetWidth, height: targetHeight)
+        let rows = small.rows
+        var worst = 0.0
+        for y in 0..<targetHeight {
+            for x in 0..<targetWidth {
+                let value = rows[y][x]
+                guard let expected = Self.referenceAverage(of: image, width: targetWidth, height: targetHeight, x: x, y: y) else {
+                    #expect(value == 0x7F00_0000, "(\(x), \(y)) covers only transparent pixels")
+                    continue
+                }
+                worst = max(worst, abs(Double((value >> 24) & 0x7F) - expected.alpha), abs(Double((value >> 16) & 0xFF) - expected.red),
+                            abs(Double((value >> 8) & 0xFF) - expected.green), abs(Double(value & 0xFF) - expected.blue))
+            }
+        }
+        #expect(worst <= 1, "\(width)×\(height) to \(targetWidth)×\(targetHeight): \(worst) levels from the area average")
     }
 
     @Test("a JPEG is known opaque without a look at its pixels, and so are the images scaled from it; painting with a transparent colour undoes that")
