@@ -96,6 +96,25 @@ enum AreaResampler {
             }
         }
 
+        /// How many rows of the scaled picture are written at once: for orientations 5 to 8 each
+        /// becomes a column of the target, and a band of them fills a cache line of each target row
+        /// (sixteen pixels) instead of one pixel, one row after another.
+        var bandRows: Int { orientation.swapsDimensions ? 16 : 1 }
+
+        /// Writes `count` rows of the scaled picture (in the source's axes, from row `y`), held
+        /// one after the other at `band`, as columns of the upright target (orientations 5 to 8).
+        func placeColumns(_ band: UnsafePointer<Int32>, count: Int, firstStoredRow y: Int, into target: [UnsafeMutablePointer<Int32>]) {
+            let first = inverse.storedPoint(x: 0, y: y, width: width, height: height)
+            // Along a stored row the target row changes; from one stored row to the next the column.
+            let rowStep = storedWidth > 1 ? inverse.storedPoint(x: 1, y: y, width: width, height: height).y - first.y : 0
+            let columnStep = count > 1 ? inverse.storedPoint(x: 0, y: y + 1, width: width, height: height).x - first.x : 0
+            let stride = storedWidth
+            for x in 0..<stride {
+                let out = target[first.y &+ x &* rowStep] + first.x
+                for j in 0..<count { out[j &* columnStep] = band[j &* stride &+ x] }
+            }
+        }
+
         /// Writes `row` (`storedWidth` pixels), row `y` of the scaled picture in the source's
         /// axes, where the upright target shows it.
         func place(_ row: UnsafePointer<Int32>, storedRow y: Int, into target: [UnsafeMutablePointer<Int32>]) {
@@ -219,19 +238,21 @@ enum AreaResampler {
         lanes: (Int32, Float) -> SIMD4<Float>, pixel: (SIMD4<Float>) -> Int32
     ) {
         let targetWidth = placement.storedWidth
-        let out = UnsafeMutablePointer<Int32>.allocate(capacity: targetWidth)
+        let bandRows = placement.bandRows
+        let band = UnsafeMutablePointer<Int32>.allocate(capacity: targetWidth * bandRows)
         let sums = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: sourceWidth)
         let columnStarts = unchecked(columns.starts), columnCounts = unchecked(columns.counts)
         let columnOffsets = unchecked(columns.offsets), columnWeights = unchecked(columns.weights)
         defer {
-            out.deallocate()
+            band.deallocate()
             sums.deallocate()
             for buffer in [columnStarts, columnCounts, columnOffsets] { buffer.deallocate() }
             columnWeights.deallocate()
         }
         for y in 0..<placement.storedHeight {
             let straight = placement.straightRow(y, in: target)
-            let out = straight ?? out
+            let inBand = y % bandRows
+            let out = straight ?? band + inBand * targetWidth
             let first = lines.starts[y]
             let offset = lines.offsets[y]
             let rows = (0..<lines.counts[y]).lazy.map { k in (source[first + k], lines.weights[offset + k]) }
@@ -245,7 +266,12 @@ enum AreaResampler {
                 }
                 out[x] = pixel(total)
             }
-            if straight == nil { placement.place(out, storedRow: y, into: target) }
+            if straight != nil { continue }
+            if bandRows == 1 {
+                placement.place(out, storedRow: y, into: target)
+            } else if inBand == bandRows - 1 || y == placement.storedHeight - 1 {
+                placement.placeColumns(band, count: inBand + 1, firstStoredRow: y - inBand, into: target)
+            }
         }
     }
 }
