@@ -1,8 +1,14 @@
 /// FNV-1a, 64 bits, of `bytes`, as 16 hex digits: a fast fingerprint of a file's content
 /// (to notice a file that was touched but not changed), not a security measure.
 func contentHash(_ bytes: [UInt8]) -> String {
+    bytes.withUnsafeBytes { contentHash(raw: $0) }
+}
+
+/// ``contentHash(_:)`` of bytes in memory (a file read into `Data`, hashed where it lies
+/// rather than copied into an array first).
+func contentHash(raw bytes: UnsafeRawBufferPointer) -> String {
     var hasher = FingerprintHasher()
-    bytes.withUnsafeBytes { hasher.combine(raw: $0) }
+    hasher.combine(raw: bytes)
     return hasher.hex
 }
 

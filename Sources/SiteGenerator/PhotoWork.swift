@@ -81,7 +81,7 @@ struct PhotoWork: Sendable {
         guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
             return .failure(.io(path: photo.relativePath, reason: "cannot be read"))
         }
-        return .success(SiteGenerator.contentHash([UInt8](data)))
+        return .success(data.withUnsafeBytes { SiteGenerator.contentHash(raw: $0) })
     }
 
     /// Carries out `decision` for the photo whose content hash is `hash`, wanted at `paths`

@@ -89,7 +89,7 @@ public struct ShardBuilder: Sendable {
             guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
                 return .failure(.io(path: photo.relativePath, reason: "cannot be read"))
             }
-            return .success(contentHash([UInt8](data)))
+            return .success(data.withUnsafeBytes { contentHash(raw: $0) })
         }
         // A photo that cannot be read has no hash: it is reported by the final build.
         let mine = candidates.indices.compactMap { index -> (photo: GalleryPhoto, hash: String)? in
