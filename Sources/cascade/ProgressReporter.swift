@@ -80,9 +80,13 @@ final class ProgressReporter: Sendable {
             let items = report.videos == 0 ? "\(stills) photo\(stills == 1 ? "" : "s")"
                 : "\(stills) photo\(stills == 1 ? "" : "s") and \(report.videos) video\(report.videos == 1 ? "" : "s")"
             var parts = ["\(items) in \(report.albums) album\(report.albums == 1 ? "" : "s")"]
-            parts.append("images made for \(report.photosMade), reused for \(report.photosReused)"
-                + (report.photosFromStore > 0 ? " (\(report.photosFromStore) from the store)" : ""))
-            parts.append("\(report.pagesWritten) of \(report.pages) pages written")
+            if report.upToDate {
+                parts.append("up to date: nothing changed since the last build")
+            } else {
+                parts.append("images made for \(report.photosMade), reused for \(report.photosReused)"
+                    + (report.photosFromStore > 0 ? " (\(report.photosFromStore) from the store)" : ""))
+                parts.append("\(report.pagesWritten) of \(report.pages) pages written")
+            }
             if report.filesRemoved > 0 { parts.append("\(report.filesRemoved) stale file\(report.filesRemoved == 1 ? "" : "s") removed") }
             if !report.skipped.isEmpty { parts.append("\(report.skipped.count) file\(report.skipped.count == 1 ? "" : "s") skipped") }
             print("Built \(report.outputDirectory) in \(String(format: "%.1f", seconds)) s: " + parts.joined(separator: "; "))
