@@ -110,7 +110,7 @@ struct BuildManifest: Codable, Sendable, Equatable {
     /// Every file of the site this tool made, site-relative, sorted.
     var files: [String] = []
     /// By the photo's path relative to the source folder.
-    var photos: [String: PhotoRecord] = [:]
+    var photos = PhotoRecords()
     /// Photo pages by site-relative path: the fingerprint of what each was made from.
     var pages: [String: String] = [:]
 

@@ -91,7 +91,7 @@ struct PhotoWork: Sendable {
     func apply(
         _ decision: ImageDecision, video job: VideoJob? = nil,
         to photo: GalleryPhoto, hash: String, paths: [Int: [String]],
-        previous: [String: BuildManifest.PhotoRecord], staged: [String: String]
+        previous: PhotoRecords, staged: [String: String]
     ) -> Result<PhotoResult, PhotoFailure> {
         let result = applyImages(decision, to: photo, hash: hash, paths: paths, previous: previous, staged: staged)
         guard case .success(var made) = result, let job else { return result }
@@ -134,7 +134,7 @@ struct PhotoWork: Sendable {
     /// Carries out `decision` for the images of the photo (or the video's poster).
     private func applyImages(
         _ decision: ImageDecision, to photo: GalleryPhoto, hash: String, paths: [Int: [String]],
-        previous: [String: BuildManifest.PhotoRecord], staged: [String: String]
+        previous: PhotoRecords, staged: [String: String]
     ) -> Result<PhotoResult, PhotoFailure> {
         let widthsMade = paths.keys.sorted()
         // Per format, its planned files by ascending width.

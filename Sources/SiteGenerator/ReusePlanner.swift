@@ -38,7 +38,7 @@ struct VideoJob: Sendable {
 /// and which files exist.
 struct ReusePlanner: Sendable {
     /// What an earlier build made, by source path.
-    var previous: [String: BuildManifest.PhotoRecord]
+    var previous: PhotoRecords
     /// Per format of this build (main first), the settings its images depend on.
     var settings: [String]
     /// Whether a site-relative file exists.
@@ -47,7 +47,7 @@ struct ReusePlanner: Sendable {
     /// the choice does not depend on dictionary order).
     private let pathsByHash: [String: String]
 
-    init(previous: [String: BuildManifest.PhotoRecord], settings: [String], exists: @escaping @Sendable (String) -> Bool) {
+    init(previous: PhotoRecords, settings: [String], exists: @escaping @Sendable (String) -> Bool) {
         self.previous = previous
         self.settings = settings
         self.exists = exists

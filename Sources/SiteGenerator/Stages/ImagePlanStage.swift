@@ -134,7 +134,7 @@ struct ImagePlanStage {
     /// before any file is written, so that swapped names end like a clean build) from a record
     /// of the same content and settings; else made.
     private func videoDecision(
-        path: String, sourceHash: String, settings: String, wanted: String, previous: [String: BuildManifest.PhotoRecord],
+        path: String, sourceHash: String, settings: String, wanted: String, previous: PhotoRecords,
         sources: [String: BuildManifest.VideoRecord]
     ) throws(SiteError) -> VideoDecision {
         if let record = previous[path], let video = record.video, (video.sourceHash ?? record.contentHash) == sourceHash,

@@ -27,8 +27,8 @@ struct ImageStage {
     var jobs: Int
 
     func run(
-        scan: ScanStage.Output, images: ImagePlanStage.Output, previous: [String: BuildManifest.PhotoRecord],
-        stored: [String: BuildManifest.PhotoRecord], progress: @Sendable (BuildEvent) -> Void
+        scan: ScanStage.Output, images: ImagePlanStage.Output, previous: PhotoRecords,
+        stored: PhotoRecords, progress: @Sendable (BuildEvent) -> Void
     ) async throws(SiteError) -> Output {
         var plan = scan.plan
         var output = Output(plan: plan, published: [PublishedPhoto?](repeating: nil, count: plan.photos.count), problems: [])
@@ -60,7 +60,7 @@ struct ImageStage {
     }
 
     private func process(
-        plan: SitePlan, images: ImagePlanStage.Output, previous: [String: BuildManifest.PhotoRecord],
+        plan: SitePlan, images: ImagePlanStage.Output, previous: PhotoRecords,
         progress: @Sendable (BuildEvent) -> Void, accept: (Int, Result<PhotoResult, SkipReason>) -> Void
     ) async throws(SiteError) {
         let count = plan.photos.count
