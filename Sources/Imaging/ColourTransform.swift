@@ -41,6 +41,10 @@ struct LCMSProfile: ~Copyable {
 
     /// Whether the profile describes RGB data.
     var isRGB: Bool { cmsGetColorSpace(handle) == cmsSigRgbData }
+    /// Whether the profile describes greyscale data.
+    var isGrey: Bool { cmsGetColorSpace(handle) == cmsSigGrayData }
+    /// Whether the profile describes CMYK data (printing inks).
+    var isCMYK: Bool { cmsGetColorSpace(handle) == cmsSigCmykData }
 }
 
 /// A Little CMS transform of gd's truecolour pixels (in memory B, G, R, alpha on little-endian
@@ -112,9 +116,14 @@ final class ColourTransform: @unchecked Sendable {  // the handle is immutable a
 enum ColourConversion {
     /// What a profile needs.
     enum Plan: Sendable {
-        /// Nothing: sRGB, or a colour space the pixels as decoded are not in (grey, CMYK).
+        /// Nothing: sRGB, or a colour space Cascade does not convert (Lab, multi-ink).
         case none
         case transform(ColourTransform)
+        /// A greyscale profile: one tone table per channel.
+        case grey(GreyToneTables)
+        /// A CMYK profile: applied while a CMYK JPEG is decoded (see ``CMYKDecoder``); other
+        /// pixels are left as they are.
+        case cmyk(CMYKTransform)
         case unusable(ColourProfileError)
     }
 
@@ -144,6 +153,11 @@ enum ColourConversion {
                 guard let made = try nclxProfile(primaries: primaries, transfer: transfer) else { return .none }
                 source = made
             }
+            if source.isGrey {
+                let tables = try GreyToneTables(from: source, to: LCMSProfile.sRGB())
+                return tables.isNearIdentity ? .none : .grey(tables)
+            }
+            if source.isCMYK { return .cmyk(try CMYKTransform(from: source, to: LCMSProfile.sRGB())) }
             guard source.isRGB else { return .none }
             let transform = try ColourTransform(from: source, to: LCMSProfile.sRGB())
             return transform.isNearIdentity ? .none : .transform(transform)
@@ -186,9 +200,12 @@ enum ColourConversion {
     static func convertToSRGB(_ image: borrowing Image, from profile: ColourProfile?) -> ColourProfileError? {
         guard let profile else { return nil }
         switch plan(for: profile) {
-        case .none: return nil
+        case .none, .cmyk: return nil
         case .transform(let transform):
             transform.apply(to: image)
+            return nil
+        case .grey(let tables):
+            tables.apply(to: image)
             return nil
         case .unusable(let error): return error
         }

@@ -60,9 +60,10 @@ public enum Renditions {
     /// picture's aspect ratio.
     ///
     /// The pixels are converted to sRGB through the photo's embedded colour profile (ICC in
-    /// JPEG, PNG, WebP, HEIF and AVIF, or a HEIF/AVIF `nclx` description) right after decoding,
-    /// before anything is resized or averaged; a profile that cannot be read leaves the pixels
-    /// as they are, with a warning in the set.
+    /// JPEG, PNG, WebP, TIFF, HEIF and AVIF, or a HEIF/AVIF `nclx` description; RGB, greyscale,
+    /// or CMYK in a JPEG, converted while decoded) right after decoding, before anything is
+    /// resized or averaged; a profile that cannot be read leaves the pixels as they are, with a
+    /// warning in the set.
     ///
     /// A JPEG is decoded at the smallest size its codec can scale to while decoding that is still
     /// at least as large as the largest image made (see ``JPEGDecoder``), so a 24-megapixel
@@ -85,8 +86,24 @@ public enum Renditions {
         let fullHeight = info.displayHeight
         let targets = targetWidths(requested: widths, fullWidth: fullWidth)
         let largest = targets.max()!
+        var warnings: [String] = []
+        let profile: ColourProfile?
+        do throws(ColourProfileError) {
+            profile = try ColourProfileReader.read(bytes, format: info.format)
+        } catch {
+            profile = nil
+            warnings.append("\(error); its colours are published as they are, read as sRGB")
+        }
+        let colourPlan = profile.map(ColourConversion.plan(for:))
         let decoded: Image
-        if info.format == .jpeg, largest < fullWidth {
+        if info.format == .jpeg, case .cmyk(let transform)? = colourPlan,
+            let cmyk = try CMYKDecoder.decode(
+                bytes, info: info, limits: limits, transform: transform,
+                minimumWidth: swapsAxes ? (fullHeight * largest + fullWidth - 1) / fullWidth : largest,
+                minimumHeight: swapsAxes ? largest : (fullHeight * largest + fullWidth - 1) / fullWidth)
+        {
+            decoded = cmyk  // converted while decoded
+        } else if info.format == .jpeg, largest < fullWidth {
             // The upright picture must be at least `largest` wide (and as tall as that needs).
             let neededWidth = largest
             let neededHeight = (fullHeight * largest + fullWidth - 1) / fullWidth
@@ -101,14 +118,6 @@ public enum Renditions {
             }
         } else {
             decoded = try Image.decode(bytes, info: info, limits: limits)
-        }
-        var warnings: [String] = []
-        let profile: ColourProfile?
-        do throws(ColourProfileError) {
-            profile = try ColourProfileReader.read(bytes, format: info.format)
-        } catch {
-            profile = nil
-            warnings.append("\(error); its colours are published as they are, read as sRGB")
         }
         if let problem = ColourConversion.convertToSRGB(decoded, from: profile) {
             warnings.append("\(problem); its colours are published as they are, read as sRGB")
