@@ -47,6 +47,11 @@ extension SiteConfiguration {
         # Quality of the generated images, \(SettingRange.text(SettingRange.quality)).
         quality: \(defaults.quality)
 
+        # Colour space of the generated images: srgb (every image in sRGB) or wide (photos whose
+        # colours reach beyond sRGB, such as iPhone photos in Display P3 or Adobe RGB exports,
+        # are made in Display P3 with its profile embedded, for wide-gamut screens).
+        colour: \(defaults.colour.rawValue)
+
         # Order of photos and albums: date (capture date, oldest first; undated ones last, by name),
         # date-desc (newest first), name (numbers by value: IMG_2 before IMG_10) or name-desc.
         # An album's index.md can override it, or list its photos in order (order: [a.jpg, b.jpg]).

@@ -37,6 +37,13 @@ struct PhotoWork: Sendable {
     var settings: [String]
     /// Whether JPEG images keep the photo's GPS position.
     var keepGPS: Bool
+    /// The colour space of the images (sRGB, or Display P3 for wide-gamut photos).
+    var colour: OutputColour = .sRGB
+
+    /// What the images of a wide-gamut photo depend on besides ``settings``: the `colour`
+    /// setting. Only such photos' records add it to their settings, so switching `colour`
+    /// remakes their images alone.
+    var colourKey: String { ";colour=\(colour.rawValue)" }
     var writer: SiteWriter
     /// What makes videos' posters and web versions (nil when ffmpeg is missing: then the scan
     /// left every video out).
@@ -64,7 +71,7 @@ struct PhotoWork: Sendable {
 
     /// How the images are made.
     var recipe: ImageRecipe {
-        ImageRecipe(widths: widths, formats: formats, limits: limits, settings: settings, keepGPS: keepGPS)
+        ImageRecipe(widths: widths, formats: formats, limits: limits, settings: settings, keepGPS: keepGPS, colour: colour)
     }
 
     /// The photo's content hash: the earlier record's when the file's identity is unchanged
@@ -151,7 +158,7 @@ struct PhotoWork: Sendable {
             let record = previous[from]!
             do throws(SiteError) {
                 for format in formats.indices {
-                    for (source, target) in zip(record.files(madeWith: settings[format])!, wanted[format]) {
+                    for (source, target) in zip(record.files(madeWith: settings[format], colour: colourKey)!, wanted[format]) {
                         try writer.place(staged[source]!, at: target)
                     }
                 }
@@ -193,7 +200,7 @@ struct PhotoWork: Sendable {
         }
         let record = self.record(
             of: photo, hash: hash, width: made.width, height: made.height, color: made.color,
-            sizes: made.renditions.map { ($0.width, $0.height) }, paths: paths)
+            sizes: made.renditions.map { ($0.width, $0.height) }, paths: paths, wideGamut: made.wideGamut ?? false)
         return .success(PhotoResult(record: record, reused: missing.isEmpty, imagesWritten: written, warnings: made.warnings))
     }
 
@@ -223,7 +230,7 @@ struct PhotoWork: Sendable {
         let images = entry.images
         let record = self.record(
             of: photo, hash: hash, width: images.width, height: images.height, color: images.color,
-            sizes: images.renditions.map { ($0.width, $0.height) }, paths: paths)
+            sizes: images.renditions.map { ($0.width, $0.height) }, paths: paths, wideGamut: images.wideGamut ?? false)
         return .success(PhotoResult(
             record: record, reused: missing.isEmpty || !entry.made, fromStore: !missing.isEmpty && !entry.made,
             imagesWritten: written, warnings: images.warnings))
@@ -233,14 +240,16 @@ struct PhotoWork: Sendable {
     /// image sizes), now at `paths`.
     private func record(of photo: GalleryPhoto, hash: String, made: BuildManifest.PhotoRecord, paths: [Int: [String]]) -> BuildManifest.PhotoRecord {
         record(of: photo, hash: hash, width: made.width, height: made.height, color: made.color,
-               sizes: made.renditions.map { ($0.width, $0.height) }, paths: paths)
+               sizes: made.renditions.map { ($0.width, $0.height) }, paths: paths, wideGamut: made.settings == settings[0] + colourKey)
     }
 
-    /// The catalog record of a photo whose images of `sizes` (ascending widths) are at `paths`.
+    /// The catalog record of a photo whose images of `sizes` (ascending widths) are at `paths`;
+    /// a `wideGamut` photo's settings include ``colourKey``.
     private func record(
         of photo: GalleryPhoto, hash: String, width: Int, height: Int, color: String,
-        sizes: [(width: Int, height: Int)], paths: [Int: [String]]
+        sizes: [(width: Int, height: Int)], paths: [Int: [String]], wideGamut: Bool
     ) -> BuildManifest.PhotoRecord {
+        let settings = wideGamut ? self.settings.map { $0 + colourKey } : self.settings
         let renditions = sizes.map { BuildManifest.RenditionRecord(width: $0.width, height: $0.height, path: paths[$0.width]![0]) }
         let sources = formats.indices.dropFirst().map { index in
             BuildManifest.SourceRecord(type: formats[index].mimeType, settings: settings[index], paths: sizes.map { paths[$0.width]![index] })

@@ -187,7 +187,7 @@ public struct SiteBuilder: Sendable {
 
         var work = PhotoWork(
             widths: options.allImageWidths, formats: options.allImageFormats, limits: options.limits,
-            settings: options.allImageFormats.map(options.imageSettingsKey(for:)), keepGPS: options.keepGPS,
+            settings: options.allImageFormats.map(options.imageSettingsKey(for:)), keepGPS: options.keepGPS, colour: options.colour,
             writer: SiteWriter(root: output, refused: scan.refused),
             video: options.videoTools.map { tools in
                 var settings = options.video

@@ -38,7 +38,7 @@ struct ImagePlanStage {
         let plan = scan.plan
         let previous = earlier.previous.photos
         let scanned = earlier.scanned
-        let planner = ReusePlanner(previous: previous, settings: work.settings, exists: earlier.listing.isRegularFile)
+        let planner = ReusePlanner(previous: previous, settings: work.settings, colour: work.colourKey, exists: earlier.listing.isRegularFile)
         let work = self.work
         // Hashes and decisions on every core (they read files and the listing, nothing else);
         // moves are staged afterwards, one photo after another.
