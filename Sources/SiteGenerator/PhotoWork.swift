@@ -99,7 +99,6 @@ struct PhotoWork: Sendable {
         guard let info = photo.video ?? motion?.video else { return result }
         let source = motion?.sourcePath ?? photo.sourcePath
         let videoPath = job.path
-        guard let encoder = video else { return .failure(.video(.toolFailed(tool: "ffmpeg", reason: "not found"))) }
         switch job.decision {
         case .keep:
             break
@@ -110,6 +109,7 @@ struct PhotoWork: Sendable {
             let temporary: String
             do throws(SiteError) { temporary = try writer.temporaryPath() } catch { return .failure(.write(error)) }
             do throws(VideoError) {
+                guard let encoder = video else { throw .toolsMissing }
                 let log = try encoder.makeWebVersion(of: source, at: temporary, info: info, muted: motion != nil)
                 if !log.isEmpty { made.log.append(log) }
             } catch {
@@ -125,7 +125,7 @@ struct PhotoWork: Sendable {
             made.reused = false
         }
         made.record.video = BuildManifest.VideoRecord(
-            path: videoPath, settings: motion == nil ? videoSettingsKey : liveSettingsKey,
+            path: videoPath, settings: job.settings,
             sourceHash: motion == nil ? nil : job.sourceHash, sourceIdentity: motion?.identity,
             probe: info, sourcePath: motion?.relativePath)
         return .success(made)
@@ -167,7 +167,7 @@ struct PhotoWork: Sendable {
         // A video's images are its poster's: the frame ffmpeg takes from it.
         var poster: [UInt8]?
         if let info = photo.video {
-            guard let video else { return .failure(.video(.toolFailed(tool: "ffmpeg", reason: "not found"))) }
+            guard let video else { return .failure(.video(.toolsMissing)) }
             do throws(VideoError) { poster = try video.poster(of: photo.sourcePath, info: info) } catch { return .failure(.video(error)) }
         }
         let missing = formats.indices.filter { !kept.contains($0) }

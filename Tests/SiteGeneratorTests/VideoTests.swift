@@ -227,6 +227,46 @@ struct VideoTests {
         #expect(!FileManager.default.fileExists(atPath: output.path + "/videos"))
     }
 
+    @Test("a build without ffmpeg after one with it keeps every published video, poster, motion clip and page as they were")
+    func withoutToolsAfterABuildWithThem() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try Clip.make(source.path + "/a.mp4", seconds: 1)
+        try Clip.make(source.path + "/b.webm", seconds: 1, codec: "libvpx-vp9")
+        var image = try Image(width: 320, height: 180)
+        image.fill(x: 0, y: 0, width: 320, height: 180, red: 30, green: 140, blue: 60)
+        try source.write("IMG_1.jpg", try image.encoded(as: .jpeg(quality: 85)))
+        try Clip.make(source.path + "/IMG_1.MOV", size: "320x180", seconds: 1)
+        let withTools = options(source, output)
+        let first = try await build(withTools)
+        #expect(first.photos == 3 && first.videos == 2 && first.skipped.isEmpty)
+        let site = try snapshot(output.path)
+        #expect(site.keys.filter { $0.hasPrefix("videos/") }.sorted() == ["videos/a.mp4", "videos/b.mp4", "videos/img_1.live.mp4"])
+
+        // ffmpeg gone, and a video added that was never made: only that one is left out.
+        try Clip.make(source.path + "/c.mp4", size: "160x90", seconds: 1)
+        var without = withTools
+        without.videoTools = nil
+        let events = Events()
+        let second = try await build(without, events: events)
+        #expect(second.photos == 3 && second.videos == 2 && second.skipped.isEmpty)
+        #expect(second.photosMade == 0 && second.filesRemoved == 0 && second.pagesWritten == 0)
+        let warnings = events.list.withLock { $0 }.compactMap { event -> String? in
+            if case .warning(let text) = event { return text } else { return nil }
+        }
+        #expect(warnings.count == 1 && warnings.first?.hasPrefix("1 video was skipped: ffmpeg and ffprobe are not on the PATH") == true)
+        #expect(try snapshot(output.path) == site)
+
+        // ffmpeg back: only the new video is made; the kept ones keep their settings and files.
+        let third = try await build(withTools)
+        #expect(third.photos == 4 && third.videos == 3 && third.photosMade == 1)
+        let after = try snapshot(output.path)
+        for path in ["videos/a.mp4", "videos/b.mp4", "videos/img_1.live.mp4", "thumbs/a-200.jpg"] {
+            #expect(after[path] != nil && after[path] == site[path], "\(path)")
+        }
+        #expect(after["videos/c.mp4"] != nil)
+    }
+
     @Test("a stuck tool is stopped at its time limit")
     func timeLimit() throws {
         let start = Date()
