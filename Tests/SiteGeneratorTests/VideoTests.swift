@@ -2,7 +2,7 @@ import Foundation
 import Imaging
 import Testing
 import TestSupport
-import Video
+@testable import Video
 
 @testable import SiteGenerator
 
@@ -276,6 +276,15 @@ struct VideoTests {
         let fine = try ProcessRunner.run("/bin/sh", ["-c", "echo out; echo err >&2; exit 3"], timeout: 10)
         #expect(!fine.timedOut && fine.status == 3)
         #expect(String(decoding: fine.standardOutput, as: UTF8.self) == "out\n" && fine.lastErrorLine == "err")
+    }
+
+    @Test("on Linux every program started is killed by the kernel when cascade ends (its parent-death signal is KILL)",
+          .enabled(if: ProcessRunner.deathSignalWrapper != nil, "setpriv (util-linux) is needed"))
+    func programsEndWithCascade() throws {
+        // setpriv -d, itself started as every ffmpeg is, reports the signal it runs with.
+        let output = try ProcessRunner.run(ProcessRunner.deathSignalWrapper!, ["-d"], timeout: 10)
+        #expect(output.status == 0)
+        #expect(String(decoding: output.standardOutput, as: UTF8.self).contains("Parent death signal: KILL"))
     }
 
     @Test("a stuck ffmpeg is stopped at the time limit: the video is skipped with a message, the build goes on")
