@@ -267,6 +267,31 @@ struct VideoTests {
         #expect(after["videos/c.mp4"] != nil)
     }
 
+    @Test("the progress events count a video made by its duration, and a kept one as one item")
+    func progressByDuration() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try Clip.make(source.path + "/clip.webm", size: "320x180", seconds: 2, codec: "libvpx-vp9")
+        var image = try Image(width: 300, height: 200)
+        image.fill(x: 0, y: 0, width: 300, height: 200, red: 200, green: 90, blue: 10)
+        try source.write("photo.jpg", try image.encoded(as: .jpeg(quality: 85)))
+        let seconds = try Clip.probe(source.path + "/clip.webm").duration
+        func lastProgress(_ events: Events) -> (done: Int, units: Double, total: Double)? {
+            events.list.withLock { $0 }.compactMap { event -> (Int, Double, Double)? in
+                if case .photoDone(let done, _, _, _, let units, let total) = event { return (done, units, total) } else { return nil }
+            }.last
+        }
+        let first = Events()
+        _ = try await build(options(source, output), events: first)
+        let made = try #require(lastProgress(first))
+        let expected = 2 + seconds * ProgressWeight.transcodeSecond * 320 * 180 / (1920 * 1080)
+        #expect(made.done == 2 && abs(made.total - expected) < 1e-9 && made.units == made.total)
+        let second = Events()
+        _ = try await build(options(source, output), events: second)
+        let kept = try #require(lastProgress(second))
+        #expect(kept.done == 2 && kept.total == 2 && kept.units == 2)
+    }
+
     @Test("a stuck tool is stopped at its time limit")
     func timeLimit() throws {
         let start = Date()
