@@ -42,10 +42,10 @@ struct PhotoWork: Sendable {
     /// left every video out).
     var video: VideoEncoder?
 
-    /// What a video's web version depends on besides the video.
-    var videoSettingsKey: String { video?.settings.key ?? "" }
-    /// What a Live Photo's motion clip depends on besides the clip.
-    var liveSettingsKey: String { "live;" + videoSettingsKey }
+    /// What the web version of a video described by `info` depends on besides the video.
+    func videoSettingsKey(for info: VideoInfo) -> String { video?.settings.key(for: info) ?? "" }
+    /// What a Live Photo's motion clip described by `info` depends on besides the clip.
+    func liveSettingsKey(for info: VideoInfo) -> String { "live;" + videoSettingsKey(for: info) }
 
     /// The content hash of a large file, read 4 MiB at a time (the same hash as of the whole
     /// file); nil when it cannot be read.

@@ -35,6 +35,13 @@ enum Clip {
         try ffmpeg(["-i", path, "-c", "copy", "-metadata:s:v:0", "rotate=\(degrees)", rotated])
     }
 
+    /// The hash of the first video stream's packets (the same for a stream copied as it is).
+    static func packetHash(_ path: String) throws -> String {
+        let output = try ProcessRunner.run(tools!.ffmpeg, ["-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-c", "copy", "-f", "hash", "-"], timeout: 60)
+        guard output.status == 0 else { throw ClipError(message: output.standardError) }
+        return String(decoding: output.standardOutput, as: UTF8.self)
+    }
+
     /// ffprobe's codec names, width and height of the first video stream, and whether it has sound.
     static func probe(_ path: String) throws -> VideoInfo {
         try VideoProbe.probe(fileAtPath: path, tools: tools!)
@@ -135,19 +142,53 @@ struct VideoTests {
         #expect(chunk.contains("\"video\":{\"url\":\"videos/land.mp4\",\"duration\":\"0:02\"}"))
     }
 
-    @Test("a web version larger than video_max_height is scaled down on its shorter side")
+    @Test("video_max_height limits the height as shown: a portrait clip (stored upright or turned) is scaled to that height, and remuxed only within it")
     func maxHeight() async throws {
         let source = try TemporaryFolder()
         let output = try TemporaryFolder()
         try Clip.make(source.path + "/wide.mp4", size: "640x360", seconds: 1)
         try Clip.make(source.path + "/tall.mp4", size: "360x640", seconds: 1)
+        // Stored 640×360 and shown a quarter turn round: 360×640 as shown.
+        try Clip.make(source.path + "/stored.mp4", size: "640x360", seconds: 1, audio: false)
+        try Clip.rotate(source.path + "/stored.mp4", to: source.path + "/turned.mp4", degrees: 90)
+        try FileManager.default.removeItem(atPath: source.path + "/stored.mp4")
+        // H.264/AAC in MP4, 180 px wide: within the limit on its shorter side, not on its height.
+        try Clip.make(source.path + "/narrow.mp4", size: "180x320", seconds: 1)
+        // Within the limit: copied stream for stream.
+        try Clip.make(source.path + "/low.mp4", size: "320x180", seconds: 1)
         var options = options(source, output)
         options.video.maxHeight = 180
-        _ = try await build(options)
-        let wide = try Clip.probe(output.path + "/videos/wide.mp4")
-        #expect(wide.displayWidth == 320 && wide.displayHeight == 180)
-        let tall = try Clip.probe(output.path + "/videos/tall.mp4")
-        #expect(tall.displayWidth == 180 && tall.displayHeight == 320)
+        let report = try await build(options)
+        #expect(report.videos == 5 && report.skipped.isEmpty)
+        let sizes: [(String, Int, Int)] = [("wide", 320, 180), ("tall", 102, 180), ("turned", 102, 180), ("narrow", 102, 180), ("low", 320, 180)]
+        for (name, width, height) in sizes {
+            let info = try Clip.probe(output.path + "/videos/\(name).mp4")
+            #expect(info.displayWidth == width && info.displayHeight == height, "\(name): \(info.displayWidth)x\(info.displayHeight)")
+            // Transcodes come out upright; nothing is left for a player to turn.
+            #expect(info.rotation == 0, "\(name)")
+        }
+        let encoder = VideoEncoder(tools: Clip.tools!, settings: options.video)
+        #expect(!encoder.remuxes(try Clip.probe(source.path + "/narrow.mp4")))
+        #expect(encoder.remuxes(try Clip.probe(source.path + "/low.mp4")))
+        // The remuxed one is the source's video stream, byte for byte.
+        #expect(try Clip.packetHash(output.path + "/videos/low.mp4") == Clip.packetHash(source.path + "/low.mp4"))
+        // The posters are the video's own frame as shown, whatever the web version's size.
+        let poster = try image(output, "thumbs/tall-360.jpg")
+        #expect(poster.width == 360 && poster.height == 640)
+    }
+
+    @Test("a web version's settings key is the same as before the height rule, except for portrait clips taller than the limit")
+    func settingsKeyByShape() {
+        let settings = VideoSettings(maxHeight: 1080)
+        func info(_ width: Int, _ height: Int, rotation: Int = 0) -> VideoInfo {
+            VideoInfo(storedWidth: width, storedHeight: height, rotation: rotation, duration: 1, videoCodec: "h264",
+                      pixelFormat: "yuv420p", audioCodec: nil, container: "mov,mp4,m4a,3gp,3g2,mj2")
+        }
+        #expect(settings.key(for: info(3840, 2160)) == settings.key)
+        #expect(settings.key(for: info(720, 1280)) != settings.key)
+        #expect(settings.key(for: info(1280, 720, rotation: 90)) != settings.key)
+        #expect(settings.key(for: info(480, 854)) == settings.key)
+        #expect(settings.key(for: info(1080, 1080)) == settings.key)
     }
 
     @Test("a phone's location is in no published byte, and the video's original is withheld while GPS is stripped")

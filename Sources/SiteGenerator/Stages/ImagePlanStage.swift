@@ -91,15 +91,15 @@ struct ImagePlanStage {
             case .make: break
             }
             let photo = plan.photos[index].photo
-            if photo.isVideo {
+            if let info = photo.video {
                 let wanted = plan.videoPath(photo: index)
                 let (decision, settings) = try videoDecision(
-                    path: path, sourceHash: hash, settings: work.videoSettingsKey, wanted: wanted, previous: previous, sources: sources)
+                    path: path, sourceHash: hash, settings: work.videoSettingsKey(for: info), wanted: wanted, previous: previous, sources: sources)
                 videos[index] = VideoJob(decision: decision, path: wanted, settings: settings)
             } else if let motion = photo.motion, let motionHash = motionHash(motion, previous: previous[path]) {
                 let wanted = plan.livePath(photo: index)
                 let (decision, settings) = try videoDecision(
-                    path: path, sourceHash: motionHash, settings: work.liveSettingsKey, wanted: wanted, previous: previous, sources: sources)
+                    path: path, sourceHash: motionHash, settings: work.liveSettingsKey(for: motion.video), wanted: wanted, previous: previous, sources: sources)
                 videos[index] = VideoJob(decision: decision, path: wanted, sourceHash: motionHash, settings: settings)
             }
         }
