@@ -39,7 +39,8 @@ struct PhotoWork: Sendable {
     var keepGPS: Bool
     var writer: SiteWriter
     /// What makes videos' posters and web versions (nil when ffmpeg is missing: then the scan
-    /// left every video out).
+    /// left out every video no earlier build published, and the others' files can only be
+    /// kept; one that needs any made is skipped, a Live Photo published still).
     var video: VideoEncoder?
 
     /// What the web version of a video described by `info` depends on besides the video.
