@@ -81,8 +81,8 @@ extension SiteConfiguration {
         # Seconds each photo stays on screen in the lightbox's slideshow (\(SettingRange.text(SettingRange.slideshowInterval))).
         slideshow_interval: \(defaults.slideshowInterval)
 
-        # Videos (ffmpeg must be installed): the largest height of their web version, for the
-        # shorter side of the picture (\(SettingRange.text(SettingRange.videoMaxHeight)) px); its quality when it is encoded
+        # Videos (ffmpeg must be installed): the largest height of their web version as shown
+        # (a portrait clip's long side) (\(SettingRange.text(SettingRange.videoMaxHeight)) px); its quality when it is encoded
         # (\(SettingRange.text(SettingRange.quality))); videos longer than video_max_duration minutes are skipped (\(SettingRange.text(SettingRange.videoMaxDuration))).
         video_max_height: \(defaults.videoMaxHeight)
         video_quality: \(defaults.videoQuality)

@@ -93,7 +93,7 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var dateFormat: DateFormat
     /// Seconds each photo stays in the lightbox's slideshow.
     public var slideshowInterval: Int
-    /// The largest height of a video's web version, for the shorter side of its picture (px).
+    /// The largest height of a video's web version as shown, after its display rotation (px).
     public var videoMaxHeight: Int
     /// Quality of a video's web version when it is encoded, 1 to 100.
     public var videoQuality: Int

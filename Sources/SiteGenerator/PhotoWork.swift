@@ -46,13 +46,14 @@ struct PhotoWork: Sendable {
     var colourKey: String { ";colour=\(colour.rawValue)" }
     var writer: SiteWriter
     /// What makes videos' posters and web versions (nil when ffmpeg is missing: then the scan
-    /// left every video out).
+    /// left out every video no earlier build published, and the others' files can only be
+    /// kept; one that needs any made is skipped, a Live Photo published still).
     var video: VideoEncoder?
 
-    /// What a video's web version depends on besides the video.
-    var videoSettingsKey: String { video?.settings.key ?? "" }
-    /// What a Live Photo's motion clip depends on besides the clip.
-    var liveSettingsKey: String { "live;" + videoSettingsKey }
+    /// What the web version of a video described by `info` depends on besides the video.
+    func videoSettingsKey(for info: VideoInfo) -> String { video?.settings.key(for: info) ?? "" }
+    /// What a Live Photo's motion clip described by `info` depends on besides the clip.
+    func liveSettingsKey(for info: VideoInfo) -> String { "live;" + videoSettingsKey(for: info) }
 
     /// The content hash of a large file, read 4 MiB at a time (the same hash as of the whole
     /// file); nil when it cannot be read.
@@ -106,7 +107,6 @@ struct PhotoWork: Sendable {
         guard let info = photo.video ?? motion?.video else { return result }
         let source = motion?.sourcePath ?? photo.sourcePath
         let videoPath = job.path
-        guard let encoder = video else { return .failure(.video(.toolFailed(tool: "ffmpeg", reason: "not found"))) }
         switch job.decision {
         case .keep:
             break
@@ -117,6 +117,7 @@ struct PhotoWork: Sendable {
             let temporary: String
             do throws(SiteError) { temporary = try writer.temporaryPath() } catch { return .failure(.write(error)) }
             do throws(VideoError) {
+                guard let encoder = video else { throw .toolsMissing }
                 let log = try encoder.makeWebVersion(of: source, at: temporary, info: info, muted: motion != nil)
                 if !log.isEmpty { made.log.append(log) }
             } catch {
@@ -132,7 +133,7 @@ struct PhotoWork: Sendable {
             made.reused = false
         }
         made.record.video = BuildManifest.VideoRecord(
-            path: videoPath, settings: motion == nil ? videoSettingsKey : liveSettingsKey,
+            path: videoPath, settings: job.settings,
             sourceHash: motion == nil ? nil : job.sourceHash, sourceIdentity: motion?.identity,
             probe: info, sourcePath: motion?.relativePath)
         return .success(made)
@@ -174,7 +175,7 @@ struct PhotoWork: Sendable {
         // A video's images are its poster's: the frame ffmpeg takes from it.
         var poster: [UInt8]?
         if let info = photo.video {
-            guard let video else { return .failure(.video(.toolFailed(tool: "ffmpeg", reason: "not found"))) }
+            guard let video else { return .failure(.video(.toolsMissing)) }
             do throws(VideoError) { poster = try video.poster(of: photo.sourcePath, info: info) } catch { return .failure(.video(error)) }
         }
         let missing = formats.indices.filter { !kept.contains($0) }

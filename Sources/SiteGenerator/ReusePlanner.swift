@@ -31,6 +31,9 @@ struct VideoJob: Sendable {
     var path: String
     /// For a motion clip, its content hash (a video's is the item's own).
     var sourceHash: String?
+    /// The settings its catalog record names: this build's, or the earlier build's when it is
+    /// kept without ffmpeg (so that a build with ffmpeg makes it again only if they changed).
+    var settings: String
 }
 
 /// Decides, without touching a file, what happens to each photo's images: a pure function of

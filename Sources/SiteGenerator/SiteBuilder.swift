@@ -14,7 +14,9 @@ public enum BuildEvent: Sendable {
     /// A file was skipped, with the reason.
     case skipped(ScanProblem)
     /// One more photo is done: its images were made, or reused from an earlier build.
-    case photoDone(done: Int, total: Int, path: String, reused: Bool)
+    /// `units` of `totalUnits` is the work done so far, each item weighed by what it costs (a
+    /// video by its duration: ``ProgressWeight``); both 0 when the build does not weigh them.
+    case photoDone(done: Int, total: Int, path: String, reused: Bool, units: Double = 0, totalUnits: Double = 0)
     /// A file an earlier build made and this one no longer makes was deleted.
     case removed(path: String)
     /// Something the user should know that does not stop the build.

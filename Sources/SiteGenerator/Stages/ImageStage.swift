@@ -68,6 +68,16 @@ struct ImageStage {
         let work = self.work
         let staged = images.staged
         var done = 0
+        // The bar counts each item by its work: a video made by its duration.
+        let weights = (0..<count).map { ProgressWeight.units(of: plan.photos[$0].photo, job: images.videos[$0], encoder: work.video) }
+        let totalUnits = weights.reduce(0, +)
+        var unitsDone = 0.0
+        func reportDone(_ index: Int, reused: Bool) {
+            done += 1
+            unitsDone += weights[index]
+            progress(.photoDone(done: done, total: count, path: plan.photos[index].photo.relativePath, reused: reused,
+                                units: unitsDone, totalUnits: totalUnits))
+        }
         // Photos whose images all stay as they are need no decoding and no file: their records
         // are made here, without a task each (most of a large library's rebuild).
         var waiting: [Int] = []
@@ -97,8 +107,7 @@ struct ImageStage {
                 case .failure(.video(let error)): accept(kept.index, .failure(SkipReason(error.description)))
                 case .failure(.write(let error)): throw error
                 }
-                done += 1
-                progress(.photoDone(done: done, total: count, path: plan.photos[kept.index].photo.relativePath, reused: true))
+                reportDone(kept.index, reused: true)
             }
         }
         await withTaskGroup(of: (Int, Result<PhotoResult, PhotoFailure>).self) { group in
@@ -138,8 +147,7 @@ struct ImageStage {
                     group.cancelAll()
                     continue
                 }
-                done += 1
-                progress(.photoDone(done: done, total: count, path: plan.photos[index].photo.relativePath, reused: reused))
+                reportDone(index, reused: reused)
                 if firstFailure == nil { startNext() }
             }
         }
