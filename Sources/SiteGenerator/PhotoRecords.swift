@@ -24,6 +24,11 @@ struct PhotoRecords: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiter
         set { storage[path] = newValue.map(Boxed.init(wrappedValue:)) }
     }
 
+    /// The record of the photo at source path `path` as it is kept, to be shared.
+    func boxed(_ path: String) -> Boxed<Record>? {
+        storage[path]
+    }
+
     /// The source paths that have a record.
     var keys: Dictionary<String, Boxed<Record>>.Keys { storage.keys }
     var count: Int { storage.count }

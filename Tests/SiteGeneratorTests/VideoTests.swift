@@ -327,6 +327,8 @@ struct VideoTests {
         let made = try #require(lastProgress(first))
         let expected = 2 + seconds * ProgressWeight.transcodeSecond * 320 * 180 / (1920 * 1080)
         #expect(made.done == 2 && abs(made.total - expected) < 1e-9 && made.units == made.total)
+        // A caption added: the build is not up to date (it goes through every item) and keeps the video.
+        try source.write("photo.txt", "A caption")
         let second = Events()
         _ = try await build(options(source, output), events: second)
         let kept = try #require(lastProgress(second))

@@ -39,9 +39,13 @@ struct ImageStage {
                 output.imagesWritten += result.imagesWritten
                 if result.reused { output.photosReused += 1 } else { output.photosMade += 1 }
                 if result.fromStore { output.photosFromStore += 1 }
-                output.published[index] = PublishedPhoto(planned: plan.photos[index], images: result.record)
                 // The catalog keeps the records of the photos kept as they were (the others it forgot).
                 let path = plan.photos[index].photo.relativePath
+                // A record that is what the catalog holds is shared with it, not copied (most
+                // of a large library's rebuild).
+                let record = previous.boxed(path).flatMap { $0.wrappedValue == result.record ? $0 : nil }
+                    ?? Boxed(wrappedValue: result.record)
+                output.published[index] = PublishedPhoto(planned: plan.photos[index], sharing: record)
                 if !images.pending.photoPaths.contains(path) || stored[path] != result.record {
                     output.changedRecords.append((path, result.record))
                 }
