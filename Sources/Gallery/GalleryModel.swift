@@ -257,7 +257,8 @@ public struct ScanResult: Sendable {
     /// Files that were skipped, in path order.
     public var problems: [ScanProblem]
     /// Videos that were left out because `ffmpeg` and `ffprobe` are not on the `PATH` (not in
-    /// ``problems``: the build says so in one line).
+    /// ``problems``: the build says so in one line). A video that `knownVideo` knows (an
+    /// earlier build published it) is an item all the same.
     public var videosWithoutTools: [String] = []
 }
 

@@ -246,7 +246,9 @@ public struct GalleryScanner: Sendable {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < candidates.count else { return }
                 let candidate = candidates[index]
-                if tools != nil, let video = knownVideo(candidate.relativePath, candidate.identity) {
+                // A video an earlier build published is kept without the tools too (its probe is
+                // the catalog's): only videos never published need them.
+                if let video = knownVideo(candidate.relativePath, candidate.identity) {
                     results.withLock { $0[index] = (Self.videoOutcome(video, maxDuration: maxDuration), nil) }
                     continue
                 }

@@ -47,6 +47,11 @@ extension SiteConfiguration {
         # Quality of the generated images, \(SettingRange.text(SettingRange.quality)).
         quality: \(defaults.quality)
 
+        # Colour space of the generated images: srgb (every image in sRGB) or wide (photos whose
+        # colours reach beyond sRGB, such as iPhone photos in Display P3 or Adobe RGB exports,
+        # are made in Display P3 with its profile embedded, for wide-gamut screens).
+        colour: \(defaults.colour.rawValue)
+
         # Order of photos and albums: date (capture date, oldest first; undated ones last, by name),
         # date-desc (newest first), name (numbers by value: IMG_2 before IMG_10) or name-desc.
         # An album's index.md can override it, or list its photos in order (order: [a.jpg, b.jpg]).
@@ -76,8 +81,8 @@ extension SiteConfiguration {
         # Seconds each photo stays on screen in the lightbox's slideshow (\(SettingRange.text(SettingRange.slideshowInterval))).
         slideshow_interval: \(defaults.slideshowInterval)
 
-        # Videos (ffmpeg must be installed): the largest height of their web version, for the
-        # shorter side of the picture (\(SettingRange.text(SettingRange.videoMaxHeight)) px); its quality when it is encoded
+        # Videos (ffmpeg must be installed): the largest height of their web version as shown
+        # (a portrait clip's long side) (\(SettingRange.text(SettingRange.videoMaxHeight)) px); its quality when it is encoded
         # (\(SettingRange.text(SettingRange.quality))); videos longer than video_max_duration minutes are skipped (\(SettingRange.text(SettingRange.videoMaxDuration))).
         video_max_height: \(defaults.videoMaxHeight)
         video_quality: \(defaults.videoQuality)

@@ -19,7 +19,7 @@ public enum SettingRange {
     public static let breakpointMinWidth = 0...100_000
     /// Seconds a photo stays on screen in the lightbox's slideshow.
     public static let slideshowInterval = 1...600
-    /// The shorter side of a video's web version, px.
+    /// The largest height of a video's web version as shown, px.
     public static let videoMaxHeight = 144...4320
     /// Minutes a video may last to be published.
     public static let videoMaxDuration = 1...1440

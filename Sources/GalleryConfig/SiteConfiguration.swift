@@ -85,13 +85,15 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var maxMegapixels: Int
     /// Whether GPS positions are kept out of everything published (true by default).
     public var stripGPS: Bool
+    /// The colour space of the images: sRGB for every photo, or Display P3 for wide-gamut ones.
+    public var colour: ColourSetting
     /// Whether a photo's page links to its original file, published next to the page.
     public var downloadOriginals: Bool
     /// How capture dates are shown on the pages and in the lightbox (see ``DateFormat``).
     public var dateFormat: DateFormat
     /// Seconds each photo stays in the lightbox's slideshow.
     public var slideshowInterval: Int
-    /// The largest height of a video's web version, for the shorter side of its picture (px).
+    /// The largest height of a video's web version as shown, after its display rotation (px).
     public var videoMaxHeight: Int
     /// Quality of a video's web version when it is encoded, 1 to 100.
     public var videoQuality: Int
@@ -122,6 +124,7 @@ public struct SiteConfiguration: Sendable, Hashable {
         sort = .date
         maxMegapixels = 200
         stripGPS = true
+        colour = .srgb
         downloadOriginals = false
         dateFormat = .default
         slideshowInterval = 4
@@ -202,6 +205,7 @@ public struct SiteConfiguration: Sendable, Hashable {
             case "max_megapixels":
                 configuration.maxMegapixels = try reader.int(entry, in: SettingRange.maxMegapixels, unit: " (megapixels)").get()
             case "strip_gps": configuration.stripGPS = try reader.bool(entry).get()
+            case "colour": configuration.colour = try reader.choice(entry.value, at: entry.path, as: ColourSetting.self).get()
             case "download_originals": configuration.downloadOriginals = try reader.bool(entry).get()
             case "date_format":
                 let format = DateFormat(pattern: try reader.text(entry).get())
@@ -236,7 +240,7 @@ public struct SiteConfiguration: Sendable, Hashable {
     /// Every key `cascade.yml` may hold.
     public static let keys = [
         "title", "author", "base_url", "breakpoints", "gap", "page_padding", "thumbnail_widths", "photo_widths",
-        "formats", "quality", "sort", "max_megapixels", "strip_gps", "download_originals",
+        "formats", "quality", "colour", "sort", "max_megapixels", "strip_gps", "download_originals",
         "date_format", "slideshow_interval", "group", "layout", "show_exif", "min_rating",
         "video_max_height", "video_quality", "video_max_duration",
     ]

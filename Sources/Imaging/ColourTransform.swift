@@ -41,6 +41,26 @@ struct LCMSProfile: ~Copyable {
 
     /// Whether the profile describes RGB data.
     var isRGB: Bool { cmsGetColorSpace(handle) == cmsSigRgbData }
+    /// Whether the profile describes greyscale data.
+    var isGrey: Bool { cmsGetColorSpace(handle) == cmsSigGrayData }
+    /// Whether the profile describes CMYK data (printing inks).
+    var isCMYK: Bool { cmsGetColorSpace(handle) == cmsSigCmykData }
+
+    /// Whether an RGB profile's colours reach beyond sRGB: some primary or secondary at full
+    /// strength lies outside sRGB by more than one level (Display P3, Adobe RGB, BT.2020 do;
+    /// sRGB and profiles close to it do not). Little CMS's floating-point transforms of
+    /// matrix-shaper profiles are not clipped, so such colours show as values below 0 or above 1.
+    var exceedsSRGB: Bool {
+        let target = LCMSProfile.sRGB()
+        guard let transform = cmsCreateTransform(
+            handle, cascade_lcms_RGB_DBL(), target.handle, cascade_lcms_RGB_DBL(), UInt32(INTENT_RELATIVE_COLORIMETRIC), cascade_lcms_no_cache())
+        else { return false }
+        defer { cmsDeleteTransform(transform) }
+        let input: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 1, 0, 1]
+        var output = [Double](repeating: 0, count: input.count)
+        cmsDoTransform(transform, input, &output, UInt32(input.count / 3))
+        return output.contains { $0 < -1.0 / 255 || $0 > 1 + 1.0 / 255 }
+    }
 }
 
 /// A Little CMS transform of gd's truecolour pixels (in memory B, G, R, alpha on little-endian
@@ -60,7 +80,7 @@ final class ColourTransform: @unchecked Sendable {  // the handle is immutable a
         guard let handle = cmsCreateTransform(
             source.handle, Self.pixelFormat, target.handle, Self.pixelFormat,
             UInt32(INTENT_RELATIVE_COLORIMETRIC), cascade_lcms_no_cache())
-        else { throw .unreadable("no transform to sRGB can be made from it") }
+        else { throw .unreadable("no colour transform can be made from it") }
         self.handle = handle
         tables = MatrixShaperTables.hasOneCurve(target) ? MatrixShaperTables(from: source, to: target) : nil
     }
@@ -112,44 +132,86 @@ final class ColourTransform: @unchecked Sendable {  // the handle is immutable a
 enum ColourConversion {
     /// What a profile needs.
     enum Plan: Sendable {
-        /// Nothing: sRGB, or a colour space the pixels as decoded are not in (grey, CMYK).
+        /// Nothing: sRGB, or a colour space Cascade does not convert (Lab, multi-ink).
         case none
         case transform(ColourTransform)
+        /// A greyscale profile: one tone table per channel.
+        case grey(GreyToneTables)
+        /// A CMYK profile: applied while a CMYK JPEG is decoded (see ``CMYKDecoder``); other
+        /// pixels are left as they are.
+        case cmyk(CMYKTransform)
         case unusable(ColourProfileError)
     }
 
-    /// Plans by profile; cleared when it holds `cacheLimit` (a site has a handful of profiles).
-    private static let cache = Mutex<[ColourProfile: Plan]>([:])
+    /// What a photo with a profile gets: the conversion, and the space its images are in.
+    struct Decision: Sendable {
+        var plan: Plan
+        var space: ImageColourSpace
+        /// Whether the profile's colours reach beyond sRGB, whatever `space` is.
+        var wideGamut = false
+    }
+
+    private struct Key: Hashable {
+        var profile: ColourProfile
+        var colour: OutputColour
+    }
+
+    /// Decisions by profile and output colour; cleared when it holds `cacheLimit` (a site has
+    /// a handful of profiles).
+    private static let cache = Mutex<[Key: Decision]>([:])
     static let cacheLimit = 64
 
-    /// The plan for `profile`, from the cache or made now (outside the lock: two workers may
-    /// both make the first one; the one cached first is kept and returned to both).
-    static func plan(for profile: ColourProfile) -> Plan {
-        if let plan = cache.withLock({ $0[profile] }) { return plan }
-        let plan = makePlan(profile)
+    /// The plan that converts pixels in `profile` to sRGB.
+    static func plan(for profile: ColourProfile) -> Plan { decision(for: profile, colour: .sRGB).plan }
+
+    /// The decision for `profile` with `colour`, from the cache or made now (outside the lock:
+    /// two workers may both make the first one; the one cached first is kept and returned to both).
+    static func decision(for profile: ColourProfile, colour: OutputColour) -> Decision {
+        let key = Key(profile: profile, colour: colour)
+        if let decision = cache.withLock({ $0[key] }) { return decision }
+        let decision = makeDecision(profile, colour: colour)
         return cache.withLock { cache in
-            if let first = cache[profile] { return first }  // another worker's, made meanwhile
+            if let first = cache[key] { return first }  // another worker's, made meanwhile
             if cache.count >= cacheLimit { cache.removeAll() }
-            cache[profile] = plan
-            return plan
+            cache[key] = decision
+            return decision
         }
     }
 
-    private static func makePlan(_ profile: ColourProfile) -> Plan {
+    private static func makeDecision(_ profile: ColourProfile, colour: OutputColour) -> Decision {
         do throws(ColourProfileError) {
-            let source: LCMSProfile
             switch profile {
-            case .icc(let bytes): source = try LCMSProfile(icc: bytes)
+            case .icc(let bytes):
+                return try decide(LCMSProfile(icc: bytes), colour: colour)
             case .nclx(let primaries, let transfer):
-                guard let made = try nclxProfile(primaries: primaries, transfer: transfer) else { return .none }
-                source = made
+                guard let made = try nclxProfile(primaries: primaries, transfer: transfer) else { return Decision(plan: .none, space: .sRGB) }
+                return try decide(made, colour: colour)
             }
-            guard source.isRGB else { return .none }
-            let transform = try ColourTransform(from: source, to: LCMSProfile.sRGB())
-            return transform.isNearIdentity ? .none : .transform(transform)
         } catch {
-            return .unusable(error)
+            return Decision(plan: .unusable(error), space: .sRGB)
         }
+    }
+
+    private static func decide(_ source: borrowing LCMSProfile, colour: OutputColour) throws(ColourProfileError) -> Decision {
+        let wideGamut = source.isRGB && source.exceedsSRGB
+        if colour == .wide, wideGamut {
+            let target = try LCMSProfile(icc: DisplayP3.iccProfile)
+            let transform = try ColourTransform(from: source, to: target)
+            return Decision(plan: transform.isNearIdentity ? .none : .transform(transform), space: .displayP3, wideGamut: true)
+        }
+        return Decision(plan: try makePlan(source), space: .sRGB, wideGamut: wideGamut)
+    }
+
+    /// The conversion of pixels in `source` to sRGB.
+    private static func makePlan(_ source: borrowing LCMSProfile) throws(ColourProfileError) -> Plan {
+        if source.isGrey {
+            let tables = try GreyToneTables(from: source, to: LCMSProfile.sRGB())
+            return tables.isNearIdentity ? .none : .grey(tables)
+        }
+        if source.isCMYK { return .cmyk(try CMYKTransform(from: source, to: LCMSProfile.sRGB())) }
+        guard source.isRGB else { return .none }
+        let transform = try ColourTransform(from: source, to: LCMSProfile.sRGB())
+        return transform.isNearIdentity ? .none : .transform(transform)
     }
 
     /// An RGB profile for an `nclx` description, nil for sRGB (BT.709 primaries with the sRGB
@@ -185,10 +247,26 @@ enum ColourConversion {
     /// Returns the reason when the profile cannot be used; the pixels are then left as they are.
     static func convertToSRGB(_ image: borrowing Image, from profile: ColourProfile?) -> ColourProfileError? {
         guard let profile else { return nil }
-        switch plan(for: profile) {
-        case .none: return nil
+        return apply(plan(for: profile), to: image)
+    }
+
+    /// The average colour of Display P3 pixels, in sRGB (the placeholder colour is CSS: sRGB).
+    static func sRGB(fromDisplayP3 colour: RGBColor) -> RGBColor {
+        guard case .transform(let transform) = plan(for: .icc(DisplayP3.iccProfile)) else { return colour }
+        var pixel = [Int32(colour.red) << 16 | Int32(colour.green) << 8 | Int32(colour.blue)]
+        pixel.withUnsafeMutableBufferPointer { transform.apply($0.baseAddress!, count: 1) }
+        return RGBColor(red: UInt8(pixel[0] >> 16 & 0xFF), green: UInt8(pixel[0] >> 8 & 0xFF), blue: UInt8(pixel[0] & 0xFF))
+    }
+
+    /// Carries out `plan` on `image` in place; returns the reason when the profile cannot be used.
+    static func apply(_ plan: Plan, to image: borrowing Image) -> ColourProfileError? {
+        switch plan {
+        case .none, .cmyk: return nil
         case .transform(let transform):
             transform.apply(to: image)
+            return nil
+        case .grey(let tables):
+            tables.apply(to: image)
             return nil
         case .unusable(let error): return error
         }

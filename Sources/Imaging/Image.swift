@@ -135,8 +135,10 @@ extension Image {
         let format = info.format
         let findings = try checkBeforeDecoding(bytes, info: info, limits: limits)
 
+        // libpng would print its verdict on a PNG's colour chunks to the terminal: gd gets none.
+        let input = format == .png ? PNGColourChunks.strip(bytes) ?? bytes : bytes
         let (decoded, messages) = GDDiagnostics.capture { () -> gdImagePtr? in
-            bytes.withUnsafeBytes { buffer -> gdImagePtr? in
+            input.withUnsafeBytes { buffer -> gdImagePtr? in
                 // gd's read-only memory context never writes to the data.
                 let data = UnsafeMutableRawPointer(mutating: buffer.baseAddress)
                 let size = Int32(buffer.count)

@@ -29,6 +29,12 @@ public struct RenditionSet: Sendable {
     /// What the user should know about the images, which were made nonetheless (a colour
     /// profile that cannot be read, say): sentences about the photo, without its name.
     public var warnings: [String]
+    /// The colour space the images are in (Display P3 only for a wide-gamut photo with
+    /// `colour: .wide`; those images embed its profile).
+    public var colourSpace: ImageColourSpace = .sRGB
+    /// Whether the photo's colours reach beyond sRGB (its images then depend on the
+    /// `colour` setting, whichever it is).
+    public var wideGamut = false
 
     /// Creates a rendition set.
     public init(info: ImageInfo, renditions: [Rendition], averageColor: RGBColor, warnings: [String] = []) {
@@ -60,23 +66,27 @@ public enum Renditions {
     /// picture's aspect ratio.
     ///
     /// The pixels are converted to sRGB through the photo's embedded colour profile (ICC in
-    /// JPEG, PNG, WebP, HEIF and AVIF, or a HEIF/AVIF `nclx` description) right after decoding,
-    /// before anything is resized or averaged; a profile that cannot be read leaves the pixels
-    /// as they are, with a warning in the set.
+    /// JPEG, PNG, WebP, TIFF, HEIF and AVIF, or a HEIF/AVIF `nclx` description; RGB, greyscale,
+    /// or CMYK in a JPEG, converted while decoded) right after decoding, before anything is
+    /// resized or averaged; a profile that cannot be read leaves the pixels as they are, with a
+    /// warning in the set. With `colour: .wide`, a photo whose profile reaches beyond sRGB is
+    /// converted to Display P3 instead, and its images carry a Display P3 profile (see
+    /// ``ProfileEmbedding``); the placeholder colour is sRGB all the same (it is CSS).
     ///
     /// A JPEG is decoded at the smallest size its codec can scale to while decoding that is still
     /// at least as large as the largest image made (see ``JPEGDecoder``), so a 24-megapixel
     /// photo whose largest image is 2400 px wide is never decoded at full size.
     public static func make(
-        from bytes: [UInt8], widths: [Int], format: EncodeFormat, limits: DecodeLimits = .default
+        from bytes: [UInt8], widths: [Int], format: EncodeFormat, limits: DecodeLimits = .default, colour: OutputColour = .sRGB
     ) throws(ImagingError) -> RenditionSet {
-        try make(from: bytes, widths: widths, formats: [format], limits: limits)
+        try make(from: bytes, widths: widths, formats: [format], limits: limits, colour: colour)
     }
 
     /// Like ``make(from:widths:format:limits:)``, with each image encoded in every one of
     /// `formats` (at least one) from the same pixels: still one decode per photo.
     public static func make(
-        from bytes: [UInt8], widths: [Int], formats: [EncodeFormat], limits: DecodeLimits = .default
+        from bytes: [UInt8], widths: [Int], formats: [EncodeFormat], limits: DecodeLimits = .default,
+        colour: OutputColour = .sRGB
     ) throws(ImagingError) -> RenditionSet {
         guard !formats.isEmpty else { throw .processingFailed("no image format was requested") }
         let info = try ImageProbe.probe(bytes)
@@ -85,8 +95,26 @@ public enum Renditions {
         let fullHeight = info.displayHeight
         let targets = targetWidths(requested: widths, fullWidth: fullWidth)
         let largest = targets.max()!
+        var warnings: [String] = []
+        let profile: ColourProfile?
+        do throws(ColourProfileError) {
+            profile = try ColourProfileReader.read(bytes, format: info.format)
+        } catch {
+            profile = nil
+            warnings.append("\(error); its colours are published as they are, read as sRGB")
+        }
+        let colourDecision = profile.map { ColourConversion.decision(for: $0, colour: colour) }
+        let colourPlan = colourDecision?.plan
+        let space = colourDecision?.space ?? .sRGB
         let decoded: Image
-        if info.format == .jpeg, largest < fullWidth {
+        if info.format == .jpeg, case .cmyk(let transform)? = colourPlan,
+            let cmyk = try CMYKDecoder.decode(
+                bytes, info: info, limits: limits, transform: transform,
+                minimumWidth: swapsAxes ? (fullHeight * largest + fullWidth - 1) / fullWidth : largest,
+                minimumHeight: swapsAxes ? largest : (fullHeight * largest + fullWidth - 1) / fullWidth)
+        {
+            decoded = cmyk  // converted while decoded
+        } else if info.format == .jpeg, largest < fullWidth {
             // The upright picture must be at least `largest` wide (and as tall as that needs).
             let neededWidth = largest
             let neededHeight = (fullHeight * largest + fullWidth - 1) / fullWidth
@@ -102,15 +130,7 @@ public enum Renditions {
         } else {
             decoded = try Image.decode(bytes, info: info, limits: limits)
         }
-        var warnings: [String] = []
-        let profile: ColourProfile?
-        do throws(ColourProfileError) {
-            profile = try ColourProfileReader.read(bytes, format: info.format)
-        } catch {
-            profile = nil
-            warnings.append("\(error); its colours are published as they are, read as sRGB")
-        }
-        if let problem = ColourConversion.convertToSRGB(decoded, from: profile) {
+        if let colourPlan, let problem = ColourConversion.apply(colourPlan, to: decoded) {
             warnings.append("\(problem); its colours are published as they are, read as sRGB")
         }
         // The first image made from the decoded picture turns it upright while scaling it (one
@@ -123,29 +143,36 @@ public enum Renditions {
             if width == currentWidth {  // the picture itself, upright: no scaled copy needed
                 current = try current.oriented(orientation)
                 orientation = .up
-                renditions.append(Rendition(width: current.width, height: current.height, encodings: try current.encoded(as: formats)))
+                renditions.append(Rendition(width: current.width, height: current.height, encodings: try current.encoded(as: formats, space: space)))
                 continue
             }
             let currentHeight = orientation.swapsDimensions ? current.width : current.height
             let height = max(1, min(currentHeight, Int((Double(fullHeight) * Double(width) / Double(fullWidth)).rounded())))
             let image = try current.resized(width: width, height: height, from: orientation)
-            renditions.append(Rendition(width: image.width, height: image.height, encodings: try image.encoded(as: formats)))
+            renditions.append(Rendition(width: image.width, height: image.height, encodings: try image.encoded(as: formats, space: space)))
             current = image
             orientation = .up
         }
-        let color = current.averageColor()  // of the smallest image: the cheapest, and the same
+        var color = current.averageColor()  // of the smallest image: the cheapest, and the same
+        if space == .displayP3 { color = ColourConversion.sRGB(fromDisplayP3: color) }  // CSS: sRGB
         var uprightInfo = info
         uprightInfo.displayWidth = fullWidth
         uprightInfo.displayHeight = fullHeight
-        return RenditionSet(info: uprightInfo, renditions: renditions.reversed(), averageColor: color, warnings: warnings)
+        var set = RenditionSet(info: uprightInfo, renditions: renditions.reversed(), averageColor: color, warnings: warnings)
+        set.colourSpace = space
+        set.wideGamut = colourDecision?.wideGamut ?? false
+        return set
     }
 }
 
 extension Image {
-    /// The picture encoded in each of `formats`, in order.
-    fileprivate func encoded(as formats: [EncodeFormat]) throws(ImagingError) -> [[UInt8]] {
+    /// The picture encoded in each of `formats`, in order; pixels in Display P3 are marked so.
+    fileprivate func encoded(as formats: [EncodeFormat], space: ImageColourSpace) throws(ImagingError) -> [[UInt8]] {
         var files: [[UInt8]] = []
-        for format in formats { files.append(try encoded(as: format)) }
+        for format in formats {
+            let file = try encoded(as: format)
+            files.append(space == .displayP3 ? try ProfileEmbedding.displayP3(file, format: format, width: width, height: height) : file)
+        }
         return files
     }
 }

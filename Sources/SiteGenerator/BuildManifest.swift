@@ -64,6 +64,13 @@ struct BuildManifest: Codable, Sendable, Equatable {
             return settings == self.settings ? renditions.map(\.path) : nil
         }
 
+        /// The files made with `settings`, or with `settings` followed by `colour` (the
+        /// `colour` setting's key, which a wide-gamut photo's record adds: see
+        /// ``PhotoWork/colourKey``), or nil when none were.
+        func files(madeWith settings: String, colour: String) -> [String]? {
+            files(madeWith: settings) ?? files(madeWith: settings + colour)
+        }
+
         /// Every image file of the photo, in every format.
         var allPaths: [String] { filesBySettings.values.flatMap { $0 } + (video.map { [$0.path] } ?? []) }
 
@@ -110,7 +117,7 @@ struct BuildManifest: Codable, Sendable, Equatable {
     /// Every file of the site this tool made, site-relative, sorted.
     var files: [String] = []
     /// By the photo's path relative to the source folder.
-    var photos: [String: PhotoRecord] = [:]
+    var photos = PhotoRecords()
     /// Photo pages by site-relative path: the fingerprint of what each was made from.
     var pages: [String: String] = [:]
 

@@ -87,6 +87,10 @@ final class Catalog: Sendable {
                 }
             }
         }
+        // What the last complete build found and made, with its stamp (``BuildStamp``).
+        migrator.registerMigration("v3 last build") { db in
+            try db.execute(sql: "CREATE TABLE last_build (id INTEGER PRIMARY KEY CHECK (id = 1), summary BLOB NOT NULL)")
+        }
         // Reads the database once: a file that is not SQLite fails here, not in the middle of a build.
         if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
             throw CatalogVersionError()
@@ -148,6 +152,35 @@ final class Catalog: Sendable {
         return try? RecordCoder.decode(BuildManifest.PhotoRecord.self, from: data)
     }
 
+    /// What the last complete build recorded of itself; nil when none did, or when a build
+    /// began since (``forgetLastBuild()``).
+    func lastBuild() -> LastBuild? {
+        let data = try? database.read { db in try Data.fetchOne(db, sql: "SELECT summary FROM last_build WHERE id = 1") }
+        return data.flatMap { try? JSONDecoder().decode(LastBuild.self, from: $0) }
+    }
+
+    /// Forgets the last build's summary, before a build changes anything: a build that is
+    /// stopped half way never leaves a stamp that says the site is complete.
+    func forgetLastBuild() throws(SiteError) {
+        do {
+            try database.write { db in try db.execute(sql: "DELETE FROM last_build") }
+        } catch {
+            throw .catalog(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Records a complete build's summary (written after everything it made is recorded).
+    func recordLastBuild(_ summary: LastBuild) throws(SiteError) {
+        do {
+            let data = try JSONEncoder().encode(summary)
+            try database.write { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO last_build (id, summary) VALUES (1, ?)", arguments: [data])
+            }
+        } catch {
+            throw .catalog(path: path, reason: "\(error)")
+        }
+    }
+
     /// Before a build writes anything: lists `files` as the tool's (so that what an interrupted
     /// build wrote is still known to be the tool's) and forgets the photo records at `photos`
     /// (whose files this build may replace: should it be interrupted, the next one makes them
@@ -156,6 +189,7 @@ final class Catalog: Sendable {
         guard !files.isEmpty || !photos.isEmpty else { return }
         do {
             try database.write { db in
+                try db.execute(sql: "DELETE FROM last_build")
                 let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO file (path) VALUES (?)")
                 for file in files { try insert.execute(arguments: [file]) }
                 let delete = try db.cachedStatement(sql: "DELETE FROM photo WHERE path = ?")
@@ -199,6 +233,8 @@ final class Catalog: Sendable {
         else { return }
         do {
             try database.write { db in
+                // The last build's summary holds only while the catalog holds what that build made.
+                try db.execute(sql: "DELETE FROM last_build")
                 let insertFile = try db.cachedStatement(sql: "INSERT OR IGNORE INTO file (path) VALUES (?)")
                 for file in addedFiles { try insertFile.execute(arguments: [file]) }
                 let deleteFile = try db.cachedStatement(sql: "DELETE FROM file WHERE path = ?")

@@ -22,25 +22,31 @@ struct ImageRecipe: Sendable {
     var settings: [String]
     /// Whether JPEG images keep the photo's GPS position.
     var keepGPS: Bool
+    /// The colour space of the images (sRGB, or Display P3 for wide-gamut photos).
+    var colour: OutputColour
 
-    init(widths: [Int], formats: [EncodeFormat], limits: DecodeLimits, settings: [String], keepGPS: Bool) {
+    init(widths: [Int], formats: [EncodeFormat], limits: DecodeLimits, settings: [String], keepGPS: Bool, colour: OutputColour = .sRGB) {
         self.widths = widths
         self.formats = formats
         self.limits = limits
         self.settings = settings
         self.keepGPS = keepGPS
+        self.colour = colour
     }
 
     /// The recipe of a build with `options`.
     init(options: SiteOptions) {
         self.init(
             widths: options.allImageWidths, formats: options.allImageFormats, limits: options.limits,
-            settings: options.allImageFormats.map(options.imageSettingsKey(for:)), keepGPS: options.keepGPS)
+            settings: options.allImageFormats.map(options.imageSettingsKey(for:)), keepGPS: options.keepGPS,
+            colour: options.colour)
     }
 
     /// The store entry of the photo whose content hash is `hash` and size `size`.
     func storeKey(hash: String, size: Int) -> String {
-        RenditionStore.key(hash: hash, size: size, settings: settings)
+        // An entry's images depend on the colour setting when the photo is wide-gamut, which
+        // is known only once it is made: every entry's key includes it.
+        RenditionStore.key(hash: hash, size: size, settings: settings.map { $0 + ";colour=\(colour.rawValue)" })
     }
 
     /// Reads `photo` and makes its images in the formats at `indices` (of `formats`), from one
@@ -58,7 +64,7 @@ struct ImageRecipe: Sendable {
         }
         let set: RenditionSet
         do throws(ImagingError) {
-            set = try Renditions.make(from: bytes, widths: widths, formats: indices.map { formats[$0] }, limits: limits)
+            set = try Renditions.make(from: bytes, widths: widths, formats: indices.map { formats[$0] }, limits: limits, colour: colour)
         } catch {
             return .failure(error)
         }
@@ -75,7 +81,7 @@ struct ImageRecipe: Sendable {
             width: set.info.displayWidth, height: set.info.displayHeight, color: set.averageColor.hex,
             renditions: set.renditions.map { StoredImages.Size(width: $0.width, height: $0.height) },
             formats: indices.map { formats[$0].fileExtension }, fileSizes: encoded.map { $0.map(\.count) },
-            warnings: set.warnings)
+            warnings: set.warnings, wideGamut: set.wideGamut)
         return .success(RenderedImages(images: images, encoded: encoded))
     }
 

@@ -37,15 +37,23 @@ struct PhotoWork: Sendable {
     var settings: [String]
     /// Whether JPEG images keep the photo's GPS position.
     var keepGPS: Bool
+    /// The colour space of the images (sRGB, or Display P3 for wide-gamut photos).
+    var colour: OutputColour = .sRGB
+
+    /// What the images of a wide-gamut photo depend on besides ``settings``: the `colour`
+    /// setting. Only such photos' records add it to their settings, so switching `colour`
+    /// remakes their images alone.
+    var colourKey: String { ";colour=\(colour.rawValue)" }
     var writer: SiteWriter
     /// What makes videos' posters and web versions (nil when ffmpeg is missing: then the scan
-    /// left every video out).
+    /// left out every video no earlier build published, and the others' files can only be
+    /// kept; one that needs any made is skipped, a Live Photo published still).
     var video: VideoEncoder?
 
-    /// What a video's web version depends on besides the video.
-    var videoSettingsKey: String { video?.settings.key ?? "" }
-    /// What a Live Photo's motion clip depends on besides the clip.
-    var liveSettingsKey: String { "live;" + videoSettingsKey }
+    /// What the web version of a video described by `info` depends on besides the video.
+    func videoSettingsKey(for info: VideoInfo) -> String { video?.settings.key(for: info) ?? "" }
+    /// What a Live Photo's motion clip described by `info` depends on besides the clip.
+    func liveSettingsKey(for info: VideoInfo) -> String { "live;" + videoSettingsKey(for: info) }
 
     /// The content hash of a large file, read 4 MiB at a time (the same hash as of the whole
     /// file); nil when it cannot be read.
@@ -64,7 +72,7 @@ struct PhotoWork: Sendable {
 
     /// How the images are made.
     var recipe: ImageRecipe {
-        ImageRecipe(widths: widths, formats: formats, limits: limits, settings: settings, keepGPS: keepGPS)
+        ImageRecipe(widths: widths, formats: formats, limits: limits, settings: settings, keepGPS: keepGPS, colour: colour)
     }
 
     /// The photo's content hash: the earlier record's when the file's identity is unchanged
@@ -91,7 +99,7 @@ struct PhotoWork: Sendable {
     func apply(
         _ decision: ImageDecision, video job: VideoJob? = nil,
         to photo: GalleryPhoto, hash: String, paths: [Int: [String]],
-        previous: [String: BuildManifest.PhotoRecord], staged: [String: String]
+        previous: PhotoRecords, staged: [String: String]
     ) -> Result<PhotoResult, PhotoFailure> {
         let result = applyImages(decision, to: photo, hash: hash, paths: paths, previous: previous, staged: staged)
         guard case .success(var made) = result, let job else { return result }
@@ -99,7 +107,6 @@ struct PhotoWork: Sendable {
         guard let info = photo.video ?? motion?.video else { return result }
         let source = motion?.sourcePath ?? photo.sourcePath
         let videoPath = job.path
-        guard let encoder = video else { return .failure(.video(.toolFailed(tool: "ffmpeg", reason: "not found"))) }
         switch job.decision {
         case .keep:
             break
@@ -110,6 +117,7 @@ struct PhotoWork: Sendable {
             let temporary: String
             do throws(SiteError) { temporary = try writer.temporaryPath() } catch { return .failure(.write(error)) }
             do throws(VideoError) {
+                guard let encoder = video else { throw .toolsMissing }
                 let log = try encoder.makeWebVersion(of: source, at: temporary, info: info, muted: motion != nil)
                 if !log.isEmpty { made.log.append(log) }
             } catch {
@@ -125,7 +133,7 @@ struct PhotoWork: Sendable {
             made.reused = false
         }
         made.record.video = BuildManifest.VideoRecord(
-            path: videoPath, settings: motion == nil ? videoSettingsKey : liveSettingsKey,
+            path: videoPath, settings: job.settings,
             sourceHash: motion == nil ? nil : job.sourceHash, sourceIdentity: motion?.identity,
             probe: info, sourcePath: motion?.relativePath)
         return .success(made)
@@ -134,7 +142,7 @@ struct PhotoWork: Sendable {
     /// Carries out `decision` for the images of the photo (or the video's poster).
     private func applyImages(
         _ decision: ImageDecision, to photo: GalleryPhoto, hash: String, paths: [Int: [String]],
-        previous: [String: BuildManifest.PhotoRecord], staged: [String: String]
+        previous: PhotoRecords, staged: [String: String]
     ) -> Result<PhotoResult, PhotoFailure> {
         let widthsMade = paths.keys.sorted()
         // Per format, its planned files by ascending width.
@@ -151,7 +159,7 @@ struct PhotoWork: Sendable {
             let record = previous[from]!
             do throws(SiteError) {
                 for format in formats.indices {
-                    for (source, target) in zip(record.files(madeWith: settings[format])!, wanted[format]) {
+                    for (source, target) in zip(record.files(madeWith: settings[format], colour: colourKey)!, wanted[format]) {
                         try writer.place(staged[source]!, at: target)
                     }
                 }
@@ -167,7 +175,7 @@ struct PhotoWork: Sendable {
         // A video's images are its poster's: the frame ffmpeg takes from it.
         var poster: [UInt8]?
         if let info = photo.video {
-            guard let video else { return .failure(.video(.toolFailed(tool: "ffmpeg", reason: "not found"))) }
+            guard let video else { return .failure(.video(.toolsMissing)) }
             do throws(VideoError) { poster = try video.poster(of: photo.sourcePath, info: info) } catch { return .failure(.video(error)) }
         }
         let missing = formats.indices.filter { !kept.contains($0) }
@@ -193,7 +201,7 @@ struct PhotoWork: Sendable {
         }
         let record = self.record(
             of: photo, hash: hash, width: made.width, height: made.height, color: made.color,
-            sizes: made.renditions.map { ($0.width, $0.height) }, paths: paths)
+            sizes: made.renditions.map { ($0.width, $0.height) }, paths: paths, wideGamut: made.wideGamut ?? false)
         return .success(PhotoResult(record: record, reused: missing.isEmpty, imagesWritten: written, warnings: made.warnings))
     }
 
@@ -223,7 +231,7 @@ struct PhotoWork: Sendable {
         let images = entry.images
         let record = self.record(
             of: photo, hash: hash, width: images.width, height: images.height, color: images.color,
-            sizes: images.renditions.map { ($0.width, $0.height) }, paths: paths)
+            sizes: images.renditions.map { ($0.width, $0.height) }, paths: paths, wideGamut: images.wideGamut ?? false)
         return .success(PhotoResult(
             record: record, reused: missing.isEmpty || !entry.made, fromStore: !missing.isEmpty && !entry.made,
             imagesWritten: written, warnings: images.warnings))
@@ -233,14 +241,16 @@ struct PhotoWork: Sendable {
     /// image sizes), now at `paths`.
     private func record(of photo: GalleryPhoto, hash: String, made: BuildManifest.PhotoRecord, paths: [Int: [String]]) -> BuildManifest.PhotoRecord {
         record(of: photo, hash: hash, width: made.width, height: made.height, color: made.color,
-               sizes: made.renditions.map { ($0.width, $0.height) }, paths: paths)
+               sizes: made.renditions.map { ($0.width, $0.height) }, paths: paths, wideGamut: made.settings == settings[0] + colourKey)
     }
 
-    /// The catalog record of a photo whose images of `sizes` (ascending widths) are at `paths`.
+    /// The catalog record of a photo whose images of `sizes` (ascending widths) are at `paths`;
+    /// a `wideGamut` photo's settings include ``colourKey``.
     private func record(
         of photo: GalleryPhoto, hash: String, width: Int, height: Int, color: String,
-        sizes: [(width: Int, height: Int)], paths: [Int: [String]]
+        sizes: [(width: Int, height: Int)], paths: [Int: [String]], wideGamut: Bool
     ) -> BuildManifest.PhotoRecord {
+        let settings = wideGamut ? self.settings.map { $0 + colourKey } : self.settings
         let renditions = sizes.map { BuildManifest.RenditionRecord(width: $0.width, height: $0.height, path: paths[$0.width]![0]) }
         let sources = formats.indices.dropFirst().map { index in
             BuildManifest.SourceRecord(type: formats[index].mimeType, settings: settings[index], paths: sizes.map { paths[$0.width]![index] })

@@ -30,6 +30,9 @@ struct StoredImages: Codable, Sendable, Equatable {
     var fileSizes: [[Int]]
     /// What the user should know about the images (a colour profile that cannot be read).
     var warnings: [String]
+    /// Whether the photo's colours reach beyond sRGB, so that its images depend on the
+    /// `colour` setting (nil in entries of earlier releases: no).
+    var wideGamut: Bool? = nil
 }
 
 /// A content-addressed store of photos' images, shared by the shards of a build (a folder on a

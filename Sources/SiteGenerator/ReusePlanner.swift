@@ -31,6 +31,9 @@ struct VideoJob: Sendable {
     var path: String
     /// For a motion clip, its content hash (a video's is the item's own).
     var sourceHash: String?
+    /// The settings its catalog record names: this build's, or the earlier build's when it is
+    /// kept without ffmpeg (so that a build with ffmpeg makes it again only if they changed).
+    var settings: String
 }
 
 /// Decides, without touching a file, what happens to each photo's images: a pure function of
@@ -38,18 +41,21 @@ struct VideoJob: Sendable {
 /// and which files exist.
 struct ReusePlanner: Sendable {
     /// What an earlier build made, by source path.
-    var previous: [String: BuildManifest.PhotoRecord]
+    var previous: PhotoRecords
     /// Per format of this build (main first), the settings its images depend on.
     var settings: [String]
+    /// What the images of wide-gamut photos depend on besides (``PhotoWork/colourKey``).
+    var colour: String
     /// Whether a site-relative file exists.
     var exists: @Sendable (String) -> Bool
     /// Source paths of the earlier records, by content hash (the first path in order wins, so
     /// the choice does not depend on dictionary order).
     private let pathsByHash: [String: String]
 
-    init(previous: [String: BuildManifest.PhotoRecord], settings: [String], exists: @escaping @Sendable (String) -> Bool) {
+    init(previous: PhotoRecords, settings: [String], colour: String = "", exists: @escaping @Sendable (String) -> Bool) {
         self.previous = previous
         self.settings = settings
+        self.colour = colour
         self.exists = exists
         // The least path per hash, without sorting every path of a large library.
         var byHash: [String: String] = [:]
@@ -78,18 +84,18 @@ struct ReusePlanner: Sendable {
     /// are still there.
     func reusableFormats(_ record: BuildManifest.PhotoRecord, widths: [Int], wanted: [[String]]) -> Set<Int> {
         guard record.renditions.count == widths.count, zip(record.renditions, widths).allSatisfy({ $0.width == $1 }) else { return [] }
-        return Set(settings.indices.filter { record.files(madeWith: settings[$0]) == wanted[$0] && wanted[$0].allSatisfy(exists) })
+        return Set(settings.indices.filter { record.files(madeWith: settings[$0], colour: colour) == wanted[$0] && wanted[$0].allSatisfy(exists) })
     }
 
     /// Whether `record`'s images are those of every format this build makes, at the same
     /// widths, and all still there.
     func movable(_ record: BuildManifest.PhotoRecord, widths: [Int]) -> Bool {
         guard record.renditions.count == widths.count, zip(record.renditions, widths).allSatisfy({ $0.width == $1 }) else { return false }
-        return settings.allSatisfy { record.files(madeWith: $0).map { $0.allSatisfy(exists) } ?? false }
+        return settings.allSatisfy { record.files(madeWith: $0, colour: colour).map { $0.allSatisfy(exists) } ?? false }
     }
 
     /// For a move from `record`: per format, its files by ascending width.
     func sources(of record: BuildManifest.PhotoRecord) -> [[String]] {
-        settings.map { record.files(madeWith: $0)! }
+        settings.map { record.files(madeWith: $0, colour: colour)! }
     }
 }

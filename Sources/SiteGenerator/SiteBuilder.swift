@@ -14,7 +14,9 @@ public enum BuildEvent: Sendable {
     /// A file was skipped, with the reason.
     case skipped(ScanProblem)
     /// One more photo is done: its images were made, or reused from an earlier build.
-    case photoDone(done: Int, total: Int, path: String, reused: Bool)
+    /// `units` of `totalUnits` is the work done so far, each item weighed by what it costs (a
+    /// video by its duration: ``ProgressWeight``); both 0 when the build does not weigh them.
+    case photoDone(done: Int, total: Int, path: String, reused: Bool, units: Double = 0, totalUnits: Double = 0)
     /// A file an earlier build made and this one no longer makes was deleted.
     case removed(path: String)
     /// Something the user should know that does not stop the build.
@@ -51,6 +53,8 @@ public struct BuildReport: Sendable {
     public var skipped: [ScanProblem]
     /// The output folder, absolute.
     public var outputDirectory: String
+    /// Whether the site was found up to date (``BuildStamp``): nothing was scanned, made or written.
+    public var upToDate = false
 }
 
 /// Builds the static site, as a pipeline of named stages, each a type with its inputs and
@@ -88,10 +92,26 @@ public struct SiteBuilder: Sendable {
         let lock = try BuildLock(output: output, wait: options.waitForLock) { progress(.warning($0)) }
         defer { withExtendedLifetime(lock) {} }
         let catalog = try Catalog(path: options.catalogPath ?? Catalog.defaultPath(output: output)) { progress(.warning($0)) }
+
+        // When the photo folder, the settings, the theme, the program and the output folder are
+        // as the last complete build left them, the site is what this build would make.
+        let stamps = parallelMap([true, false], jobs: 2) { [options] inputs in
+            inputs ? BuildStamp.inputs(options: options, source: source, theme: theme.fingerprint) : BuildStamp.output(root: output)
+        }
+        let inputs = stamps[0]
+        let last = catalog.lastBuild()
+        if let inputs, let last, last.stamp == BuildStamp(inputs: inputs, output: stamps[1] ?? "") {
+            let report = last.replay(output: output, progress: progress)
+            finished("up to date")
+            return report
+        }
+        if last != nil { try catalog.forgetLastBuild() }
+
         // What earlier builds made is needed up to the image stage: it is read, and let go of,
         // in `makeImages`, so that a large library's records are not held while pages are made.
+        let recorder = ScanEventRecorder()
         let (scan, imagePlan, images, writer, earlierPages, legacyManifest, listing) = try await makeImages(
-            source: source, output: output, catalog: catalog, jobs: jobs, finished: finished, progress: progress)
+            source: source, output: output, catalog: catalog, jobs: jobs, finished: finished, progress: progress, recorder: recorder)
 
         var made = Set<String>()
         for case let photo? in images.published { made.formUnion(photo.images.allPaths) }
@@ -126,6 +146,15 @@ public struct SiteBuilder: Sendable {
         report.videos = albums.reduce(0) { count, album in
             count + images.plan.albums[album].photos.filter { images.plan.photos[$0].photo.isVideo }.count
         }
+        // The stamp of a complete build, unless a photo failed here (it is tried again next time:
+        // a video's encoder may have been stopped for taking too long on a busy machine).
+        if let inputs, images.problems.isEmpty, let outputStamp = BuildStamp.output(root: output) {
+            try catalog.recordLastBuild(LastBuild(
+                stamp: BuildStamp(inputs: inputs, output: outputStamp),
+                scannedPhotos: scan.plan.photos.count, scannedAlbums: scan.plan.albums.count,
+                albums: report.albums, photos: report.photos, videos: report.videos, pages: report.pages,
+                events: recorder.events))
+        }
         return report
     }
 
@@ -136,7 +165,7 @@ public struct SiteBuilder: Sendable {
     /// but not its photos' records.
     private func makeImages(
         source: String, output: String, catalog: Catalog, jobs: Int, finished: (String) -> Void,
-        progress: @Sendable (BuildEvent) -> Void
+        progress: @Sendable (BuildEvent) -> Void, recorder: ScanEventRecorder
     ) async throws(SiteError) -> (ScanStage.Output, ImagePlanStage.Output, ImageStage.Output, SiteWriter, [String: String], Bool, OutputListing) {
         var earlier = try EarlierBuild(catalog: catalog, output: output) { progress(.warning($0)) }
         SiteWriter(root: output).removeTemporaryFiles()
@@ -145,16 +174,22 @@ public struct SiteBuilder: Sendable {
         if let store { earlier.scanned = ShardScan(store: store, source: source).load() }
         finished("catalog read")
 
-        let scan = try ScanStage(options: options, jobs: jobs).run(source: source, output: output, earlier: earlier, progress: progress)
+        // What the scan reports is kept for the build's summary in the catalog (``LastBuild``).
+        @Sendable func scanProgress(_ event: BuildEvent) {
+            recorder.record(event)
+            progress(event)
+        }
+        let scan = try ScanStage(options: options, jobs: jobs).run(source: source, output: output, earlier: earlier, progress: scanProgress)
         progress(.scanned(photos: scan.plan.photos.count, albums: scan.plan.albums.count))
         for problem in scan.problems {
-            progress(problem.isWarning ? .warning("\(problem.path): \(problem.reason)") : .skipped(problem))
+            scanProgress(problem.isWarning ? .warning("\(problem.path): \(problem.reason)") : .skipped(problem))
         }
+        recorder.stop()
         finished(ScanStage.name)
 
         var work = PhotoWork(
             widths: options.allImageWidths, formats: options.allImageFormats, limits: options.limits,
-            settings: options.allImageFormats.map(options.imageSettingsKey(for:)), keepGPS: options.keepGPS,
+            settings: options.allImageFormats.map(options.imageSettingsKey(for:)), keepGPS: options.keepGPS, colour: options.colour,
             writer: SiteWriter(root: output, refused: scan.refused),
             video: options.videoTools.map { tools in
                 var settings = options.video

@@ -56,6 +56,8 @@ public struct SiteOptions: Sendable {
     public var baseURL: String?
     /// Whether published images keep the photo's GPS position (JPEG images only; off by default).
     public var keepGPS: Bool = false
+    /// The colour space of the images (`colour`): sRGB, or Display P3 for wide-gamut photos.
+    public var colour: OutputColour = .sRGB
     /// How videos' web versions are made (`video_max_height`, `video_quality`,
     /// `video_max_duration`).
     public var video = VideoSettings()
@@ -127,8 +129,10 @@ public struct SiteOptions: Sendable {
 
     /// What a photo's images in `format` depend on besides the photo: a rebuild reuses the
     /// images of a format only when this is the same, so adding a format makes only its images.
+    /// The `colour` setting is not in it: it shapes only wide-gamut photos' images, whose
+    /// records add it (``PhotoWork/colourKey``).
     func imageSettingsKey(for format: EncodeFormat) -> String {
-        "imaging=3;widths=\(allImageWidths.map(String.init).joined(separator: ","));format=\(format.settingsKey);gps=\(keepGPS ? "keep" : "strip")"
+        "imaging=4;widths=\(allImageWidths.map(String.init).joined(separator: ","));format=\(format.settingsKey);gps=\(keepGPS ? "keep" : "strip")"
     }
 
     /// Options from a configuration file (`cascade.yml`); `title` is used when the file has none.
@@ -146,6 +150,7 @@ public struct SiteOptions: Sendable {
         author = configuration.author
         baseURL = configuration.baseURL
         keepGPS = !configuration.stripGPS
+        colour = configuration.colour == .wide ? .wide : .sRGB
         downloadOriginals = configuration.downloadOriginals
         sourceFormats = sources
         dateFormat = configuration.dateFormat

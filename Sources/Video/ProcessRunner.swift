@@ -22,9 +22,42 @@ public struct ProcessOutput: Sendable {
 /// Runs a program with arguments (never through a shell), captures its output into temporary
 /// files (so a chatty program can never block on a full pipe), and stops it at a time limit:
 /// `SIGTERM`, then `SIGKILL` two seconds later.
+///
+/// A program never outlives cascade: on Linux it is started through util-linux's `setpriv
+/// --pdeathsig KILL`, which sets the kernel's parent-death signal (`PR_SET_PDEATHSIG`) and then
+/// execs the program (same process, same id). When cascade ends in any way (Ctrl-C, `kill`,
+/// `kill -9`, a crash), the kernel kills every program it was running; nothing in cascade has
+/// to run for that, which no signal handler can promise for `SIGKILL`. Foundation's `Process`
+/// cannot set that signal itself (it has no hook between fork and exec), hence the wrapper;
+/// and since it starts each program in a process group of its own, not even a terminal's
+/// Ctrl-C reaches them otherwise. The signal comes when the *thread* that started the program
+/// ends: ``run(_:_:timeout:)`` starts it and waits for it on the calling thread, so that thread
+/// outlives it. Without `setpriv` (not Linux), programs are started directly and may outlive
+/// a killed cascade (until they finish).
 public enum ProcessRunner {
+    /// `setpriv` when the system has it (Linux: util-linux is part of every Debian and Ubuntu).
+    static let deathSignalWrapper: String? = {
+        #if os(Linux)
+        return ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        #else
+        return nil
+        #endif
+    }()
+
+    /// The program and arguments that start `executable`: through ``deathSignalWrapper`` when
+    /// there is one.
+    static func command(_ executable: String, _ arguments: [String]) -> (executable: String, arguments: [String]) {
+        guard let wrapper = deathSignalWrapper else { return (executable, arguments) }
+        return (wrapper, ["--pdeathsig", "KILL", "--", executable] + arguments)
+    }
+
     /// Runs `executable` with `arguments`; `timeout` in seconds.
     public static func run(_ executable: String, _ arguments: [String], timeout: Double) throws(VideoError) -> ProcessOutput {
+        let tool = (executable as NSString).lastPathComponent
+        // Checked here: through the wrapper, a missing program would only be the wrapper's exit status.
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw .toolFailed(tool: tool, reason: "cannot be started: \(executable) is not an executable file")
+        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cascade-run-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -37,10 +70,10 @@ public enum ProcessRunner {
         FileManager.default.createFile(atPath: outURL.path, contents: nil)
         FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        let command = Self.command(executable, arguments)
+        process.executableURL = URL(fileURLWithPath: command.executable)
+        process.arguments = command.arguments
         process.standardInput = FileHandle.nullDevice
-        let tool = (executable as NSString).lastPathComponent
         let done = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in done.signal() }
         do {

@@ -2,8 +2,8 @@ import Foundation
 
 /// How the web version of a video is made.
 public struct VideoSettings: Sendable, Hashable {
-    /// The largest height of the web version, for the shorter side of the picture (its height
-    /// for a landscape clip, its width for a portrait one), in pixels (`video_max_height`).
+    /// The largest height of the web version as shown (after the display rotation a phone
+    /// records), in pixels (`video_max_height`): a portrait clip's long side.
     public var maxHeight: Int
     /// 1 to 100 (`video_quality`), mapped to x264's constant rate factor.
     public var quality: Int
@@ -33,6 +33,14 @@ public struct VideoSettings: Sendable, Hashable {
     public var key: String {
         "video=1;mp4;h264;crf=\(constantRateFactor);maxh=\(maxHeight);aac=128k;metadata=strip"
     }
+
+    /// What the web version of `info` depends on besides the video. Earlier versions limited
+    /// the shorter side rather than the height: for the one kind of video whose web version
+    /// that changes (a portrait clip taller than the limit) the key says so, and it is made
+    /// again once; every other video keeps its web version.
+    public func key(for info: VideoInfo) -> String {
+        info.displayHeight > max(info.displayWidth, maxHeight) ? key + ";maxh=shown" : key
+    }
 }
 
 /// The ffmpeg work on one video: its poster frame and its web version.
@@ -46,19 +54,18 @@ public struct VideoEncoder: Sendable {
         self.settings = settings
     }
 
-    /// Whether the web version copies the streams as they are (already H.264/AAC in MP4, within
-    /// the size limit), rather than encoding them again.
+    /// Whether the web version copies the streams as they are (already H.264/AAC in MP4, no
+    /// higher as shown than ``VideoSettings/maxHeight``), rather than encoding them again.
     public func remuxes(_ info: VideoInfo) -> Bool {
-        info.isWebCompatible && min(info.displayWidth, info.displayHeight) <= settings.maxHeight
+        info.isWebCompatible && info.displayHeight <= settings.maxHeight
     }
 
-    /// The size of the web version (even numbers, at most ``VideoSettings/maxHeight`` on the
-    /// shorter side, never enlarged), upright.
+    /// The size of the web version, upright: the video as shown, scaled down to at most
+    /// ``VideoSettings/maxHeight`` high (never enlarged), in even numbers.
     public func outputSize(_ info: VideoInfo) -> (width: Int, height: Int) {
         let width = info.displayWidth
         let height = info.displayHeight
-        let short = min(width, height)
-        let scale = short > settings.maxHeight ? Double(settings.maxHeight) / Double(short) : 1
+        let scale = height > settings.maxHeight ? Double(settings.maxHeight) / Double(height) : 1
         func even(_ value: Double) -> Int { max(2, Int((value / 2).rounded()) * 2) }
         return (even(Double(width) * scale), even(Double(height) * scale))
     }

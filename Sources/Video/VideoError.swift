@@ -14,6 +14,8 @@ public enum VideoError: Error, CustomStringConvertible, Equatable, Sendable {
     case toolFailed(tool: String, reason: String)
     /// ffmpeg or ffprobe ran past its time limit and was stopped.
     case timedOut(tool: String, seconds: Double)
+    /// The work needs `ffmpeg` and `ffprobe`, which are not on the `PATH`.
+    case toolsMissing
 
     public var description: String {
         switch self {
@@ -26,6 +28,7 @@ public enum VideoError: Error, CustomStringConvertible, Equatable, Sendable {
             "the video is \(Duration.label(seconds)) long, longer than video_max_duration (\(Duration.label(limit)))"
         case .toolFailed(let tool, let reason): "\(tool) failed: \(reason)"
         case .timedOut(let tool, let seconds): "\(tool) was stopped after \(Int(seconds.rounded())) s (it took too long)"
+        case .toolsMissing: "it needs ffmpeg and ffprobe, which are not on the PATH (\(MediaTools.installHint))"
         }
     }
 }

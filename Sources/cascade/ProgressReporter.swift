@@ -10,6 +10,10 @@ final class ProgressReporter: Sendable {
     private struct State {
         var total = 0
         var done = 0
+        /// The work done and in all, each item weighed by its cost (a video by its duration);
+        /// 0 when the build does not weigh its items.
+        var units = 0.0
+        var totalUnits = 0.0
         var reused = 0
         var started: Date?
         var lastDraw = Date.distantPast
@@ -51,9 +55,11 @@ final class ProgressReporter: Sendable {
                 if verbosity == .verbose { say(text, &state) }
             case .removed(let path):
                 if verbosity == .verbose { say("removed \(path) (no longer part of the site)", &state) }
-            case .photoDone(let done, let total, let path, let reused):
+            case .photoDone(let done, let total, let path, let reused, let units, let totalUnits):
                 state.done = done
                 state.total = total
+                state.units = units
+                state.totalUnits = totalUnits
                 if reused { state.reused += 1 }
                 if verbosity == .verbose { say("\(reused ? "reused" : "made") \(path)", &state) }
                 guard verbosity != .quiet else { return }
@@ -80,9 +86,13 @@ final class ProgressReporter: Sendable {
             let items = report.videos == 0 ? "\(stills) photo\(stills == 1 ? "" : "s")"
                 : "\(stills) photo\(stills == 1 ? "" : "s") and \(report.videos) video\(report.videos == 1 ? "" : "s")"
             var parts = ["\(items) in \(report.albums) album\(report.albums == 1 ? "" : "s")"]
-            parts.append("images made for \(report.photosMade), reused for \(report.photosReused)"
-                + (report.photosFromStore > 0 ? " (\(report.photosFromStore) from the store)" : ""))
-            parts.append("\(report.pagesWritten) of \(report.pages) pages written")
+            if report.upToDate {
+                parts.append("up to date: nothing changed since the last build")
+            } else {
+                parts.append("images made for \(report.photosMade), reused for \(report.photosReused)"
+                    + (report.photosFromStore > 0 ? " (\(report.photosFromStore) from the store)" : ""))
+                parts.append("\(report.pagesWritten) of \(report.pages) pages written")
+            }
             if report.filesRemoved > 0 { parts.append("\(report.filesRemoved) stale file\(report.filesRemoved == 1 ? "" : "s") removed") }
             if !report.skipped.isEmpty { parts.append("\(report.skipped.count) file\(report.skipped.count == 1 ? "" : "s") skipped") }
             print("Built \(report.outputDirectory) in \(String(format: "%.1f", seconds)) s: " + parts.joined(separator: "; "))
@@ -134,18 +144,24 @@ final class ProgressReporter: Sendable {
 
     private func draw(_ state: inout State, now: Date) {
         let width = 28
-        let filled = state.total > 0 ? width * state.done / state.total : width
+        let filled = Int(Double(width) * fraction(state))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         FileHandle.standardOutput.write(Data("\r\u{1B}[K\(state.label)[\(bar)] \(state.done)/\(state.total) photos\(rateAndETA(state, now: now))".utf8))
         state.barShown = true
     }
 
+    /// The share of the work done: a video counts by its duration (``ProgressWeight``).
+    private func fraction(_ state: State) -> Double {
+        ProgressWeight.fraction(done: state.done, total: state.total, units: state.units, totalUnits: state.totalUnits)
+    }
+
+    /// The items per second so far, and the time left at the pace of the work so far.
     private func rateAndETA(_ state: State, now: Date) -> String {
         guard let started = state.started, state.done > 0 else { return "" }
         let elapsed = max(now.timeIntervalSince(started), 0.001)
         let rate = Double(state.done) / elapsed
-        let remaining = Double(state.total - state.done) / max(rate, 0.001)
-        let eta = state.done < state.total ? ", ETA \(Self.duration(remaining))" : ""
+        let remaining = ProgressWeight.remainingSeconds(elapsed: elapsed, fraction: fraction(state))
+        let eta = state.done < state.total ? remaining.map { ", ETA \(Self.duration($0))" } ?? "" : ""
         return String(format: " (%.1f/s%@)", rate, eta)
     }
 

@@ -70,8 +70,7 @@ import Testing
     }
 
     /// An AVIF tagged as Display P3 by its `nclx` colour box (code points of ITU-T H.273:
-    /// primaries 12, transfer 13). HEIF reads its `colr` boxes with the same code; no HEIC test
-    /// file is made here: gd's HEIF encoder writes no `nclx`, nor does heif-enc 1.15.
+    /// primaries 12, transfer 13).
     @Test func avifNclxDisplayP3() throws {
         let format = ImageFormat.avif
         var file = try Self.patchImage().encoded(asFormat: format, quality: 100)
@@ -83,6 +82,17 @@ import Testing
         }
         file.replaceSubrange((at + 8)..<(at + 12), with: [0, 12, 0, 13])
         #expect(try ColourProfileReader.read(file, format: format) == .nclx(primaries: 12, transfer: 13))
+        try Self.checkConverted(file, space: .displayP3, minimumShift: 15)
+    }
+
+    /// A HEIC tagged as Display P3 by an `nclx` colour box. libheif 1.15 writes none (through
+    /// gd or heif-enc, whatever it is asked), so the fixture adds one to a HEIC gd encodes.
+    @Test func heicNclxDisplayP3() throws {
+        let plain = try Self.patchImage().encoded(asFormat: .heif, quality: 100)
+        #expect(try ColourProfileReader.read(plain, format: .heif) == nil)
+        let file = try heifWithNclx(plain, primaries: 12, transfer: 13, matrix: 6)
+        #expect(try ImageProbe.probe(file).format == .heif)
+        #expect(try ColourProfileReader.read(file, format: .heif) == .nclx(primaries: 12, transfer: 13))
         try Self.checkConverted(file, space: .displayP3, minimumShift: 15)
     }
 

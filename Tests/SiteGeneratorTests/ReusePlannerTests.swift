@@ -18,7 +18,7 @@ struct ReusePlannerTests {
         [["a/thumbs/\(slug)-100.jpg", "a/thumbs/\(slug)-200.jpg"]] + (webp ? [["a/thumbs/\(slug)-100.webp", "a/thumbs/\(slug)-200.webp"]] : [])
     }
 
-    func planner(_ records: [String: BuildManifest.PhotoRecord], webp: Bool = false, missing: Set<String> = []) -> ReusePlanner {
+    func planner(_ records: PhotoRecords, webp: Bool = false, missing: Set<String> = []) -> ReusePlanner {
         ReusePlanner(previous: records, settings: webp ? ["jpeg80", "webp80"] : ["jpeg80"], exists: { !missing.contains($0) })
     }
 
@@ -38,7 +38,7 @@ struct ReusePlannerTests {
 
     @Test("swapped names move each other's images; a rename moves them; other widths or settings make them")
     func moves() {
-        let records = ["A/x.jpg": Self.record(hash: "hx", slug: "x"), "A/y.jpg": Self.record(hash: "hy", slug: "y")]
+        let records: PhotoRecords = ["A/x.jpg": Self.record(hash: "hx", slug: "x"), "A/y.jpg": Self.record(hash: "hy", slug: "y")]
         let planner = planner(records)
         #expect(planner.decide(path: "A/x.jpg", hash: "hy", widths: [100, 200], wanted: Self.wanted("x")) == .move(from: "A/y.jpg"))
         #expect(planner.decide(path: "A/y.jpg", hash: "hx", widths: [100, 200], wanted: Self.wanted("y")) == .move(from: "A/x.jpg"))

@@ -2,7 +2,7 @@ import Foundation
 import Imaging
 import Testing
 import TestSupport
-import Video
+@testable import Video
 
 @testable import SiteGenerator
 
@@ -33,6 +33,13 @@ enum Clip {
     /// `path` copied stream for stream to `rotated` with a display rotation of `degrees`.
     static func rotate(_ path: String, to rotated: String, degrees: Int) throws {
         try ffmpeg(["-i", path, "-c", "copy", "-metadata:s:v:0", "rotate=\(degrees)", rotated])
+    }
+
+    /// The hash of the first video stream's packets (the same for a stream copied as it is).
+    static func packetHash(_ path: String) throws -> String {
+        let output = try ProcessRunner.run(tools!.ffmpeg, ["-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-c", "copy", "-f", "hash", "-"], timeout: 60)
+        guard output.status == 0 else { throw ClipError(message: output.standardError) }
+        return String(decoding: output.standardOutput, as: UTF8.self)
     }
 
     /// ffprobe's codec names, width and height of the first video stream, and whether it has sound.
@@ -135,19 +142,53 @@ struct VideoTests {
         #expect(chunk.contains("\"video\":{\"url\":\"videos/land.mp4\",\"duration\":\"0:02\"}"))
     }
 
-    @Test("a web version larger than video_max_height is scaled down on its shorter side")
+    @Test("video_max_height limits the height as shown: a portrait clip (stored upright or turned) is scaled to that height, and remuxed only within it")
     func maxHeight() async throws {
         let source = try TemporaryFolder()
         let output = try TemporaryFolder()
         try Clip.make(source.path + "/wide.mp4", size: "640x360", seconds: 1)
         try Clip.make(source.path + "/tall.mp4", size: "360x640", seconds: 1)
+        // Stored 640×360 and shown a quarter turn round: 360×640 as shown.
+        try Clip.make(source.path + "/stored.mp4", size: "640x360", seconds: 1, audio: false)
+        try Clip.rotate(source.path + "/stored.mp4", to: source.path + "/turned.mp4", degrees: 90)
+        try FileManager.default.removeItem(atPath: source.path + "/stored.mp4")
+        // H.264/AAC in MP4, 180 px wide: within the limit on its shorter side, not on its height.
+        try Clip.make(source.path + "/narrow.mp4", size: "180x320", seconds: 1)
+        // Within the limit: copied stream for stream.
+        try Clip.make(source.path + "/low.mp4", size: "320x180", seconds: 1)
         var options = options(source, output)
         options.video.maxHeight = 180
-        _ = try await build(options)
-        let wide = try Clip.probe(output.path + "/videos/wide.mp4")
-        #expect(wide.displayWidth == 320 && wide.displayHeight == 180)
-        let tall = try Clip.probe(output.path + "/videos/tall.mp4")
-        #expect(tall.displayWidth == 180 && tall.displayHeight == 320)
+        let report = try await build(options)
+        #expect(report.videos == 5 && report.skipped.isEmpty)
+        let sizes: [(String, Int, Int)] = [("wide", 320, 180), ("tall", 102, 180), ("turned", 102, 180), ("narrow", 102, 180), ("low", 320, 180)]
+        for (name, width, height) in sizes {
+            let info = try Clip.probe(output.path + "/videos/\(name).mp4")
+            #expect(info.displayWidth == width && info.displayHeight == height, "\(name): \(info.displayWidth)x\(info.displayHeight)")
+            // Transcodes come out upright; nothing is left for a player to turn.
+            #expect(info.rotation == 0, "\(name)")
+        }
+        let encoder = VideoEncoder(tools: Clip.tools!, settings: options.video)
+        #expect(!encoder.remuxes(try Clip.probe(source.path + "/narrow.mp4")))
+        #expect(encoder.remuxes(try Clip.probe(source.path + "/low.mp4")))
+        // The remuxed one is the source's video stream, byte for byte.
+        #expect(try Clip.packetHash(output.path + "/videos/low.mp4") == Clip.packetHash(source.path + "/low.mp4"))
+        // The posters are the video's own frame as shown, whatever the web version's size.
+        let poster = try image(output, "thumbs/tall-360.jpg")
+        #expect(poster.width == 360 && poster.height == 640)
+    }
+
+    @Test("a web version's settings key is the same as before the height rule, except for portrait clips taller than the limit")
+    func settingsKeyByShape() {
+        let settings = VideoSettings(maxHeight: 1080)
+        func info(_ width: Int, _ height: Int, rotation: Int = 0) -> VideoInfo {
+            VideoInfo(storedWidth: width, storedHeight: height, rotation: rotation, duration: 1, videoCodec: "h264",
+                      pixelFormat: "yuv420p", audioCodec: nil, container: "mov,mp4,m4a,3gp,3g2,mj2")
+        }
+        #expect(settings.key(for: info(3840, 2160)) == settings.key)
+        #expect(settings.key(for: info(720, 1280)) != settings.key)
+        #expect(settings.key(for: info(1280, 720, rotation: 90)) != settings.key)
+        #expect(settings.key(for: info(480, 854)) == settings.key)
+        #expect(settings.key(for: info(1080, 1080)) == settings.key)
     }
 
     @Test("a phone's location is in no published byte, and the video's original is withheld while GPS is stripped")
@@ -227,6 +268,73 @@ struct VideoTests {
         #expect(!FileManager.default.fileExists(atPath: output.path + "/videos"))
     }
 
+    @Test("a build without ffmpeg after one with it keeps every published video, poster, motion clip and page as they were")
+    func withoutToolsAfterABuildWithThem() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try Clip.make(source.path + "/a.mp4", seconds: 1)
+        try Clip.make(source.path + "/b.webm", seconds: 1, codec: "libvpx-vp9")
+        var image = try Image(width: 320, height: 180)
+        image.fill(x: 0, y: 0, width: 320, height: 180, red: 30, green: 140, blue: 60)
+        try source.write("IMG_1.jpg", try image.encoded(as: .jpeg(quality: 85)))
+        try Clip.make(source.path + "/IMG_1.MOV", size: "320x180", seconds: 1)
+        let withTools = options(source, output)
+        let first = try await build(withTools)
+        #expect(first.photos == 3 && first.videos == 2 && first.skipped.isEmpty)
+        let site = try snapshot(output.path)
+        #expect(site.keys.filter { $0.hasPrefix("videos/") }.sorted() == ["videos/a.mp4", "videos/b.mp4", "videos/img_1.live.mp4"])
+
+        // ffmpeg gone, and a video added that was never made: only that one is left out.
+        try Clip.make(source.path + "/c.mp4", size: "160x90", seconds: 1)
+        var without = withTools
+        without.videoTools = nil
+        let events = Events()
+        let second = try await build(without, events: events)
+        #expect(second.photos == 3 && second.videos == 2 && second.skipped.isEmpty)
+        #expect(second.photosMade == 0 && second.filesRemoved == 0 && second.pagesWritten == 0)
+        let warnings = events.list.withLock { $0 }.compactMap { event -> String? in
+            if case .warning(let text) = event { return text } else { return nil }
+        }
+        #expect(warnings.count == 1 && warnings.first?.hasPrefix("1 video was skipped: ffmpeg and ffprobe are not on the PATH") == true)
+        #expect(try snapshot(output.path) == site)
+
+        // ffmpeg back: only the new video is made; the kept ones keep their settings and files.
+        let third = try await build(withTools)
+        #expect(third.photos == 4 && third.videos == 3 && third.photosMade == 1)
+        let after = try snapshot(output.path)
+        for path in ["videos/a.mp4", "videos/b.mp4", "videos/img_1.live.mp4", "thumbs/a-200.jpg"] {
+            #expect(after[path] != nil && after[path] == site[path], "\(path)")
+        }
+        #expect(after["videos/c.mp4"] != nil)
+    }
+
+    @Test("the progress events count a video made by its duration, and a kept one as one item")
+    func progressByDuration() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try Clip.make(source.path + "/clip.webm", size: "320x180", seconds: 2, codec: "libvpx-vp9")
+        var image = try Image(width: 300, height: 200)
+        image.fill(x: 0, y: 0, width: 300, height: 200, red: 200, green: 90, blue: 10)
+        try source.write("photo.jpg", try image.encoded(as: .jpeg(quality: 85)))
+        let seconds = try Clip.probe(source.path + "/clip.webm").duration
+        func lastProgress(_ events: Events) -> (done: Int, units: Double, total: Double)? {
+            events.list.withLock { $0 }.compactMap { event -> (Int, Double, Double)? in
+                if case .photoDone(let done, _, _, _, let units, let total) = event { return (done, units, total) } else { return nil }
+            }.last
+        }
+        let first = Events()
+        _ = try await build(options(source, output), events: first)
+        let made = try #require(lastProgress(first))
+        let expected = 2 + seconds * ProgressWeight.transcodeSecond * 320 * 180 / (1920 * 1080)
+        #expect(made.done == 2 && abs(made.total - expected) < 1e-9 && made.units == made.total)
+        // A caption added: the build is not up to date (it goes through every item) and keeps the video.
+        try source.write("photo.txt", "A caption")
+        let second = Events()
+        _ = try await build(options(source, output), events: second)
+        let kept = try #require(lastProgress(second))
+        #expect(kept.done == 2 && kept.total == 2 && kept.units == 2)
+    }
+
     @Test("a stuck tool is stopped at its time limit")
     func timeLimit() throws {
         let start = Date()
@@ -236,6 +344,15 @@ struct VideoTests {
         let fine = try ProcessRunner.run("/bin/sh", ["-c", "echo out; echo err >&2; exit 3"], timeout: 10)
         #expect(!fine.timedOut && fine.status == 3)
         #expect(String(decoding: fine.standardOutput, as: UTF8.self) == "out\n" && fine.lastErrorLine == "err")
+    }
+
+    @Test("on Linux every program started is killed by the kernel when cascade ends (its parent-death signal is KILL)",
+          .enabled(if: ProcessRunner.deathSignalWrapper != nil, "setpriv (util-linux) is needed"))
+    func programsEndWithCascade() throws {
+        // setpriv -d, itself started as every ffmpeg is, reports the signal it runs with.
+        let output = try ProcessRunner.run(ProcessRunner.deathSignalWrapper!, ["-d"], timeout: 10)
+        #expect(output.status == 0)
+        #expect(String(decoding: output.standardOutput, as: UTF8.self).contains("Parent death signal: KILL"))
     }
 
     @Test("a stuck ffmpeg is stopped at the time limit: the video is skipped with a message, the build goes on")

@@ -804,3 +804,34 @@ def test_load_5000_photos_two_jobs_bounded_memory(tmp_path):
     mib = run.max_rss_kib / 1024
     print(f"\n5,000 photos, --jobs 2: peak RSS {mib:.1f} MiB in {run.seconds:.1f} s")
     assert 0 < mib < PEAK_RSS_BOUND_MIB, f"peak RSS {mib:.1f} MiB >= {PEAK_RSS_BOUND_MIB} MiB"
+
+
+def test_png_colour_chunk_warnings_do_not_reach_the_terminal(tmp_path):
+    """PNGs whose colour chunks libpng finds fault with (an RGB profile on a greyscale picture,
+    impossible chromaticities) are published, and nothing of libpng's ("libpng warning: iCCP:
+    ...") reaches stderr: gd (2.3.3) sets no libpng warning handler, so libpng would print it."""
+    import io
+    import struct
+    import zlib
+    from PIL import ImageCms
+
+    source = tmp_path / "source"
+    source.mkdir()
+    srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    Image.new("L", (64, 48), 90).save(source / "grey-with-rgb-profile.png", icc_profile=srgb)
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 48), (200, 80, 60)).save(buffer, "PNG")
+    png = buffer.getvalue()
+    bad_chrm = chunk(b"cHRM", struct.pack(">8I", *([0] * 8)))  # every chromaticity zero
+    (source / "bad-chromaticities.png").write_bytes(png[:33] + bad_chrm + png[33:])
+
+    run = cascade("build", source, "-o", tmp_path / "out")
+    run.assert_clean_exit()
+    assert "libpng" not in run.stderr and "iCCP" not in run.stderr, run.describe()
+    assert not run.skipped(), run.describe()
+    published = sorted(i["alt"] for _, i, _, _ in frames_items(tmp_path / "out"))
+    assert published == ["bad-chromaticities", "grey-with-rgb-profile"], published

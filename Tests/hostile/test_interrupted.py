@@ -5,9 +5,12 @@ import hashlib
 import os
 import pathlib
 import random
+import shutil
 import signal
 import subprocess
 import time
+
+import pytest
 
 from conftest import REPO, binary
 import corpus
@@ -123,3 +126,104 @@ def test_two_builds_at_once_end_like_one(tmp_path):
         assert "process" in waited, waited
     assert refused.returncode != 0 and "another build" in refused_err, refused_err
     assert_like_clean_build(tmp_path, source, out, catalog, "together")
+
+
+def children(pid):
+    """The ids of the live processes whose parent is `pid` (zombies are dead)."""
+    found = []
+    for entry in pathlib.Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: comm may hold spaces and parentheses.
+        state, ppid = stat[stat.rindex(")") + 2:].split()[:2]
+        if int(ppid) == pid and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def alive(pid):
+    try:
+        stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def command_line(pid):
+    try:
+        return pathlib.Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def wait_for_child(build, wanted, seconds=120):
+    """The id of the child of `build` whose command line holds `wanted`, once it runs."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert build.poll() is None, f"the build ended before its {wanted!r} child ran: {build.stderr.read().decode()}"
+        for pid in children(build.pid):
+            if wanted in command_line(pid):
+                return pid
+        time.sleep(0.05)
+    raise AssertionError(f"no {wanted!r} child of the build within {seconds} s")
+
+
+needs_ffmpeg = pytest.mark.skipif(not pathlib.Path("/proc").is_dir() or shutil.which("ffmpeg") is None,
+                                  reason="needs Linux's /proc and ffmpeg (scripts/setup installs it)")
+
+
+@pytest.fixture(scope="module")
+def long_video(tmp_path_factory):
+    """A folder with a 5-minute MPEG-4 Part 2 clip: quick to make, long to transcode to H.264."""
+    source = tmp_path_factory.mktemp("long-video") / "photos"
+    source.mkdir()
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30",
+                    "-t", "300", "-c:v", "mpeg4", "-q:v", "31", str(source / "long.avi")], check=True, timeout=600)
+    return source
+
+
+@needs_ffmpeg
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL, signal.SIGINT], ids=lambda sig: sig.name)
+def test_a_killed_build_leaves_no_ffmpeg_running(tmp_path, long_video, sig):
+    build = start(long_video, tmp_path / "out", tmp_path / "catalog.sqlite")
+    encoder = wait_for_child(build, "libx264")
+    try:
+        os.kill(build.pid, sig)
+        build.wait(timeout=30)
+        deadline = time.monotonic() + 3
+        while alive(encoder) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not alive(encoder), f"ffmpeg ({command_line(encoder)[:80]}...) still runs after the build got {sig.name}"
+    finally:
+        if alive(encoder):
+            os.kill(encoder, signal.SIGKILL)
+
+
+@needs_ffmpeg
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=lambda sig: sig.name)
+def test_a_killed_build_leaves_no_ffprobe_running(tmp_path, long_video, sig):
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    # An ffprobe that hangs: the build is killed while it waits for it.
+    (tools / "ffprobe").write_text("#!/bin/sh\nexec sleep 300\n")
+    (tools / "ffprobe").chmod(0o755)
+    os.symlink(shutil.which("ffmpeg"), tools / "ffmpeg")
+    environment = dict(os.environ, PATH=f"{tools}:{os.environ['PATH']}")
+    build = subprocess.Popen([binary(), "build", str(long_video), "-o", str(tmp_path / "out"),
+                              "--catalog", str(tmp_path / "catalog.sqlite"), "-q"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO, env=environment)
+    probe = wait_for_child(build, "sleep 300", seconds=60)
+    try:
+        os.kill(build.pid, sig)
+        build.wait(timeout=30)
+        deadline = time.monotonic() + 3
+        while alive(probe) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not alive(probe), f"ffprobe still runs after the build got {sig.name}"
+    finally:
+        if alive(probe):
+            os.kill(probe, signal.SIGKILL)

@@ -38,7 +38,7 @@ struct ImagePlanStage {
         let plan = scan.plan
         let previous = earlier.previous.photos
         let scanned = earlier.scanned
-        let planner = ReusePlanner(previous: previous, settings: work.settings, exists: earlier.listing.isRegularFile)
+        let planner = ReusePlanner(previous: previous, settings: work.settings, colour: work.colourKey, exists: earlier.listing.isRegularFile)
         let work = self.work
         // Hashes and decisions on every core (they read files and the listing, nothing else);
         // moves are staged afterwards, one photo after another.
@@ -91,16 +91,16 @@ struct ImagePlanStage {
             case .make: break
             }
             let photo = plan.photos[index].photo
-            if photo.isVideo {
+            if let info = photo.video {
                 let wanted = plan.videoPath(photo: index)
-                let decision = try videoDecision(
-                    path: path, sourceHash: hash, settings: work.videoSettingsKey, wanted: wanted, previous: previous, sources: sources)
-                videos[index] = VideoJob(decision: decision, path: wanted)
-            } else if let motion = photo.motion, work.video != nil, let motionHash = motionHash(motion, previous: previous[path]) {
+                let (decision, settings) = try videoDecision(
+                    path: path, sourceHash: hash, settings: work.videoSettingsKey(for: info), wanted: wanted, previous: previous, sources: sources)
+                videos[index] = VideoJob(decision: decision, path: wanted, settings: settings)
+            } else if let motion = photo.motion, let motionHash = motionHash(motion, previous: previous[path]) {
                 let wanted = plan.livePath(photo: index)
-                let decision = try videoDecision(
-                    path: path, sourceHash: motionHash, settings: work.liveSettingsKey, wanted: wanted, previous: previous, sources: sources)
-                videos[index] = VideoJob(decision: decision, path: wanted, sourceHash: motionHash)
+                let (decision, settings) = try videoDecision(
+                    path: path, sourceHash: motionHash, settings: work.liveSettingsKey(for: motion.video), wanted: wanted, previous: previous, sources: sources)
+                videos[index] = VideoJob(decision: decision, path: wanted, sourceHash: motionHash, settings: settings)
             }
         }
         // The files the catalog does not list yet: a legacy manifest's, and the planned ones no
@@ -129,22 +129,25 @@ struct ImagePlanStage {
         return PhotoWork.streamHash(path: motion.sourcePath)
     }
 
-    /// What happens to a video's web version: kept when the catalog says it was made from this
-    /// content with these settings at this path and it is there; else taken (linked, staged
-    /// before any file is written, so that swapped names end like a clean build) from a record
-    /// of the same content and settings; else made.
+    /// What happens to a video's web version, and the settings its record names: kept when the
+    /// catalog says it was made from this content with these settings at this path and it is
+    /// there; else taken (linked, staged before any file is written, so that swapped names end
+    /// like a clean build) from a record of the same content and settings; else made.
+    /// Without ffmpeg, nothing can be made: the one at this path made from this content is kept
+    /// whatever its settings (they stay the record's), and anything else is "made" (which
+    /// fails: the item is skipped, or a Live Photo published still).
     private func videoDecision(
-        path: String, sourceHash: String, settings: String, wanted: String, previous: [String: BuildManifest.PhotoRecord],
+        path: String, sourceHash: String, settings: String, wanted: String, previous: PhotoRecords,
         sources: [String: BuildManifest.VideoRecord]
-    ) throws(SiteError) -> VideoDecision {
+    ) throws(SiteError) -> (VideoDecision, settings: String) {
         if let record = previous[path], let video = record.video, (video.sourceHash ?? record.contentHash) == sourceHash,
-           video.settings == settings, video.path == wanted, work.writer.exists(wanted) {
-            return .keep
+           video.settings == settings || work.video == nil, video.path == wanted, work.writer.exists(wanted) {
+            return (.keep, video.settings)
         }
-        if let source = sources[sourceHash + "|" + settings], work.writer.exists(source.path) {
+        if work.video != nil, let source = sources[sourceHash + "|" + settings], work.writer.exists(source.path) {
             let temporary = try work.writer.temporaryPath()
-            if work.writer.stage(source.path, at: temporary) { return .move(staged: temporary) }
+            if work.writer.stage(source.path, at: temporary) { return (.move(staged: temporary), settings) }
         }
-        return .make
+        return (.make, settings)
     }
 }

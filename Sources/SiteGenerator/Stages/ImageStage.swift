@@ -27,8 +27,8 @@ struct ImageStage {
     var jobs: Int
 
     func run(
-        scan: ScanStage.Output, images: ImagePlanStage.Output, previous: [String: BuildManifest.PhotoRecord],
-        stored: [String: BuildManifest.PhotoRecord], progress: @Sendable (BuildEvent) -> Void
+        scan: ScanStage.Output, images: ImagePlanStage.Output, previous: PhotoRecords,
+        stored: PhotoRecords, progress: @Sendable (BuildEvent) -> Void
     ) async throws(SiteError) -> Output {
         var plan = scan.plan
         var output = Output(plan: plan, published: [PublishedPhoto?](repeating: nil, count: plan.photos.count), problems: [])
@@ -39,9 +39,13 @@ struct ImageStage {
                 output.imagesWritten += result.imagesWritten
                 if result.reused { output.photosReused += 1 } else { output.photosMade += 1 }
                 if result.fromStore { output.photosFromStore += 1 }
-                output.published[index] = PublishedPhoto(planned: plan.photos[index], images: result.record)
                 // The catalog keeps the records of the photos kept as they were (the others it forgot).
                 let path = plan.photos[index].photo.relativePath
+                // A record that is what the catalog holds is shared with it, not copied (most
+                // of a large library's rebuild).
+                let record = previous.boxed(path).flatMap { $0.wrappedValue == result.record ? $0 : nil }
+                    ?? Boxed(wrappedValue: result.record)
+                output.published[index] = PublishedPhoto(planned: plan.photos[index], sharing: record)
                 if !images.pending.photoPaths.contains(path) || stored[path] != result.record {
                     output.changedRecords.append((path, result.record))
                 }
@@ -60,7 +64,7 @@ struct ImageStage {
     }
 
     private func process(
-        plan: SitePlan, images: ImagePlanStage.Output, previous: [String: BuildManifest.PhotoRecord],
+        plan: SitePlan, images: ImagePlanStage.Output, previous: PhotoRecords,
         progress: @Sendable (BuildEvent) -> Void, accept: (Int, Result<PhotoResult, SkipReason>) -> Void
     ) async throws(SiteError) {
         let count = plan.photos.count
@@ -68,6 +72,16 @@ struct ImageStage {
         let work = self.work
         let staged = images.staged
         var done = 0
+        // The bar counts each item by its work: a video made by its duration.
+        let weights = (0..<count).map { ProgressWeight.units(of: plan.photos[$0].photo, job: images.videos[$0], encoder: work.video) }
+        let totalUnits = weights.reduce(0, +)
+        var unitsDone = 0.0
+        func reportDone(_ index: Int, reused: Bool) {
+            done += 1
+            unitsDone += weights[index]
+            progress(.photoDone(done: done, total: count, path: plan.photos[index].photo.relativePath, reused: reused,
+                                units: unitsDone, totalUnits: totalUnits))
+        }
         // Photos whose images all stay as they are need no decoding and no file: their records
         // are made here, without a task each (most of a large library's rebuild).
         var waiting: [Int] = []
@@ -97,8 +111,7 @@ struct ImageStage {
                 case .failure(.video(let error)): accept(kept.index, .failure(SkipReason(error.description)))
                 case .failure(.write(let error)): throw error
                 }
-                done += 1
-                progress(.photoDone(done: done, total: count, path: plan.photos[kept.index].photo.relativePath, reused: true))
+                reportDone(kept.index, reused: true)
             }
         }
         await withTaskGroup(of: (Int, Result<PhotoResult, PhotoFailure>).self) { group in
@@ -138,8 +151,7 @@ struct ImageStage {
                     group.cancelAll()
                     continue
                 }
-                done += 1
-                progress(.photoDone(done: done, total: count, path: plan.photos[index].photo.relativePath, reused: reused))
+                reportDone(index, reused: reused)
                 if firstFailure == nil { startNext() }
             }
         }

@@ -15,7 +15,7 @@ struct SweepStage {
         progress: @Sendable (BuildEvent) -> Void
     ) throws(SiteError) -> Int {
         // A file this build was refused (the user's own) is never the tool's.
-        let made = made.subtracting(refused)
+        let made = refused.isEmpty ? made : made.subtracting(refused)
         var removed = 0
         for path in pending.files.filter({ !made.contains($0) }).sorted() where writer.removeMadeFile(path) {
             removed += 1

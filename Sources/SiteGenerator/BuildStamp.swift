@@ -1,0 +1,183 @@
+import Foundation
+import Gallery
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a build's result depends on, in two fingerprints cheap enough to take before every
+/// build of a large library: when both are what the last complete build recorded, the site is
+/// already what this build would make, and it ends there (``SiteBuilder``; a no-op rebuild of
+/// 100,000 photos is then two directory walks instead of a scan, a plan and every album).
+///
+/// - ``inputs``: the program (its version and its file's identity), every option that shapes
+///   the site, the theme's fingerprint, the time zone and locale, and every entry of the photo
+///   folder: its path, kind and identity (size, modification and change time, inode: what tells
+///   one version of a file from another without reading it, see `FileIdentity`). Hidden files
+///   count too, so nothing the scan could read is missed; a photo folder with a symbolic link
+///   in it has no stamp (a link's target may change without the folder showing it), and is
+///   always built in full.
+/// - ``output``: every entry of the output folder, by path and kind: a file deleted, added or
+///   left behind (a killed build's temporary folder) makes the build run in full, which puts the
+///   site right. (A full no-op rebuild also goes by whether each file is there, not by its bytes.)
+struct BuildStamp: Sendable, Equatable, Codable {
+    /// Bumped when what a stamp covers changes, so older stamps never match.
+    static let version = 1
+
+    /// The fingerprint of everything the site is made from.
+    var inputs: String
+    /// The fingerprint of the output folder's entries.
+    var output: String
+
+    /// The fingerprint of everything the build of `options` is made from, for the photo folder
+    /// `source` (absolute, real) and the theme whose fingerprint is `theme`; nil when the folder
+    /// cannot be fingerprinted (it holds a symbolic link, or cannot be read) or when the build
+    /// depends on something outside it (a sharded build's store, the album-key test hook).
+    static func inputs(options: SiteOptions, source: String, theme: String) -> String? {
+        guard options.storeDirectory == nil, !options.verifyAlbumKeys else { return nil }
+        guard let program = programIdentity(), let tree = TreeFingerprint(root: source, identities: true) else { return nil }
+        var stable = options
+        stable.jobs = 0
+        stable.catalogPath = nil
+        stable.waitForLock = true
+        var hasher = FingerprintHasher()
+        hasher.combine("cascade build stamp \(version)")
+        hasher.combine(program)
+        hasher.combine(String(reflecting: stable))
+        hasher.combine(theme)
+        let environment = ProcessInfo.processInfo.environment
+        for name in ["TZ", "LC_ALL", "LC_TIME", "LANG"] { hasher.combine(name + "=" + (environment[name] ?? "")) }
+        hasher.combine(tree.hex)
+        return hasher.hex
+    }
+
+    /// The fingerprint of the output folder `root`'s entries; nil when it cannot be read.
+    static func output(root: String) -> String? {
+        TreeFingerprint(root: root, identities: false)?.hex
+    }
+
+    /// The running program's file: its path and identity (a new build of Cascade is another
+    /// program, whatever its version says).
+    private static func programIdentity() -> String? {
+        guard let path = Bundle.main.executablePath, let status = FileStatus(path: path) else { return nil }
+        let identity = status.identity
+        return "\(path) \(identity.size) \(identity.modificationTime) \(identity.changeTime) \(identity.inode)"
+    }
+}
+
+/// A fingerprint of a folder tree: every entry's path relative to the root and its kind, and
+/// with `identities` each file's size, times and inode (`lstat`), combined so that the order a
+/// folder lists its entries in does not matter. Folders are read with `openat`/`readdir` and
+/// entries examined with `fstatat` relative to their folder, without building absolute paths.
+struct TreeFingerprint {
+    /// Two 64-bit sums over the entries (of their hashes, and of a mix of each), and their number.
+    private var first: UInt64 = 0
+    private var second: UInt64 = 0
+    private var count: UInt64 = 0
+
+    /// The fingerprint as 48 hex digits.
+    var hex: String {
+        [first, second, count].map { value in
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }.joined()
+    }
+
+    /// Walks `root`; nil when a folder of it cannot be read, or (with `identities`) when it holds
+    /// a symbolic link.
+    init?(root: String, identities: Bool) {
+        let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var prefix: [UInt8] = []
+        guard walk(descriptor, prefix: &prefix, identities: identities) else { return nil }
+    }
+
+    /// Adds the entries of the open folder `descriptor` (closed here) and of its sub-folders.
+    private mutating func walk(_ descriptor: Int32, prefix: inout [UInt8], identities: Bool) -> Bool {
+        guard let directory = fdopendir(descriptor) else {
+            close(descriptor)
+            return false
+        }
+        defer { closedir(directory) }
+        var subfolders: [[UInt8]] = []
+        while let entry = readdir(directory) {
+            var name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
+            var kind = entry.pointee.d_type
+            var details: [UInt64] = []
+            if identities || kind == UInt8(DT_UNKNOWN) {
+                var status = stat()
+                name.append(0)
+                let result = name.withUnsafeBufferPointer { buffer in
+                    fstatat(dirfd(directory), UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), &status, AT_SYMLINK_NOFOLLOW)
+                }
+                name.removeLast()
+                guard result == 0 else { return false }
+                switch status.st_mode & S_IFMT {
+                case S_IFREG: kind = UInt8(DT_REG)
+                case S_IFDIR: kind = UInt8(DT_DIR)
+                case S_IFLNK: kind = UInt8(DT_LNK)
+                default: kind = UInt8(DT_UNKNOWN)
+                }
+                if identities {
+                    #if canImport(Darwin)
+                        let modified = status.st_mtimespec
+                        let changed = status.st_ctimespec
+                    #else
+                        let modified = status.st_mtim
+                        let changed = status.st_ctim
+                    #endif
+                    details = [UInt64(bitPattern: Int64(status.st_size)), UInt64(status.st_ino),
+                               UInt64(bitPattern: Int64(modified.tv_sec)), UInt64(bitPattern: Int64(modified.tv_nsec)),
+                               UInt64(bitPattern: Int64(changed.tv_sec)), UInt64(bitPattern: Int64(changed.tv_nsec))]
+                }
+            }
+            if identities && kind == UInt8(DT_LNK) { return false }
+            add(prefix: prefix, name: name, kind: kind, details: details)
+            if kind == UInt8(DT_DIR) { subfolders.append(name) }
+        }
+        for name in subfolders {
+            let child = (name + [0]).withUnsafeBufferPointer { buffer in
+                openat(dirfd(directory), UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
+                       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            }
+            guard child >= 0 else { return false }
+            let length = prefix.count
+            prefix += name
+            prefix.append(UInt8(ascii: "/"))
+            let walked = walk(child, prefix: &prefix, identities: identities)
+            prefix.removeSubrange(length...)
+            guard walked else { return false }
+        }
+        return true
+    }
+
+    /// Adds one entry: the FNV-1a hash of its path, kind and details, and a mix of that hash
+    /// (SplitMix64's finaliser), each summed into its total.
+    private mutating func add(prefix: [UInt8], name: [UInt8], kind: UInt8, details: [UInt64]) {
+        let prime: UInt64 = 0x0000_0100_0000_01B3
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325
+        func feed(_ byte: UInt8) {
+            a = (a ^ UInt64(byte)) &* prime
+        }
+        for byte in prefix { feed(byte) }
+        for byte in name { feed(byte) }
+        feed(0)
+        feed(kind)
+        for var value in details {
+            for _ in 0..<8 {
+                feed(UInt8(truncatingIfNeeded: value))
+                value >>= 8
+            }
+        }
+        var b = a &+ 0x9e37_79b9_7f4a_7c15
+        b = (b ^ (b >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        b = (b ^ (b >> 27)) &* 0x94d0_49bb_1331_11eb
+        b ^= b >> 31
+        first = first &+ a
+        second = second &+ b
+        count += 1
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Gallery
+import Imaging
+import Testing
+import TestSupport
+
+@testable import SiteGenerator
+
+/// A build whose stamp (``BuildStamp``) is what the last complete build recorded finds the site
+/// up to date and stops there; any change to what the site is made from, or to the output
+/// folder, makes it build in full, and that build ends like a clean one.
+@Suite("Up-to-date builds")
+struct UpToDateTests {
+    /// A photo folder with two albums, a caption, a file that is not a photo (skipped with a
+    /// message) and an XMP sidecar that cannot be read (a warning).
+    func makeSource() throws -> TemporaryFolder {
+        let source = try TemporaryFolder()
+        for index in 0..<4 {
+            var image = try Image(width: 300 + 10 * index, height: 200)
+            image.fill(x: 0, y: 0, width: 300 + 10 * index, height: 200, red: UInt8(50 * index), green: 90, blue: 160)
+            try source.write((index % 2 == 0 ? "A/" : "B/") + "photo \(index).jpg", try image.encoded(as: .jpeg(quality: 85)))
+        }
+        try source.write("A/photo 0.txt", "A caption")
+        try source.write("B/notes.pdf", "%PDF-1.4 not a photo")
+        try source.write("B/photo 1.xmp", "<x:xmpmeta")
+        return source
+    }
+
+    func options(_ source: TemporaryFolder, _ output: String, title: String = "T") -> SiteOptions {
+        var options = SiteOptions(sourceDirectory: source.path, outputDirectory: output, title: title,
+                                  imageFormat: .jpeg(quality: 82), jobs: 2)
+        options.tileWidths = [100, 200]
+        options.photoWidths = [300]
+        return options
+    }
+
+    /// Builds; returns the report and the warnings and skipped files it reported, in order.
+    func build(_ options: SiteOptions) async throws -> (BuildReport, [String]) {
+        let events = Events()
+        let report = try await SiteBuilder(options: options).build { event in events.list.withLock { $0.append(event) } }
+        let said = events.list.withLock { list in
+            list.compactMap { event -> String? in
+                switch event {
+                case .warning(let text): "warning: " + text
+                case .skipped(let problem): "skipped: " + problem.description
+                case .scanned(let photos, let albums): "found \(photos) in \(albums)"
+                default: nil
+                }
+            }
+        }
+        return (report, said)
+    }
+
+    /// What a clean build of `source` with `options` makes, in a new output folder.
+    func cleanBuild(_ options: SiteOptions) async throws -> [String: String] {
+        let output = try TemporaryFolder()
+        var clean = options
+        clean.outputDirectory = output.path
+        clean.catalogPath = output.path + "-catalog.sqlite"
+        defer { try? FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite") }
+        _ = try await SiteBuilder(options: clean).build()
+        return try snapshot(output.path)
+    }
+
+    @Test("a rebuild with nothing changed is up to date and says what the full build said")
+    func nothingChanged() async throws {
+        let source = try makeSource()
+        let output = try TemporaryFolder()
+        let (first, firstSaid) = try await build(options(source, output.path))
+        #expect(!first.upToDate)
+        #expect(firstSaid.contains { $0.hasPrefix("skipped: B/notes.pdf") })
+        #expect(firstSaid.contains { $0.hasPrefix("warning: B/photo 1.xmp") })
+        let site = try snapshot(output.path)
+
+        let (second, secondSaid) = try await build(options(source, output.path))
+        #expect(second.upToDate)
+        #expect(secondSaid == firstSaid)
+        #expect(second.albums == first.albums && second.photos == first.photos && second.pages == first.pages)
+        #expect(second.skipped == first.skipped)
+        #expect(second.photosReused == first.photos && second.photosMade == 0 && second.pagesWritten == 0)
+        #expect(try snapshot(output.path) == site)
+
+        // A full build (the album-key test hook turns the stamp off) says the same again.
+        var full = options(source, output.path)
+        full.verifyAlbumKeys = true
+        let (third, thirdSaid) = try await build(full)
+        #expect(!third.upToDate)
+        #expect(thirdSaid == firstSaid)
+        #expect(third.pagesWritten == 0 && third.imagesWritten == 0)
+    }
+
+    /// One change between builds: the next build is not up to date, ends like a clean build,
+    /// and the one after it is up to date again.
+    @Test("any change to the photos, the settings or the output folder makes a full build", arguments: [
+        "rewrite a photo with the same bytes", "edit a caption", "add a hidden file", "add a photo", "rename a photo",
+        "delete an image of the site", "delete a page of the site", "add a file of the user's to the site",
+        "change the title", "leave a temporary folder in the site",
+    ])
+    func change(_ change: String) async throws {
+        let source = try makeSource()
+        let output = try TemporaryFolder()
+        var settings = options(source, output.path)
+        _ = try await build(settings)
+        #expect(try await build(settings).0.upToDate)
+        let site = try snapshot(output.path)
+        switch change {
+        case "rewrite a photo with the same bytes":
+            try source.write("A/photo 0.jpg", try source.data("A/photo 0.jpg"))
+        case "edit a caption":
+            try source.write("A/photo 0.txt", "Another caption")
+        case "add a hidden file":
+            try source.write("B/.DS_Store", "x")
+        case "add a photo":
+            try source.write("B/photo 9.jpg", try source.data("A/photo 0.jpg"))
+        case "rename a photo":
+            try FileManager.default.moveItem(atPath: source.path + "/A/photo 2.jpg", toPath: source.path + "/A/photo 5.jpg")
+        case "delete an image of the site":
+            let image = try #require(site.keys.filter { $0.hasSuffix(".jpg") }.sorted().first)
+            try output.remove(image)
+        case "delete a page of the site":
+            try output.remove("a/index.html")
+        case "add a file of the user's to the site":
+            try output.write("about.html", "<p>mine</p>")
+        case "change the title":
+            settings.title = "Another title"
+        case "leave a temporary folder in the site":
+            try output.write(SiteWriter.temporaryFolder + "/12-3", "half a file")
+        default:
+            Issue.record("unknown change \(change)")
+        }
+        let (rebuilt, _) = try await build(settings)
+        #expect(!rebuilt.upToDate, "\(change): the build was taken for up to date")
+        var expected = try await cleanBuild(settings)
+        if change == "add a file of the user's to the site" {
+            #expect(try output.read("about.html") == "<p>mine</p>")
+            expected["about.html"] = try snapshot(output.path)["about.html"]
+        }
+        #expect(try snapshot(output.path) == expected, "\(change): the site differs from a clean build")
+        #expect(try await build(settings).0.upToDate, "\(change): the build after it was not up to date")
+    }
+
+    @Test("a photo folder with a symbolic link in it is always built in full")
+    func symbolicLink() async throws {
+        let source = try makeSource()
+        try source.link("A/link.jpg", to: "photo 0.jpg")
+        let output = try TemporaryFolder()
+        _ = try await build(options(source, output.path))
+        let (second, _) = try await build(options(source, output.path))
+        #expect(!second.upToDate)
+        #expect(second.pagesWritten == 0 && second.imagesWritten == 0)
+    }
+
+    @Test("a build that goes in full forgets the stamp before it changes anything")
+    func stampForgotten() async throws {
+        let source = try makeSource()
+        let output = try TemporaryFolder()
+        var settings = options(source, output.path)
+        settings.catalogPath = output.path + "-catalog.sqlite"
+        defer { try? FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite") }
+        _ = try await build(settings)
+        let catalog = try Catalog(path: output.path + "-catalog.sqlite") { Issue.record("\($0)") }
+        let recorded = try #require(catalog.lastBuild())
+        #expect(recorded.photos == 4 && recorded.albums == 3)
+        // A new photo whose images cannot be made: the build goes in full and, since a photo
+        // failed, records no stamp (the photo is tried again next time).
+        try source.write("A/broken.jpg", [0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
+                         + [0xFF, 0xC0, 0, 17, 8, 0, 100, 0, 100, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1])
+        let (rebuilt, _) = try await build(settings)
+        #expect(!rebuilt.upToDate)
+        #expect(rebuilt.skipped.contains { $0.path == "A/broken.jpg" })
+        #expect(catalog.lastBuild() == nil)
+        #expect(!(try await build(settings).0.upToDate))
+    }
+}
