@@ -88,7 +88,7 @@ struct ImageStage {
         var keeping: [(index: Int, hash: String, formats: Set<Int>)] = []
         for index in 0..<count {
             guard case .planned(let hash, .keep(let formats)) = images.photos[index], formats.count == work.formats.count,
-                  images.videos[index].map { $0.decision == .keep } ?? true
+                  images.videos[index].map({ $0.decision == .keep }) ?? true
             else {
                 waiting.append(index)
                 continue
