@@ -49,22 +49,9 @@ enum CMYKDecoder {
         guard let handle = tjInitDecompress() else { throw .decodeFailed(.jpeg, detail: "the JPEG decoder cannot start") }
         defer { tjDestroy(handle) }
 
-        var width: Int32 = 0
-        var height: Int32 = 0
-        var subsampling: Int32 = 0
-        var colorspace: Int32 = 0
-        let header = bytes.withUnsafeBufferPointer { buffer in
-            tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
-        }
-        guard header == 0 else { throw .decodeFailed(.jpeg, detail: errorText(handle)) }
-        guard colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) else { return nil }
-        guard Int(width) == info.pixelWidth, Int(height) == info.pixelHeight else {
-            throw .decodeFailed(.jpeg, detail: "the header says \(width)×\(height), the frame \(info.pixelWidth)×\(info.pixelHeight)")
-        }
-        let factor = JPEGDecoder.scale(width: Int(width), height: Int(height),
-                                       minimumWidth: min(minimumWidth, Int(width)), minimumHeight: min(minimumHeight, Int(height)))
-        let scaledWidth = (Int(width) * factor.num + factor.denom - 1) / factor.denom
-        let scaledHeight = (Int(height) * factor.num + factor.denom - 1) / factor.denom
+        guard let (scaledWidth, scaledHeight) = try JPEGDecoder.scaledSize(
+            bytes, handle: handle, info: info, cmyk: true, minimumWidth: minimumWidth, minimumHeight: minimumHeight)
+        else { return nil }
         let image = try Image(width: scaledWidth, height: scaledHeight)
         var inks = [UInt32](repeating: 0, count: scaledWidth * scaledHeight)
         let status = bytes.withUnsafeBufferPointer { source in
@@ -75,7 +62,7 @@ enum CMYKDecoder {
             }
         }
         if status != 0 {
-            let text = errorText(handle)
+            let text = JPEGDecoder.errorText(handle)
             if text.lowercased().contains("premature end") { throw .truncated(.jpeg) }
             if tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) { throw .decodeFailed(.jpeg, detail: text) }
         }
@@ -108,10 +95,5 @@ enum CMYKDecoder {
             return !found
         }
         return found
-    }
-
-    private static func errorText(_ handle: tjhandle) -> String {
-        guard let text = tjGetErrorStr2(handle) else { return "unknown error" }
-        return String(cString: text)
     }
 }

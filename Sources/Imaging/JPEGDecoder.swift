@@ -8,6 +8,30 @@ import CTurboJPEG
 ///
 /// CMYK and YCCK JPEGs (which TurboJPEG decodes only to CMYK) go through gd.
 enum JPEGDecoder {
+    /// The size to decode the JPEG `bytes` at with TurboJPEG's `handle`: the smallest of its
+    /// scales that is at least `minimumWidth` × `minimumHeight` in stored pixels. Nil when the
+    /// JPEG's colour space is CMYK (or YCCK) and `cmyk` is false, or the other way round; an
+    /// error when the header cannot be read or disagrees with `info`.
+    static func scaledSize(
+        _ bytes: [UInt8], handle: tjhandle, info: ImageInfo, cmyk: Bool, minimumWidth: Int, minimumHeight: Int
+    ) throws(ImagingError) -> (width: Int, height: Int)? {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
+        let header = bytes.withUnsafeBufferPointer { buffer in
+            tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
+        }
+        guard header == 0 else { throw .decodeFailed(.jpeg, detail: errorText(handle)) }
+        guard (colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)) == cmyk else { return nil }
+        guard Int(width) == info.pixelWidth, Int(height) == info.pixelHeight else {
+            throw .decodeFailed(.jpeg, detail: "the header says \(width)×\(height), the frame \(info.pixelWidth)×\(info.pixelHeight)")
+        }
+        let factor = scale(width: Int(width), height: Int(height),
+                           minimumWidth: min(minimumWidth, Int(width)), minimumHeight: min(minimumHeight, Int(height)))
+        return ((Int(width) * factor.num + factor.denom - 1) / factor.denom, (Int(height) * factor.num + factor.denom - 1) / factor.denom)
+    }
+
     /// The scale a decode at (`width`, `height`) can use so that the result is still at least
     /// `minimumWidth` × `minimumHeight`: the smallest TurboJPEG scaling factor (at most 1) that
     /// keeps both sides large enough. Returns the factor's numerator and denominator.
@@ -38,23 +62,9 @@ enum JPEGDecoder {
         guard let handle = tjInitDecompress() else { throw .decodeFailed(.jpeg, detail: "the JPEG decoder cannot start") }
         defer { tjDestroy(handle) }
 
-        var width: Int32 = 0
-        var height: Int32 = 0
-        var subsampling: Int32 = 0
-        var colorspace: Int32 = 0
-        let header = bytes.withUnsafeBufferPointer { buffer in
-            tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
-        }
-        guard header == 0 else { throw .decodeFailed(.jpeg, detail: errorText(handle)) }
-        if colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) { return nil }
-        guard Int(width) == info.pixelWidth, Int(height) == info.pixelHeight else {
-            throw .decodeFailed(.jpeg, detail: "the header says \(width)×\(height), the frame \(info.pixelWidth)×\(info.pixelHeight)")
-        }
-
-        let factor = scale(width: Int(width), height: Int(height),
-                           minimumWidth: min(minimumWidth, Int(width)), minimumHeight: min(minimumHeight, Int(height)))
-        let scaledWidth = (Int(width) * factor.num + factor.denom - 1) / factor.denom
-        let scaledHeight = (Int(height) * factor.num + factor.denom - 1) / factor.denom
+        guard let (scaledWidth, scaledHeight) = try scaledSize(
+            bytes, handle: handle, info: info, cmyk: false, minimumWidth: minimumWidth, minimumHeight: minimumHeight)
+        else { return nil }
         var image = try Image(width: scaledWidth, height: scaledHeight)
         image.knownOpaque = true  // JPEG has no transparency
         // TurboJPEG writes whole rows into one buffer; gd keeps each row apart. Decode into the
@@ -94,7 +104,8 @@ enum JPEGDecoder {
         return image
     }
 
-    private static func errorText(_ handle: tjhandle) -> String {
+    /// TurboJPEG's message for the last error of `handle`.
+    static func errorText(_ handle: tjhandle) -> String {
         guard let text = tjGetErrorStr2(handle) else { return "unknown error" }
         return String(cString: text)
     }
