@@ -35,6 +35,11 @@ public struct FileStatus: Sendable {
     public init?(path: String) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    /// What `lstat` (or `fstatat`) filled in.
+    public init(_ status: stat) {
         switch status.st_mode & S_IFMT {
         case S_IFREG: kind = .regular
         case S_IFDIR: kind = .directory

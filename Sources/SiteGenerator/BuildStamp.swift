@@ -115,23 +115,17 @@ struct TreeFingerprint {
                 }
                 name.removeLast()
                 guard result == 0 else { return false }
-                switch status.st_mode & S_IFMT {
-                case S_IFREG: kind = UInt8(DT_REG)
-                case S_IFDIR: kind = UInt8(DT_DIR)
-                case S_IFLNK: kind = UInt8(DT_LNK)
-                default: kind = UInt8(DT_UNKNOWN)
+                let file = FileStatus(status)
+                switch file.kind {
+                case .regular: kind = UInt8(DT_REG)
+                case .directory: kind = UInt8(DT_DIR)
+                case .symbolicLink: kind = UInt8(DT_LNK)
+                case .other: kind = UInt8(DT_UNKNOWN)
                 }
                 if identities {
-                    #if canImport(Darwin)
-                        let modified = status.st_mtimespec
-                        let changed = status.st_ctimespec
-                    #else
-                        let modified = status.st_mtim
-                        let changed = status.st_ctim
-                    #endif
-                    details = [UInt64(bitPattern: Int64(status.st_size)), UInt64(status.st_ino),
-                               UInt64(bitPattern: Int64(modified.tv_sec)), UInt64(bitPattern: Int64(modified.tv_nsec)),
-                               UInt64(bitPattern: Int64(changed.tv_sec)), UInt64(bitPattern: Int64(changed.tv_nsec))]
+                    let identity = file.identity
+                    details = [UInt64(bitPattern: Int64(identity.size)), identity.inode,
+                               identity.modificationTime.bitPattern, identity.changeTime.bitPattern]
                 }
             }
             if identities && kind == UInt8(DT_LNK) { return false }
