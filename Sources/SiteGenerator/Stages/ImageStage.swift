@@ -46,7 +46,8 @@ struct ImageStage {
                 let record = previous.boxed(path).flatMap { $0.wrappedValue == result.record ? $0 : nil }
                     ?? Boxed(wrappedValue: result.record)
                 output.published[index] = PublishedPhoto(planned: plan.photos[index], sharing: record)
-                if !images.pending.photoPaths.contains(path) || stored[path] != result.record {
+                // (`Boxed`'s == is the box's identity when the record is shared: no second compare.)
+                if !images.pending.photoPaths.contains(path) || stored.boxed(path) != record {
                     output.changedRecords.append((path, result.record))
                 }
             case .failure(let error):
