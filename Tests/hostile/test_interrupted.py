@@ -31,9 +31,9 @@ def photo(seed):
                              (rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255)))
 
 
-def start(source, out, catalog, *extra):
+def start(source, out, catalog, *extra, env=None):
     return subprocess.Popen([binary(), "build", str(source), "-o", str(out), "--catalog", str(catalog), "-q", *extra],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO)
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO, env=env)
 
 
 def finish(process, timeout=300):
@@ -186,21 +186,27 @@ def long_video(tmp_path_factory):
     return source
 
 
+def kill_and_expect_child_gone(build, child, sig, name):
+    """Sends `sig` to the build and asserts that its tool process `child` (`name` in the message)
+    is gone within 3 s of the build's end; kills a child that is not."""
+    try:
+        os.kill(build.pid, sig)
+        build.wait(timeout=30)
+        deadline = time.monotonic() + 3
+        while alive(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not alive(child), f"{name} still runs after the build got {sig.name}"
+    finally:
+        if alive(child):
+            os.kill(child, signal.SIGKILL)
+
+
 @needs_ffmpeg
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL, signal.SIGINT], ids=lambda sig: sig.name)
 def test_a_killed_build_leaves_no_ffmpeg_running(tmp_path, long_video, sig):
     build = start(long_video, tmp_path / "out", tmp_path / "catalog.sqlite")
     encoder = wait_for_child(build, "libx264")
-    try:
-        os.kill(build.pid, sig)
-        build.wait(timeout=30)
-        deadline = time.monotonic() + 3
-        while alive(encoder) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not alive(encoder), f"ffmpeg ({command_line(encoder)[:80]}...) still runs after the build got {sig.name}"
-    finally:
-        if alive(encoder):
-            os.kill(encoder, signal.SIGKILL)
+    kill_and_expect_child_gone(build, encoder, sig, f"ffmpeg ({command_line(encoder)[:80]}...)")
 
 
 @needs_ffmpeg
@@ -213,17 +219,6 @@ def test_a_killed_build_leaves_no_ffprobe_running(tmp_path, long_video, sig):
     (tools / "ffprobe").chmod(0o755)
     os.symlink(shutil.which("ffmpeg"), tools / "ffmpeg")
     environment = dict(os.environ, PATH=f"{tools}:{os.environ['PATH']}")
-    build = subprocess.Popen([binary(), "build", str(long_video), "-o", str(tmp_path / "out"),
-                              "--catalog", str(tmp_path / "catalog.sqlite"), "-q"],
-                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO, env=environment)
+    build = start(long_video, tmp_path / "out", tmp_path / "catalog.sqlite", env=environment)
     probe = wait_for_child(build, "sleep 300", seconds=60)
-    try:
-        os.kill(build.pid, sig)
-        build.wait(timeout=30)
-        deadline = time.monotonic() + 3
-        while alive(probe) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not alive(probe), f"ffprobe still runs after the build got {sig.name}"
-    finally:
-        if alive(probe):
-            os.kill(probe, signal.SIGKILL)
+    kill_and_expect_child_gone(build, probe, sig, "ffprobe")
