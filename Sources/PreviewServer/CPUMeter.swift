@@ -11,12 +11,23 @@ import Darwin
 /// the source watcher costs while nothing changes.
 final class CPUMeter: Sendable {
     private let total = Atomic<Int64>(0)
+    private let started = Atomic<Int>(0)
+    private let finished = Atomic<Int>(0)
 
     /// The processor time measured so far.
     var elapsed: Duration { .nanoseconds(total.load(ordering: .relaxed)) }
 
+    /// How many pieces of work ``measure(_:)`` has finished (snapshots, watches set): none
+    /// while an event-driven watcher waits.
+    var pieces: Int { finished.load(ordering: .acquiring) }
+
+    /// Whether a piece of work is being measured now.
+    var isMeasuring: Bool { started.load(ordering: .acquiring) != finished.load(ordering: .acquiring) }
+
     /// Runs `work` and adds its processor time.
     func measure<Value>(_ work: () throws -> Value) rethrows -> Value {
+        started.add(1, ordering: .releasing)
+        defer { finished.add(1, ordering: .releasing) }
         let start = Self.threadTime()
         defer { total.add(Self.threadTime() - start, ordering: .relaxed) }
         return try work()

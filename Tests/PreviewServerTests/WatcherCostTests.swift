@@ -38,10 +38,17 @@ import TestSupport
                 return true
             }
         }
-        try await Task.sleep(for: .milliseconds(500))  // the first look, and the watches set
-        let before = watcher.meter.elapsed
+        // The first look and the watches set: done when the watcher has measured something and
+        // then nothing more for a second (on a loaded machine the task may start late; its
+        // first look must not be counted as idle).
+        try await settle(watcher.meter, untilQuiet: usesEvents)
+        let before = (cpu: watcher.meter.elapsed, pieces: watcher.meter.pieces)
         try await Task.sleep(for: idle)
-        let cpu = watcher.meter.elapsed - before
+        let cpu = watcher.meter.elapsed - before.cpu
+        if usesEvents {
+            // Waiting for events, the watcher neither looks at the folder nor sets watches.
+            #expect(watcher.meter.pieces == before.pieces, "the watcher looked at an unchanged folder")
+        }
         let clock = ContinuousClock()
         let start = clock.now
         let name = "album-7/new-\(usesEvents ? "events" : "polling").jpg"
@@ -53,6 +60,21 @@ import TestSupport
         await task.value
         continuation.finish()
         return (cpu, seen)
+    }
+
+    /// Waits until `meter` has measured some work and then, `untilQuiet`, none for a second
+    /// (at most 60 s; a polling watcher never gets quiet).
+    static func settle(_ meter: CPUMeter, untilQuiet: Bool) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(60)
+        var last = -1
+        while clock.now < deadline {
+            let pieces = meter.pieces
+            if pieces > 0, !meter.isMeasuring, !untilQuiet || pieces == last { return }
+            last = pieces
+            try await Task.sleep(for: .seconds(1))
+        }
+        Issue.record("the watcher did not settle within 60 s")
     }
 
     @Test func watchingTwentyThousandFilesCostsAlmostNothingAndSeesChangesQuickly() async throws {
