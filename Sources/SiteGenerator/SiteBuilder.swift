@@ -106,6 +106,7 @@ public struct SiteBuilder: Sendable {
             return report
         }
         if last != nil { try catalog.forgetLastBuild() }
+        finished("up-to-date check")
 
         // What earlier builds made is needed up to the image stage: it is read, and let go of,
         // in `makeImages`, so that a large library's records are not held while pages are made.
