@@ -15,7 +15,9 @@ final class ProgressReporter: Sendable {
         var units = 0.0
         var totalUnits = 0.0
         var reused = 0
-        var started: Date?
+        /// When the first item of the work was finished, and the items and share done then:
+        /// the rate and ETA go by the pace since.
+        var firstDone: (time: Date, done: Int, fraction: Double)?
         var lastDraw = Date.distantPast
         var lastLine = Date.distantPast
         var barShown = false
@@ -38,11 +40,11 @@ final class ProgressReporter: Sendable {
             switch event {
             case .scanned(let photos, let albums):
                 state.total = photos
-                state.started = Date()
+                state.firstDone = nil
                 say("Found \(photos) photo\(photos == 1 ? "" : "s") in \(albums) album\(albums == 1 ? "" : "s")", &state)
             case .shard(let index, let count, let photos, let all):
                 state.total = photos
-                state.started = Date()
+                state.firstDone = nil
                 state.label = "shard \(index)/\(count): "
                 say("Shard \(index)/\(count): \(photos) of the \(all) photo\(all == 1 ? "" : "s") are this shard's", &state)
             case .skipped(let problem):
@@ -61,6 +63,7 @@ final class ProgressReporter: Sendable {
                 state.units = units
                 state.totalUnits = totalUnits
                 if reused { state.reused += 1 }
+                if state.firstDone == nil { state.firstDone = (Date(), done, fraction(state)) }
                 if verbosity == .verbose { say("\(reused ? "reused" : "made") \(path)", &state) }
                 guard verbosity != .quiet else { return }
                 let now = Date()
@@ -155,14 +158,15 @@ final class ProgressReporter: Sendable {
         ProgressWeight.fraction(done: state.done, total: state.total, units: state.units, totalUnits: state.totalUnits)
     }
 
-    /// The items per second so far, and the time left at the pace of the work so far.
+    /// The items per second and the time left, at the pace since the first item was finished.
     private func rateAndETA(_ state: State, now: Date) -> String {
-        guard let started = state.started, state.done > 0 else { return "" }
-        let elapsed = max(now.timeIntervalSince(started), 0.001)
-        let rate = Double(state.done) / elapsed
-        let remaining = ProgressWeight.remainingSeconds(elapsed: elapsed, fraction: fraction(state))
-        let eta = state.done < state.total ? remaining.map { ", ETA \(Self.duration($0))" } ?? "" : ""
-        return String(format: " (%.1f/s%@)", rate, eta)
+        guard let first = state.firstDone,
+            let pace = ProgressWeight.pace(
+                since: (0, first.done, first.fraction), now: now.timeIntervalSince(first.time),
+                done: state.done, fraction: fraction(state))
+        else { return "" }
+        let eta = state.done < state.total ? pace.remaining.map { ", ETA \(Self.duration($0))" } ?? "" : ""
+        return String(format: " (%.1f/s%@)", pace.rate, eta)
     }
 
     static func duration(_ seconds: Double) -> String {
