@@ -212,22 +212,45 @@ final class Catalog: Sendable {
     /// and the records that differ from the catalog's (a large library's build does not hold
     /// both every old and every new record to compare them), writing only the rows that differ
     /// from `old`.
+    ///
+    /// `removedFiles`, when the caller knows them, are the files of `old` that `files` lacks.
     func save(
-        files: Set<String>, pages: [String: String], photoPaths: Set<String>,
+        files: Set<String>, removedFiles known: [String]? = nil, pages: [String: String], photoPaths: Set<String>,
         changedPhotos: [(String, BuildManifest.PhotoRecord)], replacing old: CatalogState
     ) throws(SiteError) {
-        // The files of a rebuild are mostly those of the build before: asking the new set about
-        // each old file is much cheaper than making a set of the old ones.
-        var addedFiles: [String] = []
-        var removedFiles: [String] = []
-        if old.files.count != files.count || !old.files.allSatisfy(files.contains) {
-            let oldFiles = Set(old.files)
-            addedFiles = files.filter { !oldFiles.contains($0) }
-            removedFiles = old.files.filter { !files.contains($0) }
+        // The three comparisons (each over a large library's hundreds of thousands of entries)
+        // on as many cores.
+        enum Difference: Sendable {
+            case files(added: [String], removed: [String])
+            case pages(changed: [(String, String)], removed: [String])
+            case photos(removed: Set<String>)
         }
-        let changedPages = pages.filter { old.pages[$0.key] != $0.value }
-        let removedPages = old.pages.keys.filter { pages[$0] == nil }
-        let removedPhotos = old.photoPaths.subtracting(photoPaths)
+        let differences = parallelMap([0, 1, 2], jobs: 3) { part -> Difference in
+            switch part {
+            case 0:
+                // The files of a rebuild are mostly those of the build before: asking the new set
+                // about each old file is much cheaper than making a set of the old ones.
+                let removed = known ?? old.files.filter { !files.contains($0) }
+                guard !removed.isEmpty || old.files.count != files.count else { return .files(added: [], removed: []) }
+                let oldFiles = Set(old.files)
+                return .files(added: files.filter { !oldFiles.contains($0) }, removed: removed)
+            case 1:
+                return .pages(changed: pages.filter { old.pages[$0.key] != $0.value }.map { ($0.key, $0.value) },
+                              removed: old.pages.keys.filter { pages[$0] == nil })
+            default:
+                return .photos(removed: old.photoPaths.subtracting(photoPaths))
+            }
+        }
+        var addedFiles: [String] = [], removedFiles: [String] = []
+        var changedPages: [(String, String)] = [], removedPages: [String] = []
+        var removedPhotos = Set<String>()
+        for difference in differences {
+            switch difference {
+            case .files(let added, let removed): (addedFiles, removedFiles) = (added, removed)
+            case .pages(let changed, let removed): (changedPages, removedPages) = (changed, removed)
+            case .photos(let removed): removedPhotos = removed
+            }
+        }
         guard !(addedFiles.isEmpty && removedFiles.isEmpty && changedPages.isEmpty && removedPages.isEmpty
             && changedPhotos.isEmpty && removedPhotos.isEmpty)
         else { return }

@@ -17,7 +17,8 @@ struct SweepStage {
         // A file this build was refused (the user's own) is never the tool's.
         let made = refused.isEmpty ? made : made.subtracting(refused)
         var removed = 0
-        for path in pending.files.filter({ !made.contains($0) }).sorted() where writer.removeMadeFile(path) {
+        let stale = pending.files.filter { !made.contains($0) }
+        for path in stale.sorted() where writer.removeMadeFile(path) {
             removed += 1
             progress(.removed(path: path))
         }
@@ -26,7 +27,7 @@ struct SweepStage {
         // Everything written is on disk before the catalog says so.
         writer.syncFileSystem()
         let photoPaths = Set(published.lazy.compactMap { $0?.photo.relativePath })
-        try catalog.save(files: made, pages: pageKeys, photoPaths: photoPaths, changedPhotos: changedRecords, replacing: pending)
+        try catalog.save(files: made, removedFiles: stale, pages: pageKeys, photoPaths: photoPaths, changedPhotos: changedRecords, replacing: pending)
         return removed
     }
 }
