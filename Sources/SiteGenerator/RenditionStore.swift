@@ -181,7 +181,8 @@ struct RenditionStore: Sendable {
     private func temporaryPath() throws(SiteError) -> String {
         var name = [CChar](repeating: 0, count: 256)
         gethostname(&name, name.count - 1)
-        let host = String(cString: name).replacingOccurrences(of: "/", with: "_")
+        let bytes = name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        let host = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "/", with: "_")
         return root + "/tmp/\(host)-\(getpid())-\(Self.counter.add(1, ordering: .relaxed).newValue)"
     }
 
