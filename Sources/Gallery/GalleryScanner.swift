@@ -252,14 +252,16 @@ public struct GalleryScanner: Sendable {
                     results.withLock { $0[index] = (Self.videoOutcome(video, maxDuration: maxDuration), nil) }
                     continue
                 }
-                if known(candidate.relativePath, candidate.identity) == nil, Self.isVideo(path: candidate.path, name: candidate.name) {
+                // What the catalog knows of the file (asked once: it is a lookup and a copy).
+                let earlier = known(candidate.relativePath, candidate.identity)
+                if earlier == nil, Self.isVideo(path: candidate.path, name: candidate.name) {
                     let outcome = tools.map { Self.probeVideo(candidate, tools: $0, maxDuration: maxDuration) } ?? .videoWithoutTools
                     results.withLock { $0[index] = (outcome, nil) }
                     continue
                 }
                 let result = Result<ImageInfo, ImagingError> { () throws(ImagingError) -> ImageInfo in
                     let info: ImageInfo
-                    if let earlier = known(candidate.relativePath, candidate.identity) {
+                    if let earlier {
                         info = earlier
                     } else {
                         info = try ImageProbe.probe(fileAtPath: candidate.path)
