@@ -103,7 +103,7 @@ struct TreeFingerprint {
         defer { closedir(directory) }
         var subfolders: [[UInt8]] = []
         while let entry = readdir(directory) {
-            var name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            var name = directoryEntryName(entry)
             if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
             var kind = entry.pointee.d_type
             var details: [UInt64] = []

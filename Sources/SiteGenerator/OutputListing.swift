@@ -48,9 +48,7 @@ final class OutputListing: Sendable {
         defer { closedir(directory) }
         var entries: [String: FileStatus.Kind] = [:]
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = String(decoding: directoryEntryName(entry), as: UTF8.self)
             if name == "." || name == ".." { continue }
             let kind: FileStatus.Kind?
             switch Int32(entry.pointee.d_type) {
