@@ -105,7 +105,7 @@ struct TreeFingerprint {
         while let entry = readdir(directory) {
             var name = directoryEntryName(entry)
             if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
-            var kind = entry.pointee.d_type
+            var kind = directoryEntryType(entry)
             var details: [UInt64] = []
             if identities || kind == UInt8(DT_UNKNOWN) {
                 var status = stat()

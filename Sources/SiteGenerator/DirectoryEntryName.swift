@@ -18,3 +18,9 @@ func directoryEntryName(_ entry: UnsafePointer<dirent>) -> [UInt8] {
     let length = strlen(start.assumingMemoryBound(to: CChar.self))
     return Array(UnsafeRawBufferPointer(start: start, count: length))
 }
+
+/// The type (`DT_REG`, `DT_DIR`, ...) of an entry that `readdir` returned, read from its own
+/// field alone, for the reason ``directoryEntryName(_:)`` gives.
+func directoryEntryType(_ entry: UnsafePointer<dirent>) -> UInt8 {
+    UnsafeRawPointer(entry).load(fromByteOffset: MemoryLayout<dirent>.offset(of: \dirent.d_type)!, as: UInt8.self)
+}

@@ -51,7 +51,7 @@ final class OutputListing: Sendable {
             let name = String(decoding: directoryEntryName(entry), as: UTF8.self)
             if name == "." || name == ".." { continue }
             let kind: FileStatus.Kind?
-            switch Int32(entry.pointee.d_type) {
+            switch Int32(directoryEntryType(entry)) {
             case Int32(DT_REG): kind = .regular
             case Int32(DT_DIR): kind = .directory
             case Int32(DT_LNK): kind = .symbolicLink

@@ -38,10 +38,15 @@ struct DirectoryEntryNameTests {
         for name in names { try folder.write(name, "x") }
         let directory = try #require(opendir(folder.path))
         defer { closedir(directory) }
+        try FileManager.default.removeItem(atPath: folder.path + "/sub")
+        try FileManager.default.createDirectory(atPath: folder.path + "/sub", withIntermediateDirectories: false)
         var read: [String] = []
         while let entry = readdir(directory) {
             let name = String(decoding: directoryEntryName(entry), as: UTF8.self)
-            if name != "." && name != ".." { read.append(name) }
+            if name == "." || name == ".." { continue }
+            read.append(name)
+            let type = directoryEntryType(entry)
+            #expect(type == UInt8(name == "sub" ? DT_DIR : DT_REG) || type == UInt8(DT_UNKNOWN), "\(name)")
         }
         #expect(read.sorted() == names.sorted())
         #expect(read.sorted() == (try FileManager.default.contentsOfDirectory(atPath: folder.path)).sorted())
