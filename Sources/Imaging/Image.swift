@@ -386,7 +386,7 @@ extension Image {
 // MARK: - Encoding
 
 extension Image {
-    /// Encodes the image. Nothing of the source file's metadata is written (libgd writes none),
+    /// Encodes the image. Nothing of the source file's metadata is written (neither libgd nor TurboJPEG, which encodes the JPEGs of pictures held in one block, writes any),
     /// so GPS positions never reach the output. JPEG has no transparency: transparent pixels are
     /// laid over white first. `progressive` applies to JPEG only.
     public func encoded(as format: EncodeFormat, progressive: Bool = false) throws(ImagingError) -> [UInt8] {
@@ -394,10 +394,17 @@ extension Image {
         case .jpeg(let quality):
             let quality = Int32(min(max(quality, 1), 100))
             if !isOpaque {
-                return try flattened().encode("JPEG") { image, size in
+                let flat = try flattened()
+                if let pixels = flat.contiguousPixels {
+                    return try JPEGEncoder.encode(pixels, width: width, height: height, quality: quality, progressive: progressive)
+                }
+                return try flat.encode("JPEG") { image, size in
                     gdImageInterlace(image, progressive ? 1 : 0)
                     return gdImageJpegPtr(image, &size, quality)
                 }
+            }
+            if let pixels = contiguousPixels {  // TurboJPEG reads the block as it is: no copy into RGB rows
+                return try JPEGEncoder.encode(pixels, width: width, height: height, quality: quality, progressive: progressive)
             }
             return try encode("JPEG") { image, size in
                 gdImageInterlace(image, progressive ? 1 : 0)
