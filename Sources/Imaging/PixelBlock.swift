@@ -70,7 +70,8 @@ struct PixelBlock: ~Copyable {
 /// decoded picture and its largest image are alive at once, and let go of one after the
 /// other); a block taken for a smaller picture first gives its pages beyond that picture back,
 /// and blocks too small for a request are unmapped, so what is kept never adds more than those
-/// two blocks to what the pictures in use need.
+/// two blocks to what the pictures in use need. A build lets go of them when its images are
+/// made (``PixelMemory/releaseKept()``).
 enum MappedBlocks {
     struct Block: @unchecked Sendable {  // addresses only; each block has one owner at a time
         let base: UnsafeMutableRawPointer
@@ -98,6 +99,15 @@ enum MappedBlocks {
         return found
     }
 
+    /// Unmaps every kept block.
+    static func releaseAll() {
+        let blocks = kept.withLock { blocks in
+            defer { blocks.removeAll() }
+            return blocks
+        }
+        for block in blocks { munmap(block.base, block.length) }
+    }
+
     /// Keeps `block` for a later picture, or unmaps it when enough are kept.
     static func give(_ block: Block) {
         let keptIt = kept.withLock { blocks in
@@ -107,4 +117,12 @@ enum MappedBlocks {
         }
         if !keptIt { munmap(block.base, block.length) }
     }
+}
+
+/// The memory decoded and scaled pictures leave behind for the next ones (see ``MappedBlocks``).
+public enum PixelMemory {
+    /// Gives the memory kept for the next pictures back to the system: for when no more photos
+    /// are to be made for a while (the end of a build's image stage, so a preview server that
+    /// goes on running does not hold it).
+    public static func releaseKept() { MappedBlocks.releaseAll() }
 }
