@@ -170,14 +170,6 @@ enum AreaResampler {
         #endif
     }
 
-    /// A copy of `array` in memory of its own, read without bounds checks by the loops below;
-    /// the caller deallocates it.
-    private static func unchecked<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
-        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, array.count))
-        _ = buffer.initialize(from: array)
-        return buffer
-    }
-
     /// One output row's sums before the horizontal pass: per source column, the four lanes of
     /// the source rows under the output row, each weighted by its share of it (the vertical pass).
     /// Rows of gd pixels go in through `lanes`: for opaque pictures as they are, for the others
@@ -241,12 +233,24 @@ enum AreaResampler {
         let bandRows = placement.bandRows
         let band = UnsafeMutablePointer<Int32>.allocate(capacity: targetWidth * bandRows)
         let sums = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: sourceWidth)
-        let columnStarts = unchecked(columns.starts), columnCounts = unchecked(columns.counts)
-        let columnOffsets = unchecked(columns.offsets), columnWeights = unchecked(columns.weights)
+        // The horizontal pass reads the same number of sums for every output pixel (the most any
+        // covers; the others' extra weights are zero, at the front when the footprint ends at
+        // the last column), so its inner loop has one trip count: no mispredicted exit per pixel.
+        // Adding a product with a zero weight leaves a float sum exactly as it was.
+        let taps = max(1, columns.counts.max() ?? 1)
+        let columnStarts = UnsafeMutableBufferPointer<Int>.allocate(capacity: targetWidth)
+        let columnWeights = UnsafeMutableBufferPointer<Float>.allocate(capacity: targetWidth * taps)
+        columnWeights.initialize(repeating: 0)
+        for x in 0..<targetWidth {
+            let start = min(columns.starts[x], sourceWidth - taps)
+            let padding = columns.starts[x] - start
+            columnStarts[x] = start
+            for k in 0..<columns.counts[x] { columnWeights[x * taps + padding + k] = columns.weights[columns.offsets[x] + k] }
+        }
         defer {
             band.deallocate()
             sums.deallocate()
-            for buffer in [columnStarts, columnCounts, columnOffsets] { buffer.deallocate() }
+            columnStarts.deallocate()
             columnWeights.deallocate()
         }
         for y in 0..<placement.storedHeight {
@@ -258,12 +262,10 @@ enum AreaResampler {
             let rows = (0..<lines.counts[y]).lazy.map { k in (source[first + k], lines.weights[offset + k]) }
             sumRows(sums, width: sourceWidth, rows: rows, lanes: lanes)
             for x in 0..<targetWidth {
-                let start = columnStarts[x]
-                let offset = columnOffsets[x]
-                var total = SIMD4<Float>.zero
-                for k in 0..<columnCounts[x] {
-                    total += sums[start &+ k] * columnWeights[offset &+ k]
-                }
+                let from = sums + columnStarts[x]
+                let weights = columnWeights.baseAddress! + x &* taps
+                var total = from[0] * weights[0]
+                for k in 1..<taps { total += from[k] * weights[k] }
                 out[x] = pixel(total)
             }
             if straight != nil { continue }

@@ -1,12 +1,27 @@
 import CGD
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A decoded image: the one owner of a libgd `gdImagePtr`, destroyed with the value.
 ///
 /// Images are truecolor with an alpha channel. They cannot be copied (use ``resized(toWidth:)``
 /// at the same width for a copy) and are not `Sendable`: pass bytes between tasks and decode
 /// where the work happens.
+///
+/// The images Cascade makes itself (``init(width:height:)``) keep their rows in one
+/// ``PixelBlock`` of their own, which gd's row table points into: a decoder that writes whole
+/// pictures (TurboJPEG) fills them directly, and their memory goes back to the system as soon
+/// as they are dropped. Images from gd's decoders keep gd's own rows.
 public struct Image: ~Copyable {
     let pointer: gdImagePtr
+    /// The rows' memory when it is not gd's (see above); gd's row table points into it.
+    private let block: PixelBlock?
+    /// The block's first pixel (see ``contiguousPixels``).
+    private let blockBase: UnsafeMutablePointer<Int32>?
     /// Whether every pixel is known to be opaque without looking: decoded from a format that
     /// has no transparency (JPEG), or scaled or turned from such a picture and not painted
     /// with a transparent colour since. False says nothing: ``isOpaque`` looks then.
@@ -15,19 +30,54 @@ public struct Image: ~Copyable {
     /// Takes ownership of `pointer`.
     init(owning pointer: gdImagePtr) {
         self.pointer = pointer
+        self.block = nil
+        self.blockBase = nil
     }
 
-    deinit { gdImageDestroy(pointer) }
+    deinit {
+        if blockBase != nil {
+            // The rows are the block's, released after this: gd frees only its row table.
+            let table = pointer.pointee.tpixels!
+            for row in 0..<Int(pointer.pointee.sy) { table[row] = nil }
+        }
+        gdImageDestroy(pointer)
+    }
 
     /// A blank image: opaque black.
     public init(width: Int, height: Int) throws(ImagingError) {
+        try self.init(width: width, height: height, zeroed: true)
+    }
+
+    /// An image whose pixels are `zeroed` (opaque black), or left as they are when the caller
+    /// writes every one of them before any is read.
+    init(width: Int, height: Int, zeroed: Bool) throws(ImagingError) {
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max),
             width.multipliedReportingOverflow(by: height).partialValue <= Int(Int32.max),
-            let pointer = gdImageCreateTrueColor(Int32(width), Int32(height))
+            let block = PixelBlock(count: width * height, zeroed: zeroed)
         else { throw .invalidSize(width: width, height: height) }
+        // gd's image with one row, which is then replaced by the block's rows. gd frees its row
+        // table (with `free`: that is gdFree) and whatever rows are left in it.
+        guard let pointer = gdImageCreateTrueColor(Int32(width), 1) else { throw .invalidSize(width: width, height: height) }
+        guard let table = malloc(height * MemoryLayout<UnsafeMutablePointer<Int32>?>.stride) else {
+            gdImageDestroy(pointer)
+            throw .invalidSize(width: width, height: height)
+        }
+        let rows = table.bindMemory(to: UnsafeMutablePointer<Int32>?.self, capacity: height)
+        for row in 0..<height { rows[row] = block.base + row * width }
+        gdFree(pointer.pointee.tpixels[0])
+        gdFree(pointer.pointee.tpixels)
+        pointer.pointee.tpixels = rows
+        pointer.pointee.sy = Int32(height)
+        pointer.pointee.cy2 = Int32(height - 1)  // gd's clipping rectangle: the whole picture
         gdImageSaveAlpha(pointer, 1)
         self.pointer = pointer
+        self.blockBase = block.base
+        self.block = .some(consume block)
     }
+
+    /// The pixels as one piece of memory, row after row without gaps, `width` × `height`;
+    /// nil for an image whose rows gd allocated one by one.
+    var contiguousPixels: UnsafeMutablePointer<Int32>? { blockBase }
 
     /// Width in pixels.
     public var width: Int { Int(pointer.pointee.sx) }
@@ -96,7 +146,7 @@ public struct Image: ~Copyable {
 
     /// A copy at the same size.
     func copy() throws(ImagingError) -> Image {
-        var result = try Image(width: width, height: height)
+        var result = try Image(width: width, height: height, zeroed: false)  // every row copied
         for (target, source) in zip(result.rows, rows) {
             target.update(from: source, count: width)
         }
@@ -269,7 +319,7 @@ extension Image {
             // Displayed row y is a stored column, read top-down or bottom-up.
             let w = width
             let h = height
-            var turned = try Image(width: h, height: w)
+            var turned = try Image(width: h, height: w, zeroed: false)  // every pixel moved
             turned.knownOpaque = knownOpaque
             let source = rows
             let column: (Int) -> Int = orientation == .leftMirrored || orientation == .right ? { $0 } : { w - 1 - $0 }
@@ -304,7 +354,7 @@ extension Image {
         let uprightHeight = orientation.swapsDimensions ? width : height
         precondition(newWidth <= uprightWidth && newHeight <= uprightHeight, "resizing never enlarges")
         if newWidth == uprightWidth && newHeight == uprightHeight { return try copy().oriented(orientation) }
-        var result = try Image(width: newWidth, height: newHeight)
+        var result = try Image(width: newWidth, height: newHeight, zeroed: false)  // the resampler writes every pixel
         let opaque = isOpaque
         AreaResampler.resample(
             source: rows, sourceWidth: width, target: result.rows, targetWidth: newWidth,
@@ -336,7 +386,7 @@ extension Image {
 // MARK: - Encoding
 
 extension Image {
-    /// Encodes the image. Nothing of the source file's metadata is written (libgd writes none),
+    /// Encodes the image. Nothing of the source file's metadata is written (neither libgd nor TurboJPEG, which encodes the JPEGs of pictures held in one block, writes any),
     /// so GPS positions never reach the output. JPEG has no transparency: transparent pixels are
     /// laid over white first. `progressive` applies to JPEG only.
     public func encoded(as format: EncodeFormat, progressive: Bool = false) throws(ImagingError) -> [UInt8] {
@@ -344,10 +394,17 @@ extension Image {
         case .jpeg(let quality):
             let quality = Int32(min(max(quality, 1), 100))
             if !isOpaque {
-                return try flattened().encode("JPEG") { image, size in
+                let flat = try flattened()
+                if let pixels = flat.contiguousPixels {
+                    return try JPEGEncoder.encode(pixels, width: width, height: height, quality: quality, progressive: progressive)
+                }
+                return try flat.encode("JPEG") { image, size in
                     gdImageInterlace(image, progressive ? 1 : 0)
                     return gdImageJpegPtr(image, &size, quality)
                 }
+            }
+            if let pixels = contiguousPixels {  // TurboJPEG reads the block as it is: no copy into RGB rows
+                return try JPEGEncoder.encode(pixels, width: width, height: height, quality: quality, progressive: progressive)
             }
             return try encode("JPEG") { image, size in
                 gdImageInterlace(image, progressive ? 1 : 0)

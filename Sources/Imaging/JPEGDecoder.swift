@@ -65,25 +65,21 @@ enum JPEGDecoder {
         guard let (scaledWidth, scaledHeight) = try scaledSize(
             bytes, handle: handle, info: info, cmyk: false, minimumWidth: minimumWidth, minimumHeight: minimumHeight)
         else { return nil }
-        var image = try Image(width: scaledWidth, height: scaledHeight)
-        image.knownOpaque = true  // JPEG has no transparency
-        // TurboJPEG writes whole rows into one buffer; gd keeps each row apart. Decode into the
-        // buffer, then move each row into gd's with the filler byte cleared (gd's alpha: opaque).
-        // As a 32-bit value each pixel must read 0xXXRRGGBB: B, G, R, X in memory on
-        // little-endian machines, X, R, G, B on big-endian ones.
-        let pixelFormat = Int32(UInt32(1).littleEndian == 1 ? TJPF_BGRX.rawValue : TJPF_XRGB.rawValue)
-        var status: Int32 = 0
         // Not zeroed first: the decoder writes every pixel (a corrupt stream's missing rows too,
         // and an error is thrown below before any pixel is read).
-        let pixels = [UInt32](unsafeUninitializedCapacity: scaledWidth * scaledHeight) { target, initialized in
-            status = bytes.withUnsafeBufferPointer { source in
-                tjDecompress2(
-                    handle, source.baseAddress, UInt(source.count),
-                    UnsafeMutableRawPointer(target.baseAddress!).assumingMemoryBound(to: UInt8.self),
-                    Int32(scaledWidth), Int32(scaledWidth * 4), Int32(scaledHeight),
-                    pixelFormat, 0)
-            }
-            initialized = target.count
+        var image = try Image(width: scaledWidth, height: scaledHeight, zeroed: false)
+        image.knownOpaque = true  // JPEG has no transparency
+        let pixels = image.contiguousPixels!
+        // TurboJPEG writes the picture straight into the image's rows (one block, no gaps). As
+        // a 32-bit value each pixel must read 0xXXRRGGBB: B, G, R, X in memory on little-endian
+        // machines, X, R, G, B on big-endian ones; X (0xFF) is then cleared: gd's alpha, opaque.
+        let pixelFormat = Int32(UInt32(1).littleEndian == 1 ? TJPF_BGRX.rawValue : TJPF_XRGB.rawValue)
+        let status = bytes.withUnsafeBufferPointer { source in
+            tjDecompress2(
+                handle, source.baseAddress, UInt(source.count),
+                UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt8.self),
+                Int32(scaledWidth), Int32(scaledWidth * 4), Int32(scaledHeight),
+                pixelFormat, 0)
         }
         if status != 0 {
             let text = errorText(handle)
@@ -91,17 +87,14 @@ enum JPEGDecoder {
             if text.lowercased().contains("premature end") { throw .truncated(.jpeg) }
             if !warning { throw .decodeFailed(.jpeg, detail: text) }
         }
-        // 0xXXRRGGBB is gd's layout once X (gd's alpha) is cleared.
-        let rows = image.rows
-        pixels.withUnsafeBufferPointer { buffer in
-            for (y, row) in rows.enumerated() {
-                let source = buffer.baseAddress! + y * scaledWidth
-                for x in 0..<scaledWidth {
-                    row[x] = Int32(bitPattern: source[x] & 0x00FF_FFFF)
-                }
-            }
-        }
+        clearFillerBytes(pixels, count: scaledWidth * scaledHeight)
         return image
+    }
+
+    /// Clears the top byte (TurboJPEG's filler, gd's alpha) of `count` pixels, in place (a
+    /// loop the compiler turns into vector instructions).
+    static func clearFillerBytes(_ pixels: UnsafeMutablePointer<Int32>, count: Int) {
+        for index in 0..<count { pixels[index] &= 0x00FF_FFFF }
     }
 
     /// TurboJPEG's message for the last error of `handle`.

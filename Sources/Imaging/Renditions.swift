@@ -148,10 +148,11 @@ public enum Renditions {
             }
             let currentHeight = orientation.swapsDimensions ? current.width : current.height
             let height = max(1, min(currentHeight, Int((Double(fullHeight) * Double(width) / Double(fullWidth)).rounded())))
-            let image = try current.resized(width: width, height: height, from: orientation)
-            renditions.append(Rendition(width: image.width, height: image.height, encodings: try image.encoded(as: formats, space: space)))
-            current = image
+            // The larger picture is let go of before the scaled one is encoded: a photo's worker
+            // never holds the decoded picture, its largest image and the encoder's buffers at once.
+            current = try current.resized(width: width, height: height, from: orientation)
             orientation = .up
+            renditions.append(Rendition(width: current.width, height: current.height, encodings: try current.encoded(as: formats, space: space)))
         }
         var color = current.averageColor()  // of the smallest image: the cheapest, and the same
         if space == .displayP3 { color = ColourConversion.sRGB(fromDisplayP3: color) }  // CSS: sRGB

@@ -203,6 +203,7 @@ public struct SiteBuilder: Sendable {
 
         let images = try await ImageStage(work: work, jobs: jobs).run(
             scan: scan, images: imagePlan, previous: earlier.previous.photos, stored: earlier.stored.photos, progress: progress)
+        PixelMemory.releaseKept()  // the pictures' memory kept for the next photo: none is left
         if let store = work.store {
             let recipe = work.recipe
             try store.recordSite(output: output, keys: images.published.compactMap { photo in
