@@ -46,7 +46,9 @@ struct SitePlan: Sendable {
     }
 
     struct Photo: Sendable {
-        var photo: GalleryPhoto
+        /// Kept out of line: a photo's place is copied into every stage's output (the published
+        /// photos hold it too), and 100,000 photos held it inline twice (46 MB).
+        @Boxed var photo: GalleryPhoto
         var slug: String
         var directory: String
         var album: Int
