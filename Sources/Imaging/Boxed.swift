@@ -19,8 +19,9 @@ public struct Boxed<Value> {
         box = Box(wrappedValue)
     }
 
+    /// The value, read in place (a read of one of its fields does not copy the whole value).
     public var wrappedValue: Value {
-        get { box.value }
+        _read { yield box.value }
         set { box = Box(newValue) }
     }
 }
