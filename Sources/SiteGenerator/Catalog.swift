@@ -124,7 +124,7 @@ final class Catalog: Sendable {
                 var batch: [(path: String, record: Data)] = []
                 func decodeBatch() {
                     let rows = batch
-                    let slices = stride(from: 0, to: rows.count, by: 500).map { $0..<min($0 + 500, rows.count) }
+                    let slices = indexRuns(rows.count, length: 500)
                     let decoded = parallelMap(slices, jobs: ProcessInfo.processInfo.activeProcessorCount) { slice in
                         slice.map { Self.decodeRecord(rows[$0].record) }
                     }

@@ -29,6 +29,12 @@ func parallelMap<Element: Sendable, Value: Sendable, Failure: Error>(
     return try results.map { result throws(Failure) -> Value in try result.get() }
 }
 
+/// `0..<count` cut into consecutive runs of `length` indices (the last may be shorter): how a
+/// long list is shared out to ``parallelMap(_:jobs:_:)`` a run at a time.
+func indexRuns(_ count: Int, length: Int) -> [Range<Int>] {
+    stride(from: 0, to: count, by: length).map { $0..<min($0 + length, count) }
+}
+
 /// One slot per result of ``parallelMap(_:jobs:_:)``.
 private final class ResultSlots<Value: Sendable>: Sendable {
     private let slots: Mutex<[Value?]>

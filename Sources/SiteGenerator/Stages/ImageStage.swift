@@ -97,8 +97,8 @@ struct ImageStage {
             keeping.append((index, hash, formats))
         }
         // On every core, a batch at a time (not every photo's new record at once).
-        for start in stride(from: 0, to: keeping.count, by: 2_000) {
-            let batch = Array(keeping[start..<min(start + 2_000, keeping.count)])
+        for run in indexRuns(keeping.count, length: 2_000) {
+            let batch = Array(keeping[run])
             let results = parallelMap(batch, jobs: jobs) { kept in
                 let paths = plan.imagePaths(photo: kept.index, widths: work.widths, formats: work.formats)
                 return work.apply(.keep(formats: kept.formats), video: images.videos[kept.index], to: plan.photos[kept.index].photo,

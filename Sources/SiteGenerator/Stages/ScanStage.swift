@@ -67,7 +67,7 @@ struct ScanStage {
         }
         let planned = plannedFiles(plan)
         // Asked of every planned file (half a million in a large library), on every core.
-        let chunks = stride(from: 0, to: planned.count, by: 8192).map { $0..<min($0 + 8192, planned.count) }
+        let chunks = indexRuns(planned.count, length: 8192)
         let refused = Set(parallelMap(chunks, jobs: jobs) { chunk in planned[chunk].filter(earlier.isForeign) }.joined())
         if !scan.videosWithoutTools.isEmpty {
             let count = scan.videosWithoutTools.count
@@ -100,7 +100,7 @@ struct ScanStage {
     /// and every page and frame file of every album.
     private func plannedFiles(_ plan: SitePlan) -> [String] {
         // The photos' files, in runs of photos on every core (in the photos' order).
-        let runs = stride(from: 0, to: plan.photos.count, by: 2048).map { $0..<min($0 + 2048, plan.photos.count) }
+        let runs = indexRuns(plan.photos.count, length: 2048)
         let photoFiles = parallelMap(runs, jobs: jobs) { [options] run in
             var files: [String] = []
             for index in run {
