@@ -43,22 +43,14 @@ public enum ProgressWeight {
         return total > 0 ? min(1, Double(done) / Double(total)) : 1
     }
 
-    /// The seconds left at the pace so far: nil before anything is done.
-    public static func remainingSeconds(elapsed: Double, fraction: Double) -> Double? {
-        guard fraction > 0 else { return nil }
-        return max(0, elapsed * (1 - fraction) / fraction)
-    }
-
-    /// Items per second and the seconds left, at the pace since `start` (when the first item
-    /// was finished, and how many items and what share of the work were done then), so that
-    /// the time before it (reading the catalog, planning a large library) does not count as
-    /// slow work. Nil until `minimum` seconds have passed since then or while nothing more is
-    /// done; `remaining` is nil when the share done has not grown.
+    /// Items per second and the seconds left, at the pace of the `elapsed` seconds since
+    /// `start` (how many items and what share of the work were done then: from the first item
+    /// finished, so that the time before it, reading the catalog or planning a large library,
+    /// does not count as slow work). Nil until `minimum` seconds have passed or while nothing
+    /// more is done; `remaining` is nil when the share done has not grown.
     public static func pace(
-        since start: (seconds: Double, done: Int, fraction: Double), now seconds: Double, done: Int, fraction: Double,
-        minimum: Double = 1
+        elapsed: Double, since start: (done: Int, fraction: Double), done: Int, fraction: Double, minimum: Double = 1
     ) -> (rate: Double, remaining: Double?)? {
-        let elapsed = seconds - start.seconds
         guard elapsed >= minimum, done > start.done else { return nil }
         let rate = Double(done - start.done) / elapsed
         guard fraction > start.fraction else { return (rate, nil) }

@@ -162,7 +162,7 @@ final class ProgressReporter: Sendable {
     private func rateAndETA(_ state: State, now: Date) -> String {
         guard let first = state.firstDone,
             let pace = ProgressWeight.pace(
-                since: (0, first.done, first.fraction), now: now.timeIntervalSince(first.time),
+                elapsed: now.timeIntervalSince(first.time), since: (first.done, first.fraction),
                 done: state.done, fraction: fraction(state))
         else { return "" }
         let eta = state.done < state.total ? pace.remaining.map { ", ETA \(Self.duration($0))" } ?? "" : ""

@@ -62,22 +62,22 @@ struct ProgressWeightTests {
         // By items it would have been 10 of 11.
         #expect(ProgressWeight.fraction(done: 10, total: 11, units: 0, totalUnits: 0) == 10.0 / 11.0)
         #expect(ProgressWeight.fraction(done: 11, total: 11, units: total, totalUnits: total) == 1)
-        // 5 s for a quarter of the work: 15 s left.
-        #expect(ProgressWeight.remainingSeconds(elapsed: 5, fraction: 0.25) == 15)
-        #expect(ProgressWeight.remainingSeconds(elapsed: 5, fraction: 0) == nil)
+        // 5 s for a quarter of the work, from nothing done: 15 s left.
+        #expect(ProgressWeight.pace(elapsed: 5, since: (0, 0), done: 1, fraction: 0.25)?.remaining == 15)
+        #expect(ProgressWeight.pace(elapsed: 5, since: (0, 0), done: 1, fraction: 0)?.remaining == .some(nil))
     }
 
     @Test("the rate and ETA start at the first finished item: planning a large library before it is not slow work")
     func paceFromTheFirstItem() throws {
         // 100,000 photos; the first was reported 2.5 s into the stage (planning), then 50,000
         // more in the next second.
-        let start = (seconds: 2.5, done: 1, fraction: 0.00001)
-        #expect(ProgressWeight.pace(since: start, now: 3.0, done: 20_000, fraction: 0.2) == nil)  // under a second
-        let pace = try #require(ProgressWeight.pace(since: start, now: 3.5, done: 50_001, fraction: 0.50001))
+        let start = (done: 1, fraction: 0.00001)
+        #expect(ProgressWeight.pace(elapsed: 0.5, since: start, done: 20_000, fraction: 0.2) == nil)  // under a second
+        let pace = try #require(ProgressWeight.pace(elapsed: 1.0, since: start, done: 50_001, fraction: 0.50001))
         #expect(pace.rate == 50_000)
         // Half the work in 1 s: 1 s left, not the 2.5 s the planning time would add.
         #expect(abs(try #require(pace.remaining) - 1.0) < 0.001)
         // Nothing more done since the start: no figure.
-        #expect(ProgressWeight.pace(since: start, now: 9, done: 1, fraction: 0.00001) == nil)
+        #expect(ProgressWeight.pace(elapsed: 6.5, since: start, done: 1, fraction: 0.00001) == nil)
     }
 }
