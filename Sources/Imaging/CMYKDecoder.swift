@@ -25,7 +25,7 @@ final class CMYKTransform: @unchecked Sendable {  // the handle is immutable aft
     /// at `target`, opaque.
     func apply(_ cmyk: UnsafeRawPointer, to target: UnsafeMutablePointer<Int32>, count: Int) {
         cmsDoTransform(handle, cmyk, target, UInt32(count))
-        for x in 0..<count { target[x] &= 0x00FF_FFFF }  // the alpha byte is not written: opaque
+        JPEGDecoder.clearFillerBytes(target, count: count)  // the alpha byte is not written: opaque
     }
 }
 
@@ -61,11 +61,7 @@ enum CMYKDecoder {
                     Int32(scaledWidth), Int32(scaledWidth * 4), Int32(scaledHeight), Int32(TJPF_CMYK.rawValue), 0)
             }
         }
-        if status != 0 {
-            let text = JPEGDecoder.errorText(handle)
-            if text.lowercased().contains("premature end") { throw .truncated(.jpeg) }
-            if tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) { throw .decodeFailed(.jpeg, detail: text) }
-        }
+        try JPEGDecoder.check(status, handle: handle)
         let inverted = try hasAdobeMarker(bytes)
         let rows = image.rows
         inks.withUnsafeMutableBufferPointer { buffer in

@@ -81,14 +81,19 @@ enum JPEGDecoder {
                 Int32(scaledWidth), Int32(scaledWidth * 4), Int32(scaledHeight),
                 pixelFormat, 0)
         }
-        if status != 0 {
-            let text = errorText(handle)
-            let warning = tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
-            if text.lowercased().contains("premature end") { throw .truncated(.jpeg) }
-            if !warning { throw .decodeFailed(.jpeg, detail: text) }
-        }
+        try check(status, handle: handle)
         clearFillerBytes(pixels, count: scaledWidth * scaledHeight)
         return image
+    }
+
+    /// Throws for what `tjDecompress2` returned as `status` with `handle`: a stream that ends
+    /// early is truncated, any other error fails; a warning (a damaged but decodable stream)
+    /// lets the picture through.
+    static func check(_ status: Int32, handle: tjhandle) throws(ImagingError) {
+        guard status != 0 else { return }
+        let text = errorText(handle)
+        if text.lowercased().contains("premature end") { throw .truncated(.jpeg) }
+        if tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) { throw .decodeFailed(.jpeg, detail: text) }
     }
 
     /// Clears the top byte (TurboJPEG's filler, gd's alpha) of `count` pixels, in place (a
