@@ -106,22 +106,21 @@ public enum Renditions {
         let colourDecision = profile.map { ColourConversion.decision(for: $0, colour: colour) }
         let colourPlan = colourDecision?.plan
         let space = colourDecision?.space ?? .sRGB
+        // A JPEG is decoded at a reduced scale where that is enough: the upright picture must be
+        // at least `largest` wide (and as tall as that needs), in stored pixels.
+        let neededWidth = largest
+        let neededHeight = (fullHeight * largest + fullWidth - 1) / fullWidth
+        let minimumWidth = swapsAxes ? neededHeight : neededWidth
+        let minimumHeight = swapsAxes ? neededWidth : neededHeight
         let decoded: Image
         if info.format == .jpeg, case .cmyk(let transform)? = colourPlan,
             let cmyk = try CMYKDecoder.decode(
-                bytes, info: info, limits: limits, transform: transform,
-                minimumWidth: swapsAxes ? (fullHeight * largest + fullWidth - 1) / fullWidth : largest,
-                minimumHeight: swapsAxes ? largest : (fullHeight * largest + fullWidth - 1) / fullWidth)
+                bytes, info: info, limits: limits, transform: transform, minimumWidth: minimumWidth, minimumHeight: minimumHeight)
         {
             decoded = cmyk  // converted while decoded
         } else if info.format == .jpeg, largest < fullWidth {
-            // The upright picture must be at least `largest` wide (and as tall as that needs).
-            let neededWidth = largest
-            let neededHeight = (fullHeight * largest + fullWidth - 1) / fullWidth
             let scaled = try JPEGDecoder.decode(
-                bytes, info: info, limits: limits,
-                minimumWidth: swapsAxes ? neededHeight : neededWidth,
-                minimumHeight: swapsAxes ? neededWidth : neededHeight)
+                bytes, info: info, limits: limits, minimumWidth: minimumWidth, minimumHeight: minimumHeight)
             if let scaled {
                 decoded = scaled
             } else {
