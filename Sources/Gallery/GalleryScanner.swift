@@ -163,7 +163,7 @@ public struct GalleryScanner: Sendable {
     static func pairingLivePhotos(_ items: [GalleryPhoto]) -> [GalleryPhoto] {
         var clips: [String: GalleryPhoto] = [:]
         for item in items {
-            guard let video = item.video, (item.fileName as NSString).pathExtension.lowercased() == "mov",
+            guard let video = item.video, pathExtension(item.fileName).lowercased() == "mov",
                   video.duration <= MotionClip.maximumDuration else { continue }
             clips[item.stem.lowercased()] = item
         }
@@ -200,7 +200,7 @@ public struct GalleryScanner: Sendable {
         let bytes = [UInt8]((try? handle.read(upToCount: VideoSniffer.headerLength)) ?? Data())
         if bytes.isEmpty { return false }
         if VideoSniffer.isVideo(bytes) { return true }
-        return ImageFormat.sniff(bytes) == nil && Walk.videoExtensions.contains((name as NSString).pathExtension.lowercased())
+        return ImageFormat.sniff(bytes) == nil && Walk.videoExtensions.contains(pathExtension(name).lowercased())
     }
 
     /// Probes a video with ffprobe: its poster's `ImageInfo` (its size as shown, its date, whether
@@ -543,13 +543,11 @@ struct Walk {
         let name = url.lastPathComponent
         visited.insert(url.path)
         var result = Folder(name: name, relativePath: relativePath, subfolders: [])
-        let fileManager = FileManager.default
-        let names: [String]
-        do {
-            names = try fileManager.contentsOfDirectory(atPath: url.path)
-        } catch {
-            problems.append(ScanProblem(path: relativePath.isEmpty ? "." : relativePath,
-                                        reason: "cannot read the folder: \(GalleryScanner.reason(error))"))
+        guard let entries = FolderEntries.read(url.path) else {
+            // Foundation words the reason as before.
+            var reason = "unknown error"
+            do { _ = try FileManager.default.contentsOfDirectory(atPath: url.path) } catch { reason = GalleryScanner.reason(error) }
+            problems.append(ScanProblem(path: relativePath.isEmpty ? "." : relativePath, reason: "cannot read the folder: \(reason)"))
             return result
         }
         // Paths are joined as strings: a URL per entry is slow across thousands of photos.
@@ -561,12 +559,13 @@ struct Walk {
         let firstCandidate = candidates.count
         // Byte order, for a walk that is the same every time: albums and photos are put in their
         // own order afterwards (`order`), so the walk need not pay for the natural sort.
-        for entry in names.sorted() {
+        for item in entries {
+            let entry = item.name
             let lower = entry.lowercased()
             if entry.hasPrefix(".") || Self.ignoredNames.contains(lower) { continue }
             let childPath = folderPath.hasSuffix("/") ? folderPath + entry : folderPath + "/" + entry
             let childRelative = relativePath.isEmpty ? entry : relativePath + "/" + entry
-            guard let status = FileStatus(path: childPath) else {
+            guard let status = item.status else {
                 problems.append(ScanProblem(path: childRelative, reason: "cannot read the file's attributes"))
                 continue
             }
@@ -592,7 +591,7 @@ struct Walk {
                 continue
             }
             guard targetStatus.kind == .regular else { continue }
-            let ext = (entry as NSString).pathExtension.lowercased()
+            let ext = pathExtension(entry).lowercased()
             if ext == "txt" || ext == "md", result.textFiles[lower] == nil {
                 result.textFiles[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size)
             }

@@ -46,12 +46,8 @@ public struct ShardBuilder: Sendable {
     /// reported; only problems with the whole shard (options, folders, writing) throw.
     public func build(progress: @Sendable (BuildEvent) -> Void = { _ in }) async throws(SiteError) -> ShardReport {
         try options.validate()
-        var clock = Date()
-        func finished(_ name: String) {
-            let now = Date()
-            progress(.stage(name, seconds: now.timeIntervalSince(clock)))
-            clock = now
-        }
+        var clock = StageClock()
+        func finished(_ name: String) { progress(clock.lap(name)) }
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: options.sourceDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {

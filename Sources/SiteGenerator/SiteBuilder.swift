@@ -21,8 +21,9 @@ public enum BuildEvent: Sendable {
     case removed(path: String)
     /// Something the user should know that does not stop the build.
     case warning(String)
-    /// A stage of the build is done, after `seconds` (for `--verbose`).
-    case stage(String, seconds: Double)
+    /// A stage of the build is done, after `seconds`, in which the process used
+    /// `processorSeconds` of processor time (for `--verbose`).
+    case stage(String, seconds: Double, processorSeconds: Double = 0)
     /// What a tool the build ran said (ffmpeg's messages; for `--verbose`).
     case log(String)
 }
@@ -79,12 +80,8 @@ public struct SiteBuilder: Sendable {
     /// from one task at a time.
     public func build(progress: @Sendable (BuildEvent) -> Void = { _ in }) async throws(SiteError) -> BuildReport {
         try options.validate()
-        var clock = Date()
-        func finished(_ name: String) {
-            let now = Date()
-            progress(.stage(name, seconds: now.timeIntervalSince(clock)))
-            clock = now
-        }
+        var clock = StageClock()
+        func finished(_ name: String) { progress(clock.lap(name)) }
         let (source, output) = try OutputSafety.resolve(source: options.sourceDirectory, output: options.outputDirectory)
         let theme = try Theme(overrides: options.templatesDirectory)
         let jobs = options.jobs > 0 ? options.jobs : ProcessInfo.processInfo.activeProcessorCount

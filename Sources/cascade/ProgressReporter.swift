@@ -51,8 +51,8 @@ final class ProgressReporter: Sendable {
                 report("skipped \(problem.path): \(problem.reason)", &state)
             case .warning(let text):
                 report("warning: \(text)", &state)
-            case .stage(let name, let seconds):
-                if verbosity == .verbose { say(String(format: "%@: %.2f s", name, seconds), &state) }
+            case .stage(let name, let seconds, let processorSeconds):
+                if verbosity == .verbose { say(String(format: "%@: %.2f s (%.2f processor s)", name, seconds, processorSeconds), &state) }
             case .log(let text):
                 if verbosity == .verbose { say(text, &state) }
             case .removed(let path):

@@ -12,7 +12,7 @@
 /// reads past the entry, and past the buffer when the entry is its last: a crash when the
 /// buffer ends at an unmapped page (a build of a 1,000-photo album crashed so in the stamp's
 /// walk).
-func directoryEntryName(_ entry: UnsafePointer<dirent>) -> [UInt8] {
+public func directoryEntryName(_ entry: UnsafePointer<dirent>) -> [UInt8] {
     let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
     let start = UnsafeRawPointer(entry).advanced(by: offset)
     let length = strlen(start.assumingMemoryBound(to: CChar.self))
@@ -21,6 +21,6 @@ func directoryEntryName(_ entry: UnsafePointer<dirent>) -> [UInt8] {
 
 /// The type (`DT_REG`, `DT_DIR`, ...) of an entry that `readdir` returned, read from its own
 /// field alone, for the reason ``directoryEntryName(_:)`` gives.
-func directoryEntryType(_ entry: UnsafePointer<dirent>) -> UInt8 {
+public func directoryEntryType(_ entry: UnsafePointer<dirent>) -> UInt8 {
     UnsafeRawPointer(entry).load(fromByteOffset: MemoryLayout<dirent>.offset(of: \dirent.d_type)!, as: UInt8.self)
 }

@@ -6,7 +6,7 @@ import TestSupport
     import Glibc
 #endif
 
-@testable import SiteGenerator
+@testable import Gallery
 
 @Suite("Directory entries")
 struct DirectoryEntryNameTests {
