@@ -144,16 +144,17 @@ struct PhotoWork: Sendable {
         _ decision: ImageDecision, to photo: GalleryPhoto, hash: String, paths: [Int: [String]],
         previous: PhotoRecords, staged: [String: String]
     ) -> Result<PhotoResult, PhotoFailure> {
+        // Every image kept (most of a large library's rebuild): nothing else to work out.
+        if case .keep(let formats) = decision, formats.count == self.formats.count {
+            let record = previous[photo.relativePath]!
+            return .success(PhotoResult(record: self.record(of: photo, hash: hash, made: record, paths: paths), reused: true, imagesWritten: 0))
+        }
         let widthsMade = paths.keys.sorted()
         // Per format, its planned files by ascending width.
         let wanted = formats.indices.map { format in widthsMade.map { paths[$0]![format] } }
         var kept: Set<Int> = []
         switch decision {
         case .keep(let formats):
-            let record = previous[photo.relativePath]!
-            if formats.count == self.formats.count {
-                return .success(PhotoResult(record: self.record(of: photo, hash: hash, made: record, paths: paths), reused: true, imagesWritten: 0))
-            }
             kept = formats
         case .move(let from):
             let record = previous[from]!

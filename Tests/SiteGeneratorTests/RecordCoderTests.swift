@@ -47,6 +47,31 @@ struct RecordCoderTests {
         #expect(decoded.doubles.map(\.bitPattern) == value.doubles.map(\.bitPattern))
     }
 
+    @Test("keys are found whatever order they are read in, and a missing one is nil or an error")
+    func keyOrder() throws {
+        struct Written: Codable { var a: Int, b: String, c: Double, d: [Int] }
+        struct ReadBackwards: Decodable, Equatable {
+            var a: Int, b: String, c: Double, d: [Int], e: Int?
+            enum CodingKeys: String, CodingKey { case a, b, c, d, e }
+            init(a: Int, b: String, c: Double, d: [Int], e: Int?) { (self.a, self.b, self.c, self.d, self.e) = (a, b, c, d, e) }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                e = try container.decodeIfPresent(Int.self, forKey: .e)
+                d = try container.decode([Int].self, forKey: .d)
+                b = try container.decode(String.self, forKey: .b)
+                c = try container.decode(Double.self, forKey: .c)
+                a = try container.decode(Int.self, forKey: .a)
+                // A key read twice, after the others.
+                #expect(try container.decode(Int.self, forKey: .a) == a)
+                #expect(try container.decode(String.self, forKey: .b) == b)
+            }
+        }
+        struct NeedsMissing: Decodable { var a: Int, z: Int }
+        let data = try RecordCoder.encode(Written(a: 7, b: "bee", c: 0.5, d: [1, 2]))
+        #expect(try RecordCoder.decode(ReadBackwards.self, from: data) == ReadBackwards(a: 7, b: "bee", c: 0.5, d: [1, 2], e: nil))
+        #expect(throws: (any Error).self) { try RecordCoder.decode(NeedsMissing.self, from: data) }
+    }
+
     @Test("records that earlier versions wrote as JSON are still read")
     func json() throws {
         let record = Self.record(sources: true, info: true)
