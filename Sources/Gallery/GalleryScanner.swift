@@ -110,7 +110,7 @@ public struct GalleryScanner: Sendable {
             throw .sourceUnreadable(sourceDirectory, reason: Self.reason(error))
         }
 
-        var walk = Walk(rootPath: root.path)
+        var walk = Walk(rootPath: root.path, concurrency: options.concurrency)
         let tree = walk.folder(at: root, relativePath: "")
         let probed = probeAll(walk.candidates, known: known, knownVideo: knownVideo)
         var problems = walk.problems
@@ -516,9 +516,15 @@ struct Walk {
     var candidates: [Candidate] = []
     var problems: [ScanProblem] = []
     private var visited: Set<String> = []
+    /// Sub-folders' entries read ahead, by the folder's path (nil: it could not be read).
+    private var prefetched: [String: [FolderEntry]?] = [:]
 
-    init(rootPath: String) {
+    /// How many folders are read at once.
+    let concurrency: Int
+
+    init(rootPath: String, concurrency: Int = 1) {
         self.rootPath = rootPath
+        self.concurrency = concurrency
     }
 
     /// Names a photo folder holds that are not photos and not worth a message.
@@ -543,7 +549,7 @@ struct Walk {
         let name = url.lastPathComponent
         visited.insert(url.path)
         var result = Folder(name: name, relativePath: relativePath, subfolders: [])
-        guard let entries = FolderEntries.read(url.path) else {
+        guard let entries = prefetched.removeValue(forKey: url.path) ?? FolderEntries.read(url.path) else {
             // Foundation words the reason as before.
             var reason = "unknown error"
             do { _ = try FileManager.default.contentsOfDirectory(atPath: url.path) } catch { reason = GalleryScanner.reason(error) }
@@ -552,6 +558,8 @@ struct Walk {
         }
         // Paths are joined as strings: a URL per entry is slow across thousands of photos.
         let folderPath = url.path
+        prefetch(entries.filter { $0.status?.kind == .directory && !$0.name.hasPrefix(".") }
+            .map { folderPath.hasSuffix("/") ? folderPath + $0.name : folderPath + "/" + $0.name })
         // XMP sidecars and camera RAW files of this folder, by lower-cased name: matched with
         // the photos once the whole folder is known.
         var sidecars: [String: TextFile] = [:]
@@ -609,6 +617,23 @@ struct Walk {
         }
         pairSidecarsAndRAWs(from: firstCandidate, folder: relativePath, sidecars: sidecars, raws: raws)
         return result
+    }
+
+    /// Reads the entries of the sub-folders at `paths` on every core (the walk then goes through
+    /// them one after another, as before): most of a large library's walk is `fstatat`.
+    private mutating func prefetch(_ paths: [String]) {
+        guard paths.count > 1, concurrency > 1 else { return }
+        let listings = Mutex([String: [FolderEntry]?]())
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: min(concurrency, paths.count)) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < paths.count else { return }
+                let listing = FolderEntries.read(paths[index])
+                listings.withLock { $0[paths[index]] = .some(listing) }
+            }
+        }
+        prefetched.merge(listings.withLock { $0 }) { _, new in new }
     }
 
     /// A camera RAW file beside a photo of the same name (`IMG_1.CR3` and `IMG_1.JPG`) is that
