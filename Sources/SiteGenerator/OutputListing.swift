@@ -25,6 +25,15 @@ final class OutputListing: Sendable {
         self.root = root
     }
 
+    /// The names of the entries of the site-relative `folder` ("" for the output folder); empty
+    /// when it is not there or cannot be read.
+    func names(in folder: String) -> [String] {
+        if let cached = folders.withLock({ $0[folder] }) { return cached.map { Array($0.keys) } ?? [] }
+        let entries = read(folder)
+        folders.withLock { $0[folder] = .some(entries) }
+        return entries.map { Array($0.keys) } ?? []
+    }
+
     /// What the site-relative `path` is (a link is reported as a link); nil when nothing is there.
     func kind(of path: String) -> FileStatus.Kind? {
         let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))

@@ -37,6 +37,35 @@ struct OutputFolderSafetyTests {
         #expect(!FileManager.default.fileExists(atPath: output.path + "/about-2.html"))
     }
 
+    @Test("in an album that a build already made, a user's file in the way of a photo's image or page is never replaced, and the others are untouched")
+    func userFileInAlbumBuiltBefore() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try source.photo("Trips/beach.jpg", width: 300, height: 200)
+        try source.photo("Trips/dune.jpg", width: 200, height: 300)
+        _ = try await SiteBuilder(options: options(source, output)).build()
+        // Files of the user's, put in the built album's folders: one where a new photo's image
+        // goes, one where another new photo's page goes, and two that are in nobody's way.
+        try output.write("trips/thumbs/cliff-100.jpg", "mine")
+        try output.write("trips/sea.html", "<p>mine</p>")
+        try output.write("trips/notes", "mine")
+        try output.write("trips/thumbs/readme.txt", "mine")
+        try source.photo("Trips/cliff.jpg", width: 300, height: 200)
+        try source.photo("Trips/sea.jpg", width: 300, height: 200)
+        let events = Events()
+        _ = try await SiteBuilder(options: options(source, output)).build { event in events.list.withLock { $0.append(event) } }
+        for (file, contents) in [("trips/thumbs/cliff-100.jpg", "mine"), ("trips/sea.html", "<p>mine</p>"), ("trips/notes", "mine"),
+                                 ("trips/thumbs/readme.txt", "mine")] {
+            #expect(try output.read(file) == contents, "\(file)")
+        }
+        #expect(FileManager.default.fileExists(atPath: output.path + "/trips/cliff-2.html"))
+        #expect(FileManager.default.fileExists(atPath: output.path + "/trips/sea-2.html"))
+        #expect(FileManager.default.fileExists(atPath: output.path + "/trips/beach.html"))
+        let warnings = events.list.withLock { $0.compactMap { if case .warning(let text) = $0 { text } else { nil } } }
+        #expect(warnings.contains { $0.contains("trips/thumbs/cliff-100.jpg") && $0.contains("cliff-2") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("trips/sea.html") && $0.contains("sea-2") }, "\(warnings)")
+    }
+
     @Test("a file of the site's own that is the user's (their index.html) is left as it is, with a warning")
     func userIndexStays() async throws {
         let source = try TemporaryFolder()

@@ -47,6 +47,22 @@ struct EarlierBuild: Sendable {
         return nil
     }
 
+    /// Whether a file of the album folder `directory` (site-relative, "" or ending in `/`) or
+    /// of its `thumbs/`, `originals/` and `videos/` folders (where a photo's files go) exists
+    /// and is not the tool's, and could be a photo's file (its name has a dot): when none
+    /// does, no photo of the album needs asking about each of its files (``isForeign(_:)``).
+    func hasForeignFile(inAlbum directory: String) -> Bool {
+        let folder = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        for sub in ["", "thumbs", "originals", "videos"] {
+            let listed = sub.isEmpty ? folder : folder.isEmpty ? sub : folder + "/" + sub
+            let prefix = listed.isEmpty ? "" : listed + "/"
+            // Every file of a photo has a dot in its name; sub-albums' folders, `frames/` and
+            // `pages/` have none, and could never be in a photo's way.
+            if listing.names(in: listed).contains(where: { $0.contains(".") && isForeign(prefix + $0) }) { return true }
+        }
+        return false
+    }
+
     /// Whether the site-relative `path` exists and is not the tool's: such a file is never
     /// written over or deleted.
     func isForeign(_ path: String) -> Bool {

@@ -59,8 +59,12 @@ struct ScanStage {
         } catch {
             throw .source(error.description)
         }
+        // Whether each album folder holds a file that is not the tool's, asked once per album.
+        var foreignInAlbum: [String: Bool] = [:]
         let plan = SitePlan(root: scan.root) { directory, slug, photo in
-            photoFiles(directory: directory, slug: slug, photo: photo).first(where: earlier.isForeign)
+            let foreign = foreignInAlbum[directory] ?? earlier.hasForeignFile(inAlbum: directory)
+            foreignInAlbum[directory] = foreign
+            return foreign ? photoFiles(directory: directory, slug: slug, photo: photo).first(where: earlier.isForeign) : nil
         }
         for collision in plan.collisions {
             progress(.warning("\(collision.photo): \(collision.file) in the output folder is not Cascade's and stays as it is; the photo is published as \(collision.slug) instead"))
