@@ -58,7 +58,11 @@ struct EarlierBuild: Sendable {
             let prefix = listed.isEmpty ? "" : listed + "/"
             // Every file of a photo has a dot in its name; sub-albums' folders, `frames/` and
             // `pages/` have none, and could never be in a photo's way.
-            if listing.names(in: listed).contains(where: { $0.contains(".") && isForeign(prefix + $0) }) { return true }
+            // (A listed name is there: only whose it is is asked, as in ``isForeign(_:)``.)
+            for name in listing.names(in: listed) where name.utf8.contains(UInt8(ascii: ".")) {
+                let path = prefix + name
+                if !owned.contains(path) && !(recovered?.isCascades(path) ?? false) { return true }
+            }
         }
         return false
     }
