@@ -105,17 +105,33 @@ struct ImagePlanStage {
         }
         // The files the catalog does not list yet: a legacy manifest's, and the planned ones no
         // earlier build made (`owned` holds both the catalog's and the manifest's files).
-        var adding = scan.planned.filter { !earlier.owned.contains($0) && !scan.refused.contains($0) }
-        if earlier.fromLegacyManifest {
-            let storedFiles = Set(earlier.stored.files)
-            adding += earlier.previous.files.filter { !storedFiles.contains($0) }
+        // The files and the photos on two cores (each asks about a large library's every one).
+        enum Part: Sendable {
+            case files(adding: [String])
+            case photos(forgetting: [String], remaining: Set<String>)
         }
-        adding = Array(Set(adding))
-        let forgetting = earlier.stored.photos.keys.filter { !kept.contains($0) }
+        let keptPaths = kept
+        let parts = parallelMap([true, false], jobs: jobs) { files -> Part in
+            if files {
+                var adding = scan.planned.filter { !earlier.owned.contains($0) && !scan.refused.contains($0) }
+                if earlier.fromLegacyManifest {
+                    let storedFiles = Set(earlier.stored.files)
+                    adding += earlier.previous.files.filter { !storedFiles.contains($0) }
+                }
+                return .files(adding: Array(Set(adding)))
+            }
+            let forgetting = earlier.stored.photos.keys.filter { !keptPaths.contains($0) }
+            return .photos(forgetting: forgetting, remaining: Set(earlier.stored.photos.keys).subtracting(forgetting))
+        }
+        var adding: [String] = [], forgetting: [String] = [], remaining = Set<String>()
+        for part in parts {
+            switch part {
+            case .files(let files): adding = files
+            case .photos(let photos, let left): (forgetting, remaining) = (photos, left)
+            }
+        }
         try catalog.prepare(addingFiles: adding, forgettingPhotos: forgetting)
-        let pending = CatalogState(
-            files: earlier.stored.files + adding, pages: earlier.stored.pages,
-            photoPaths: Set(earlier.stored.photos.keys).subtracting(forgetting))
+        let pending = CatalogState(files: earlier.stored.files + adding, pages: earlier.stored.pages, photoPaths: remaining)
         var output = Output(photos: photos, staged: staged, kept: kept, pending: pending)
         output.videos = videos
         return output
