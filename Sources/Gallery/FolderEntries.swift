@@ -23,8 +23,10 @@ enum FolderEntries {
         guard let directory = opendir(path) else { return nil }
         defer { closedir(directory) }
         var entries: [FolderEntry] = []
-        errno = 0
-        while let entry = readdir(directory) {
+        while true {
+            // `readdir` says an error only through `errno` (an `fstatat` below may have set it).
+            errno = 0
+            guard let entry = readdir(directory) else { break }
             var bytes = directoryEntryName(entry)
             if bytes == [UInt8(ascii: ".")] || bytes == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
             guard let name = String(validating: bytes, as: UTF8.self) else {
