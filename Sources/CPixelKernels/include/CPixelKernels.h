@@ -1,0 +1,35 @@
+#ifndef CASCADE_PIXEL_KERNELS_H
+#define CASCADE_PIXEL_KERNELS_H
+
+// Vector kernels for the pixel loops Swift's compiler does not vectorise well (table lookups
+// need AVX2's gathers). Each one converts what it can and says how much; the Swift caller
+// does the rest with its own scalar code, which is also the path on processors without AVX2.
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// The tables of a matrix-shaper colour conversion (see MatrixShaperTables.swift), borrowed
+/// for one call.
+typedef struct {
+    /// Per input channel (red, green, blue), the linear light of each 8-bit value (256 each).
+    const int32_t *red, *green, *blue;
+    /// Row-major 3x3 matrix from source to target linear light, fixed point.
+    int32_t matrix[9];
+    /// 8-bit results by index 0...top, followed by at least 3 more readable bytes (the kernel
+    /// reads 4 bytes at each index).
+    const uint8_t *output;
+    int32_t top;
+    /// Right shift from a matrix row's sum to an output index, and the half added before it.
+    int32_t shift, half;
+} cascade_matrix_shaper;
+
+/// Whether this processor runs the vector kernels (AVX2 on x86-64); 0 elsewhere.
+int cascade_pixel_kernels_vector(void);
+
+/// Converts the first pixels of `pixels` (gd pixels, 0xAARRGGBB in each int32, alpha kept) in
+/// place, eight at a time, and returns how many it converted: a multiple of 8 no larger than
+/// `count`, 0 without AVX2. Every matrix row's sum plus `half` must fit in 32 bits for inputs of
+/// 0...65536 (the caller checks).
+size_t cascade_matrix_shaper_apply(const cascade_matrix_shaper *tables, int32_t *pixels, size_t count);
+
+#endif
