@@ -1,7 +1,13 @@
+import CPixelKernels
+
 /// Downscaling by area averaging ("pixel mixing"): each output pixel is the average of the part
 /// of the picture it covers, each input pixel weighted by how much of it lies under the output
 /// pixel. Nothing aliases at any reduction, solid areas stay exactly solid up to the edges, and
 /// it is an order of magnitude faster than gd's two-pass filters.
+///
+/// For opaque pictures the vertical pass is integer arithmetic in C (`cascade_area_sums`, with
+/// an AVX2 path): the rows' weights in fixed point (1.0 = 2^14, summing to exactly that, so solid
+/// areas stay solid), each byte times its row's weight; the horizontal pass stays in floats.
 ///
 /// Colours are averaged weighted by opacity (premultiplied), so transparent pixels do not
 /// bleed their hidden colour into the edges of what is visible. The work is done a row at a
@@ -20,6 +26,9 @@ enum AreaResampler {
         var counts: [Int]
         var weights: [Float]  // flattened, `counts[i]` entries from `offsets[i]`
         var offsets: [Int]
+        /// `weights` in fixed point (1.0 = 2^14): each footprint's sum to exactly 2^14, the
+        /// rounding left over given to its largest weight.
+        var fixedWeights: [Int16]
 
         init(from source: Int, to target: Int) {
             precondition(target >= 1 && target <= source)
@@ -28,6 +37,7 @@ enum AreaResampler {
             counts = []
             weights = []
             offsets = []
+            fixedWeights = []
             for index in 0..<target {
                 let low = Double(index) * scale
                 let high = min(Double(source), Double(index + 1) * scale)
@@ -44,6 +54,11 @@ enum AreaResampler {
                 }
                 counts.append(local.count)
                 weights.append(contentsOf: local.map { Float($0 / total) })
+                let one = 1 << Int(CASCADE_AREA_WEIGHT_BITS)
+                var fixed = local.map { Int(($0 / total * Double(one)).rounded()) }
+                let largest = fixed.indices.max { fixed[$0] < fixed[$1] }!
+                fixed[largest] += one - fixed.reduce(0, +)
+                fixedWeights.append(contentsOf: fixed.map { Int16($0) })
             }
         }
     }
@@ -196,9 +211,21 @@ enum AreaResampler {
         source: [UnsafeMutablePointer<Int32>], sourceWidth: Int,
         target: [UnsafeMutablePointer<Int32>], placement: Placement, columns: Footprints, lines: Footprints
     ) {
-        resample(source: source, sourceWidth: sourceWidth, target: target, placement: placement, columns: columns, lines: lines,
-                 lanes: { pixel, weight in Self.lanes(pixel) * weight },
-                 pixel: { sums in Self.pixel(sums, limits: SIMD4(255, 255, 255, 0)) })
+        source.withUnsafeBufferPointer { rows in
+            rows.withMemoryRebound(to: UnsafePointer<Int32>?.self) { rows in
+                lines.fixedWeights.withUnsafeBufferPointer { weights in
+                    resample(
+                        source: source, sourceWidth: sourceWidth, target: target, placement: placement, columns: columns, lines: lines,
+                        sumRows: { sums, y in
+                            let first = lines.starts[y]
+                            sums.withMemoryRebound(to: Float.self, capacity: 4 * sourceWidth) { sums in
+                                cascade_area_sums(rows.baseAddress! + first, weights.baseAddress! + lines.offsets[y], lines.counts[y], sourceWidth, sums)
+                            }
+                        },
+                        pixel: { sums in Self.pixel(sums, limits: SIMD4(255, 255, 255, 0)) })
+                }
+            }
+        }
     }
 
     /// Pictures with transparency: colours are averaged weighted by opacity (premultiplied).
@@ -208,10 +235,15 @@ enum AreaResampler {
     ) {
         resample(
             source: source, sourceWidth: sourceWidth, target: target, placement: placement, columns: columns, lines: lines,
-            lanes: { pixel, weight in
-                // b·a, g·a, r·a, a: the colour with a fourth lane of 1, times the weighted opacity.
-                let opacity = Float(127 - ((pixel >> 24) & 0x7F)) * weight
-                return Self.lanes(pixel & 0x00FF_FFFF | 0x0100_0000) * opacity
+            sumRows: { sums, y in
+                let first = lines.starts[y]
+                let offset = lines.offsets[y]
+                let rows = (0..<lines.counts[y]).lazy.map { k in (source[first + k], lines.weights[offset + k]) }
+                sumRows(sums, width: sourceWidth, rows: rows) { pixel, weight in
+                    // b·a, g·a, r·a, a: the colour with a fourth lane of 1, times the weighted opacity.
+                    let opacity = Float(127 - ((pixel >> 24) & 0x7F)) * weight
+                    return Self.lanes(pixel & 0x00FF_FFFF | 0x0100_0000) * opacity
+                }
             },
             pixel: { sums in
                 let opacity = sums[3]
@@ -221,13 +253,13 @@ enum AreaResampler {
             })
     }
 
-    /// Both passes, row by row of the target in the source's axes: `lanes` turns a source pixel
-    /// and its vertical weight into the lanes summed, `pixel` the horizontal sums into a pixel.
+    /// Both passes, row by row of the target in the source's axes: `sumRows` fills the line of
+    /// sums for a target row (the vertical pass), `pixel` turns the horizontal sums into a pixel.
     @inline(__always)
     private static func resample(
         source: [UnsafeMutablePointer<Int32>], sourceWidth: Int,
         target: [UnsafeMutablePointer<Int32>], placement: Placement, columns: Footprints, lines: Footprints,
-        lanes: (Int32, Float) -> SIMD4<Float>, pixel: (SIMD4<Float>) -> Int32
+        sumRows: (UnsafeMutablePointer<SIMD4<Float>>, Int) -> Void, pixel: (SIMD4<Float>) -> Int32
     ) {
         let targetWidth = placement.storedWidth
         let bandRows = placement.bandRows
@@ -257,10 +289,7 @@ enum AreaResampler {
             let straight = placement.straightRow(y, in: target)
             let inBand = y % bandRows
             let out = straight ?? band + inBand * targetWidth
-            let first = lines.starts[y]
-            let offset = lines.offsets[y]
-            let rows = (0..<lines.counts[y]).lazy.map { k in (source[first + k], lines.weights[offset + k]) }
-            sumRows(sums, width: sourceWidth, rows: rows, lanes: lanes)
+            sumRows(sums, y)
             for x in 0..<targetWidth {
                 let from = sums + columnStarts[x]
                 let weights = columnWeights.baseAddress! + x &* taps

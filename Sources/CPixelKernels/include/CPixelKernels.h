@@ -32,4 +32,18 @@ int cascade_pixel_kernels_vector(void);
 /// 0...65536 (the caller checks).
 size_t cascade_matrix_shaper_apply(const cascade_matrix_shaper *tables, int32_t *pixels, size_t count);
 
+/// Fixed-point scale of the weights `cascade_area_sums` takes: 1.0 = 2^14.
+#define CASCADE_AREA_WEIGHT_BITS 14
+
+/// The vertical pass of area averaging for opaque pictures: for each of the `width` pixels of
+/// the `count` rows at `rows`, the sum of its four bytes (in memory order) times the row's
+/// weight in `weights` (fixed point, 1.0 = 2^14, each 0...2^14), stored as four floats at
+/// `sums + 4 * x` in units of one level (the integer sum times 2^-14, exact). Integer
+/// arithmetic, so the AVX2 path (eight pixels and two rows at a time) and the plain C one
+/// give the same floats.
+void cascade_area_sums(const int32_t *const *rows, const int16_t *weights, size_t count, size_t width, float *sums);
+
+/// `cascade_area_sums` one pixel at a time, without AVX2 whatever the processor (for tests).
+void cascade_area_sums_plain(const int32_t *const *rows, const int16_t *weights, size_t count, size_t width, float *sums);
+
 #endif
