@@ -174,7 +174,7 @@ enum AreaResampler {
     /// adding 1.5·2²³ leaves the rounded integer in the low bits of the float's significand.
     /// A limit of 0 for alpha makes the pixel opaque.
     @inline(__always)
-    private static func pixel(_ value: SIMD4<Float>, limits: SIMD4<Float>) -> Int32 {
+    static func pixel(_ value: SIMD4<Float>, limits: SIMD4<Float>) -> Int32 {
         let rounded = pointwiseMin(pointwiseMax(value, .zero), limits) + SIMD4(repeating: 12_582_912)
         #if _endian(little)
         // The four low bytes, narrowed in the vector, are the pixel's bytes in memory order.
@@ -222,7 +222,11 @@ enum AreaResampler {
                                 cascade_area_sums(rows.baseAddress! + first, weights.baseAddress! + lines.offsets[y], lines.counts[y], sourceWidth, sums)
                             }
                         },
-                        pixel: { sums in Self.pixel(sums, limits: SIMD4(255, 255, 255, 0)) })
+                        reduceRow: { sums, columns, out in
+                            sums.withMemoryRebound(to: Float.self, capacity: 4 * sourceWidth) { sums in
+                                cascade_area_row(sums, columns.starts.baseAddress, columns.weights.baseAddress, columns.taps, columns.starts.count, out)
+                            }
+                        })
                 }
             }
         }
@@ -245,30 +249,53 @@ enum AreaResampler {
                     return Self.lanes(pixel & 0x00FF_FFFF | 0x0100_0000) * opacity
                 }
             },
-            pixel: { sums in
-                let opacity = sums[3]
-                if opacity <= 0.0001 { return 0x7F00_0000 }  // fully transparent
-                let colour = sums * (1 / opacity)
-                return Self.pixel(SIMD4(colour[0], colour[1], colour[2], 127 - opacity), limits: SIMD4(255, 255, 255, 127))
+            reduceRow: { sums, columns, out in
+                columns.reduce(sums, into: out) { sums in
+                    let opacity = sums[3]
+                    if opacity <= 0.0001 { return 0x7F00_0000 }  // fully transparent
+                    let colour = sums * (1 / opacity)
+                    return Self.pixel(SIMD4(colour[0], colour[1], colour[2], 127 - opacity), limits: SIMD4(255, 255, 255, 127))
+                }
             })
     }
 
+    /// The horizontal pass's footprints as it reads them: per output pixel the first sum and
+    /// `taps` weights (the same number for every pixel: the most any covers; the others' extra
+    /// weights are zero, at the front when the footprint ends at the last column), so its inner
+    /// loop has one trip count, no mispredicted exit per pixel. Adding a product with a zero
+    /// weight leaves a float sum exactly as it was.
+    struct ColumnTaps {
+        let starts: UnsafeMutableBufferPointer<Int>
+        let weights: UnsafeMutableBufferPointer<Float>
+        let taps: Int
+
+        /// One output row: for each pixel its weighted sum of `sums`, turned into a pixel by `pixel`.
+        @inline(__always)
+        func reduce(_ sums: UnsafeMutablePointer<SIMD4<Float>>, into out: UnsafeMutablePointer<Int32>, pixel: (SIMD4<Float>) -> Int32) {
+            for x in 0..<starts.count {
+                let from = sums + starts[x]
+                let weights = weights.baseAddress! + x &* taps
+                var total = from[0] * weights[0]
+                for k in 1..<taps { total += from[k] * weights[k] }
+                out[x] = pixel(total)
+            }
+        }
+    }
+
     /// Both passes, row by row of the target in the source's axes: `sumRows` fills the line of
-    /// sums for a target row (the vertical pass), `pixel` turns the horizontal sums into a pixel.
+    /// sums for a target row (the vertical pass), `reduceRow` turns the line into the row's
+    /// pixels (the horizontal pass).
     @inline(__always)
     private static func resample(
         source: [UnsafeMutablePointer<Int32>], sourceWidth: Int,
         target: [UnsafeMutablePointer<Int32>], placement: Placement, columns: Footprints, lines: Footprints,
-        sumRows: (UnsafeMutablePointer<SIMD4<Float>>, Int) -> Void, pixel: (SIMD4<Float>) -> Int32
+        sumRows: (UnsafeMutablePointer<SIMD4<Float>>, Int) -> Void,
+        reduceRow: (UnsafeMutablePointer<SIMD4<Float>>, ColumnTaps, UnsafeMutablePointer<Int32>) -> Void
     ) {
         let targetWidth = placement.storedWidth
         let bandRows = placement.bandRows
         let band = UnsafeMutablePointer<Int32>.allocate(capacity: targetWidth * bandRows)
         let sums = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: sourceWidth)
-        // The horizontal pass reads the same number of sums for every output pixel (the most any
-        // covers; the others' extra weights are zero, at the front when the footprint ends at
-        // the last column), so its inner loop has one trip count: no mispredicted exit per pixel.
-        // Adding a product with a zero weight leaves a float sum exactly as it was.
         let taps = max(1, columns.counts.max() ?? 1)
         let columnStarts = UnsafeMutableBufferPointer<Int>.allocate(capacity: targetWidth)
         let columnWeights = UnsafeMutableBufferPointer<Float>.allocate(capacity: targetWidth * taps)
@@ -290,13 +317,7 @@ enum AreaResampler {
             let inBand = y % bandRows
             let out = straight ?? band + inBand * targetWidth
             sumRows(sums, y)
-            for x in 0..<targetWidth {
-                let from = sums + columnStarts[x]
-                let weights = columnWeights.baseAddress! + x &* taps
-                var total = from[0] * weights[0]
-                for k in 1..<taps { total += from[k] * weights[k] }
-                out[x] = pixel(total)
-            }
+            reduceRow(sums, ColumnTaps(starts: columnStarts, weights: columnWeights, taps: taps), out)
             if straight != nil { continue }
             if bandRows == 1 {
                 placement.place(out, storedRow: y, into: target)

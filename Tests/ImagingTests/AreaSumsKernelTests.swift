@@ -41,6 +41,45 @@ import TestSupport
         }
     }
 
+    /// `cascade_area_row`'s two paths and the Swift loop of the premultiplied path, given the
+    /// same sums and weights, make the same pixels (the opaque ones: alpha byte 0).
+    @Test(arguments: [1, 2, 3, 7])
+    func horizontalPassIsTheSameOnEveryPath(taps: Int) {
+        var random = SplitMix64(seed: UInt64(100 + taps))
+        for width in [1, 2, 3, 9, 2401] {
+            let sourceWidth = width * 2 + taps
+            var sums = (0..<sourceWidth).map { _ in
+                SIMD4<Float>(Float(random.double(-3...260)), Float(random.double(-3...260)), Float(random.double(-3...260)), Float(random.double(0...9)))
+            }
+            sums[0] = SIMD4(127.5, 128.5, 0.5, 0)  // ties go to even
+            let starts = UnsafeMutableBufferPointer<Int>.allocate(capacity: width)
+            let weights = UnsafeMutableBufferPointer<Float>.allocate(capacity: width * taps)
+            defer {
+                starts.deallocate()
+                weights.deallocate()
+            }
+            for x in 0..<width {
+                starts[x] = x == 0 ? 0 : random.int(0...(sourceWidth - taps))
+                for k in 0..<taps { weights[x * taps + k] = x == 0 ? (k == 0 ? 1 : 0) : Float(random.double(0...1)) / Float(taps) }
+            }
+            var vector = [Int32](repeating: -1, count: width)
+            var plain = vector
+            var swift = vector
+            sums.withUnsafeMutableBufferPointer { sums in
+                sums.withMemoryRebound(to: Float.self) { floats in
+                    cascade_area_row(floats.baseAddress, starts.baseAddress, weights.baseAddress, taps, width, &vector)
+                    cascade_area_row_plain(floats.baseAddress, starts.baseAddress, weights.baseAddress, taps, width, &plain)
+                }
+                AreaResampler.ColumnTaps(starts: starts, weights: weights, taps: taps).reduce(sums.baseAddress!, into: &swift) {
+                    AreaResampler.pixel($0, limits: SIMD4(255, 255, 255, 0))
+                }
+            }
+            #expect(vector == plain, "\(taps) taps, \(width) wide")
+            #expect(plain == swift, "\(taps) taps, \(width) wide")
+            #expect(plain[0] == 0x00_00_80_80)  // blue 127.5 → 128, green 128.5 → 128, red 0.5 → 0
+        }
+    }
+
     @Test func fixedWeightsSumToOneExactly() {
         for (source, target) in [(2500, 2400), (1875, 1800), (2400, 400), (7, 3), (1000, 999), (3, 1)] {
             let footprints = AreaResampler.Footprints(from: source, to: target)

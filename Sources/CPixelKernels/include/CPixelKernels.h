@@ -46,4 +46,14 @@ void cascade_area_sums(const int32_t *const *rows, const int16_t *weights, size_
 /// `cascade_area_sums` one pixel at a time, without AVX2 whatever the processor (for tests).
 void cascade_area_sums_plain(const int32_t *const *rows, const int16_t *weights, size_t count, size_t width, float *sums);
 
+/// The horizontal pass of area averaging for opaque pictures: output pixel x of `width` is the
+/// sum over k < `taps` of the four floats at `sums + 4 * (starts[x] + k)` times
+/// `weights[x * taps + k]` (multiplied, then added in order of k, never fused), each of the first
+/// three clamped to 0...255 and rounded to the nearest integer (ties to even), the fourth byte
+/// 0 (opaque). The AVX2 path (two pixels at a time) and the plain C one give the same pixels.
+void cascade_area_row(const float *sums, const intptr_t *starts, const float *weights, size_t taps, size_t width, int32_t *out);
+
+/// `cascade_area_row` one pixel at a time, without AVX2 whatever the processor (for tests).
+void cascade_area_row_plain(const float *sums, const intptr_t *starts, const float *weights, size_t taps, size_t width, int32_t *out);
+
 #endif
