@@ -3,15 +3,6 @@
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #include <immintrin.h>
 
-int cascade_pixel_kernels_vector(void) {
-    static int known = -1;  // a benign race: every thread finds the same answer
-    if (known < 0) {
-        __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx2") ? 1 : 0;
-    }
-    return known;
-}
-
 /// The same arithmetic as MatrixShaperTables.applyScalar, on eight pixels at a time in 32-bit
 /// lanes: three gathers from the input curves, the matrix, the rounding shift and clamp, three
 /// gathers from the output table (four bytes at each index, the first kept).
@@ -53,8 +44,6 @@ size_t cascade_matrix_shaper_apply(const cascade_matrix_shaper *tables, int32_t 
 }
 
 #else
-
-int cascade_pixel_kernels_vector(void) { return 0; }
 
 size_t cascade_matrix_shaper_apply(const cascade_matrix_shaper *tables, int32_t *pixels, size_t count) {
     (void)tables;
