@@ -27,8 +27,11 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
+        // Cascade's own C: AVX2 kernels for pixel loops with table lookups, chosen at run time.
+        .target(name: "CPixelKernels"),
+
         // Decoding, orientation, resizing and encoding of photos; owns every C pointer.
-        .target(name: "Imaging", dependencies: ["CGD", "CExif", "CTurboJPEG", "CLCMS2", "CZlib"]),
+        .target(name: "Imaging", dependencies: ["CGD", "CExif", "CTurboJPEG", "CLCMS2", "CZlib", "CPixelKernels"]),
 
         // Videos through the ffmpeg and ffprobe commands: probing, poster frames, web versions.
         .target(name: "Video"),

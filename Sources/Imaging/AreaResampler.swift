@@ -1,7 +1,13 @@
+import CPixelKernels
+
 /// Downscaling by area averaging ("pixel mixing"): each output pixel is the average of the part
 /// of the picture it covers, each input pixel weighted by how much of it lies under the output
 /// pixel. Nothing aliases at any reduction, solid areas stay exactly solid up to the edges, and
 /// it is an order of magnitude faster than gd's two-pass filters.
+///
+/// For opaque pictures the vertical pass is integer arithmetic in C (`cascade_area_sums`, with
+/// an AVX2 path): the rows' weights in fixed point (1.0 = 2^14, summing to exactly that, so solid
+/// areas stay solid), each byte times its row's weight; the horizontal pass stays in floats.
 ///
 /// Colours are averaged weighted by opacity (premultiplied), so transparent pixels do not
 /// bleed their hidden colour into the edges of what is visible. The work is done a row at a
@@ -20,6 +26,9 @@ enum AreaResampler {
         var counts: [Int]
         var weights: [Float]  // flattened, `counts[i]` entries from `offsets[i]`
         var offsets: [Int]
+        /// `weights` in fixed point (1.0 = 2^14): each footprint's sum to exactly 2^14, the
+        /// rounding left over given to its largest weight.
+        var fixedWeights: [Int16]
 
         init(from source: Int, to target: Int) {
             precondition(target >= 1 && target <= source)
@@ -28,6 +37,7 @@ enum AreaResampler {
             counts = []
             weights = []
             offsets = []
+            fixedWeights = []
             for index in 0..<target {
                 let low = Double(index) * scale
                 let high = min(Double(source), Double(index + 1) * scale)
@@ -44,6 +54,11 @@ enum AreaResampler {
                 }
                 counts.append(local.count)
                 weights.append(contentsOf: local.map { Float($0 / total) })
+                let one = 1 << Int(CASCADE_AREA_WEIGHT_BITS)
+                var fixed = local.map { Int(($0 / total * Double(one)).rounded()) }
+                let largest = fixed.indices.max { fixed[$0] < fixed[$1] }!
+                fixed[largest] += one - fixed.reduce(0, +)
+                fixedWeights.append(contentsOf: fixed.map { Int16($0) })
             }
         }
     }
@@ -159,7 +174,7 @@ enum AreaResampler {
     /// adding 1.5·2²³ leaves the rounded integer in the low bits of the float's significand.
     /// A limit of 0 for alpha makes the pixel opaque.
     @inline(__always)
-    private static func pixel(_ value: SIMD4<Float>, limits: SIMD4<Float>) -> Int32 {
+    static func pixel(_ value: SIMD4<Float>, limits: SIMD4<Float>) -> Int32 {
         let rounded = pointwiseMin(pointwiseMax(value, .zero), limits) + SIMD4(repeating: 12_582_912)
         #if _endian(little)
         // The four low bytes, narrowed in the vector, are the pixel's bytes in memory order.
@@ -196,9 +211,25 @@ enum AreaResampler {
         source: [UnsafeMutablePointer<Int32>], sourceWidth: Int,
         target: [UnsafeMutablePointer<Int32>], placement: Placement, columns: Footprints, lines: Footprints
     ) {
-        resample(source: source, sourceWidth: sourceWidth, target: target, placement: placement, columns: columns, lines: lines,
-                 lanes: { pixel, weight in Self.lanes(pixel) * weight },
-                 pixel: { sums in Self.pixel(sums, limits: SIMD4(255, 255, 255, 0)) })
+        source.withUnsafeBufferPointer { rows in
+            rows.withMemoryRebound(to: UnsafePointer<Int32>?.self) { rows in
+                lines.fixedWeights.withUnsafeBufferPointer { weights in
+                    resample(
+                        source: source, sourceWidth: sourceWidth, target: target, placement: placement, columns: columns, lines: lines,
+                        sumRows: { sums, y in
+                            let first = lines.starts[y]
+                            sums.withMemoryRebound(to: Float.self, capacity: 4 * sourceWidth) { sums in
+                                cascade_area_sums(rows.baseAddress! + first, weights.baseAddress! + lines.offsets[y], lines.counts[y], sourceWidth, sums)
+                            }
+                        },
+                        reduceRow: { sums, columns, out in
+                            sums.withMemoryRebound(to: Float.self, capacity: 4 * sourceWidth) { sums in
+                                cascade_area_row(sums, columns.starts.baseAddress, columns.weights.baseAddress, columns.taps, columns.starts.count, out)
+                            }
+                        })
+                }
+            }
+        }
     }
 
     /// Pictures with transparency: colours are averaged weighted by opacity (premultiplied).
@@ -208,35 +239,63 @@ enum AreaResampler {
     ) {
         resample(
             source: source, sourceWidth: sourceWidth, target: target, placement: placement, columns: columns, lines: lines,
-            lanes: { pixel, weight in
-                // b·a, g·a, r·a, a: the colour with a fourth lane of 1, times the weighted opacity.
-                let opacity = Float(127 - ((pixel >> 24) & 0x7F)) * weight
-                return Self.lanes(pixel & 0x00FF_FFFF | 0x0100_0000) * opacity
+            sumRows: { sums, y in
+                let first = lines.starts[y]
+                let offset = lines.offsets[y]
+                let rows = (0..<lines.counts[y]).lazy.map { k in (source[first + k], lines.weights[offset + k]) }
+                sumRows(sums, width: sourceWidth, rows: rows) { pixel, weight in
+                    // b·a, g·a, r·a, a: the colour with a fourth lane of 1, times the weighted opacity.
+                    let opacity = Float(127 - ((pixel >> 24) & 0x7F)) * weight
+                    return Self.lanes(pixel & 0x00FF_FFFF | 0x0100_0000) * opacity
+                }
             },
-            pixel: { sums in
-                let opacity = sums[3]
-                if opacity <= 0.0001 { return 0x7F00_0000 }  // fully transparent
-                let colour = sums * (1 / opacity)
-                return Self.pixel(SIMD4(colour[0], colour[1], colour[2], 127 - opacity), limits: SIMD4(255, 255, 255, 127))
+            reduceRow: { sums, columns, out in
+                columns.reduce(sums, into: out) { sums in
+                    let opacity = sums[3]
+                    if opacity <= 0.0001 { return 0x7F00_0000 }  // fully transparent
+                    let colour = sums * (1 / opacity)
+                    return Self.pixel(SIMD4(colour[0], colour[1], colour[2], 127 - opacity), limits: SIMD4(255, 255, 255, 127))
+                }
             })
     }
 
-    /// Both passes, row by row of the target in the source's axes: `lanes` turns a source pixel
-    /// and its vertical weight into the lanes summed, `pixel` the horizontal sums into a pixel.
+    /// The horizontal pass's footprints as it reads them: per output pixel the first sum and
+    /// `taps` weights (the same number for every pixel: the most any covers; the others' extra
+    /// weights are zero, at the front when the footprint ends at the last column), so its inner
+    /// loop has one trip count, no mispredicted exit per pixel. Adding a product with a zero
+    /// weight leaves a float sum exactly as it was.
+    struct ColumnTaps {
+        let starts: UnsafeMutableBufferPointer<Int>
+        let weights: UnsafeMutableBufferPointer<Float>
+        let taps: Int
+
+        /// One output row: for each pixel its weighted sum of `sums`, turned into a pixel by `pixel`.
+        @inline(__always)
+        func reduce(_ sums: UnsafeMutablePointer<SIMD4<Float>>, into out: UnsafeMutablePointer<Int32>, pixel: (SIMD4<Float>) -> Int32) {
+            for x in 0..<starts.count {
+                let from = sums + starts[x]
+                let weights = weights.baseAddress! + x &* taps
+                var total = from[0] * weights[0]
+                for k in 1..<taps { total += from[k] * weights[k] }
+                out[x] = pixel(total)
+            }
+        }
+    }
+
+    /// Both passes, row by row of the target in the source's axes: `sumRows` fills the line of
+    /// sums for a target row (the vertical pass), `reduceRow` turns the line into the row's
+    /// pixels (the horizontal pass).
     @inline(__always)
     private static func resample(
         source: [UnsafeMutablePointer<Int32>], sourceWidth: Int,
         target: [UnsafeMutablePointer<Int32>], placement: Placement, columns: Footprints, lines: Footprints,
-        lanes: (Int32, Float) -> SIMD4<Float>, pixel: (SIMD4<Float>) -> Int32
+        sumRows: (UnsafeMutablePointer<SIMD4<Float>>, Int) -> Void,
+        reduceRow: (UnsafeMutablePointer<SIMD4<Float>>, ColumnTaps, UnsafeMutablePointer<Int32>) -> Void
     ) {
         let targetWidth = placement.storedWidth
         let bandRows = placement.bandRows
         let band = UnsafeMutablePointer<Int32>.allocate(capacity: targetWidth * bandRows)
         let sums = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: sourceWidth)
-        // The horizontal pass reads the same number of sums for every output pixel (the most any
-        // covers; the others' extra weights are zero, at the front when the footprint ends at
-        // the last column), so its inner loop has one trip count: no mispredicted exit per pixel.
-        // Adding a product with a zero weight leaves a float sum exactly as it was.
         let taps = max(1, columns.counts.max() ?? 1)
         let columnStarts = UnsafeMutableBufferPointer<Int>.allocate(capacity: targetWidth)
         let columnWeights = UnsafeMutableBufferPointer<Float>.allocate(capacity: targetWidth * taps)
@@ -257,17 +316,8 @@ enum AreaResampler {
             let straight = placement.straightRow(y, in: target)
             let inBand = y % bandRows
             let out = straight ?? band + inBand * targetWidth
-            let first = lines.starts[y]
-            let offset = lines.offsets[y]
-            let rows = (0..<lines.counts[y]).lazy.map { k in (source[first + k], lines.weights[offset + k]) }
-            sumRows(sums, width: sourceWidth, rows: rows, lanes: lanes)
-            for x in 0..<targetWidth {
-                let from = sums + columnStarts[x]
-                let weights = columnWeights.baseAddress! + x &* taps
-                var total = from[0] * weights[0]
-                for k in 1..<taps { total += from[k] * weights[k] }
-                out[x] = pixel(total)
-            }
+            sumRows(sums, y)
+            reduceRow(sums, ColumnTaps(starts: columnStarts, weights: columnWeights, taps: taps), out)
             if straight != nil { continue }
             if bandRows == 1 {
                 placement.place(out, storedRow: y, into: target)
