@@ -594,8 +594,10 @@ struct Walk {
         }
         // Paths are joined as strings: a URL per entry is slow across thousands of photos.
         let folderPath = url.path
-        prefetch(entries.filter { $0.status?.kind == .directory && !$0.name.hasPrefix(".") }
-            .map { folderPath.hasSuffix("/") ? folderPath + $0.name : folderPath + "/" + $0.name })
+        // The sub-folders (not links to folders), read ahead a few at a time (``prefetch(_:)``).
+        let subfolderPaths = entries.filter { $0.status?.kind == .directory && !$0.name.hasPrefix(".") && !Self.ignoredNames.contains($0.name.lowercased()) }
+            .map { folderPath.hasSuffix("/") ? folderPath + $0.name : folderPath + "/" + $0.name }
+        var readAhead = 0
         // XMP sidecars and camera RAW files of this folder, by lower-cased name: matched with
         // the photos once the whole folder is known.
         var sidecars: [String: TextFile] = [:]
@@ -631,6 +633,11 @@ struct Walk {
             }
             if targetStatus.kind == .directory {
                 if visited.contains(targetPath) { continue }  // a link cycle, or a folder linked twice
+                if readAhead < subfolderPaths.count, subfolderPaths[readAhead] == targetPath, prefetched[targetPath] == nil {
+                    let window = subfolderPaths[readAhead...].prefix(2 * concurrency)
+                    readAhead += window.count
+                    prefetch(Array(window))
+                }
                 result.subfolders.append(folder(at: URL(fileURLWithPath: targetPath, isDirectory: true), relativePath: childRelative))
                 continue
             }
@@ -656,7 +663,9 @@ struct Walk {
     }
 
     /// Reads the entries of the sub-folders at `paths` on every core (the walk then goes through
-    /// them one after another, as before): most of a large library's walk is `fstatat`.
+    /// them one after another, as before): most of a large library's walk is `fstatat`. A few
+    /// folders at a time, not all of a folder's sub-folders: a library of 100 albums of 1,000
+    /// photos would otherwise hold all 100,000 entries at once.
     private mutating func prefetch(_ paths: [String]) {
         guard paths.count > 1, concurrency > 1 else { return }
         let listings = Mutex([String: [FolderEntry]?]())
