@@ -97,12 +97,6 @@ public struct GalleryScanner: Sendable {
         known: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> ImageInfo? = { _, _ in nil },
         knownVideo: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> VideoInfo? = { _, _ in nil }
     ) throws(GalleryError) -> ScanResult {
-        scan(try walk(sourceDirectory: sourceDirectory), title: title, known: known, knownVideo: knownVideo)
-    }
-
-    /// The first part of a scan: which files and folders `sourceDirectory` holds, read without
-    /// opening any file (so that it can run while what an earlier scan knew is being read).
-    public func walk(sourceDirectory: String) throws(GalleryError) -> FolderWalk {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: sourceDirectory, isDirectory: &isDirectory) else {
@@ -115,19 +109,9 @@ public struct GalleryScanner: Sendable {
         } catch {
             throw .sourceUnreadable(sourceDirectory, reason: Self.reason(error))
         }
+
         var walk = Walk(rootPath: root.path, concurrency: options.concurrency)
         let tree = walk.folder(at: root, relativePath: "")
-        return FolderWalk(tree: tree, candidates: walk.candidates, problems: walk.problems)
-    }
-
-    /// The rest of a scan, of what ``walk(sourceDirectory:)`` found: each file probed (or
-    /// known), captions and sidecars attached, albums assembled and sorted.
-    public func scan(
-        _ walk: FolderWalk, title: String,
-        known: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> ImageInfo? = { _, _ in nil },
-        knownVideo: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> VideoInfo? = { _, _ in nil }
-    ) -> ScanResult {
-        let tree = walk.tree
         let probed = probeAll(walk.candidates, known: known, knownVideo: knownVideo)
         var problems = walk.problems
         var photosByFolder: [String: [GalleryPhoto]] = [:]
@@ -530,15 +514,7 @@ struct TextFile: Sendable {
 }
 
 /// A folder found by the walk.
-/// What the walk of a photo folder found (``GalleryScanner/walk(sourceDirectory:)``): its
-/// folders, the files that may be photos, and the problems met on the way.
-public struct FolderWalk: Sendable {
-    let tree: Folder
-    let candidates: [Candidate]
-    let problems: [ScanProblem]
-}
-
-struct Folder: Sendable {
+struct Folder {
     var name: String
     var relativePath: String
     var subfolders: [Folder]

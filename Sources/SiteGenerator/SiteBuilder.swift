@@ -165,9 +165,6 @@ public struct SiteBuilder: Sendable {
         source: String, output: String, catalog: Catalog, jobs: Int, finished: (String) -> Void,
         progress: @Sendable (BuildEvent) -> Void, recorder: ScanEventRecorder
     ) async throws(SiteError) -> (ScanStage.Output, ImagePlanStage.Output, ImageStage.Output, SiteWriter, [String: String], Bool, OutputListing) {
-        // The photo folder is walked while the catalog is read (neither needs the other).
-        let scanStage = ScanStage(options: options, jobs: jobs)
-        async let walking = Result { () throws(SiteError) in try scanStage.walk(source: source) }
         var earlier = try EarlierBuild(catalog: catalog, output: output) { progress(.warning($0)) }
         SiteWriter(root: output).removeTemporaryFiles()
         // A sharded build's store: the shards' records spare reading every photo again.
@@ -180,7 +177,7 @@ public struct SiteBuilder: Sendable {
             recorder.record(event)
             progress(event)
         }
-        let scan = try scanStage.run(source: source, output: output, earlier: earlier, walked: try await walking.get(), progress: scanProgress)
+        let scan = try ScanStage(options: options, jobs: jobs).run(source: source, output: output, earlier: earlier, progress: scanProgress)
         progress(.scanned(photos: scan.plan.photos.count, albums: scan.plan.albums.count))
         for problem in scan.problems {
             scanProgress(problem.isWarning ? .warning("\(problem.path): \(problem.reason)") : .skipped(problem))

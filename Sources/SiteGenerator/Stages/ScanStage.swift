@@ -25,37 +25,18 @@ struct ScanStage {
     var options: SiteOptions
     var jobs: Int
 
-    /// How the photo folder is read.
-    private var scanOptions: ScanOptions {
-        var scanOptions = ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs)
-        scanOptions.group = options.group
-        scanOptions.layout = options.layout
-        scanOptions.minRating = options.minRating
-        scanOptions.videoTools = options.videoTools
-        scanOptions.videoMaxDuration = options.video.maxDuration
-        return scanOptions
-    }
-
-    /// The first part of the scan, which needs nothing of earlier builds (it can run while the
-    /// catalog is read): the photo folder's folders and files.
-    func walk(source: String) throws(SiteError) -> FolderWalk {
-        do {
-            return try GalleryScanner(options: scanOptions).walk(sourceDirectory: source)
-        } catch {
-            throw .source(error.description)
-        }
-    }
-
-    /// Scans the photo folder `source` (of which `walked` is the walk, when it was made
-    /// beforehand) and plans the site.
     func run(
-        source: String, output: String, earlier: EarlierBuild, walked: FolderWalk? = nil, progress: @Sendable (BuildEvent) -> Void
+        source: String, output: String, earlier: EarlierBuild, progress: @Sendable (BuildEvent) -> Void
     ) throws(SiteError) -> Output {
         let scan: ScanResult
-        let folders: FolderWalk
-        if let walked { folders = walked } else { folders = try walk(source: source) }
         do {
             let records = earlier.previous.photos
+            var scanOptions = ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs)
+            scanOptions.group = options.group
+            scanOptions.layout = options.layout
+            scanOptions.minRating = options.minRating
+            scanOptions.videoTools = options.videoTools
+            scanOptions.videoMaxDuration = options.video.maxDuration
             // What ffprobe said about each video and motion clip, by the source's path.
             var probes: [String: (FileIdentity, VideoInfo)] = [:]
             for (path, record) in records {
@@ -68,13 +49,15 @@ struct ScanStage {
                 }
             }
             let knownProbes = probes
-            scan = GalleryScanner(options: scanOptions)
-                .scan(folders, title: options.title, known: { [earlier] path, identity in
+            scan = try GalleryScanner(options: scanOptions)
+                .scan(sourceDirectory: source, title: options.title, known: { [earlier] path, identity in
                     earlier.knownInfo(path, identity)
                 }, knownVideo: { path, identity in
                     guard let (recorded, probe) = knownProbes[path], recorded == identity else { return nil }
                     return probe
                 })
+        } catch {
+            throw .source(error.description)
         }
         // Whether each album folder holds a file that is not the tool's, asked once per album.
         var foreignInAlbum: [String: Bool] = [:]
