@@ -111,15 +111,20 @@ public struct SiteBuilder: Sendable {
         let (scan, imagePlan, images, writer, earlierPages, legacyManifest, listing) = try await makeImages(
             source: source, output: output, catalog: catalog, jobs: jobs, finished: finished, progress: progress, recorder: recorder)
 
-        var made = Set<String>()
-        for case let photo? in images.published { made.formUnion(photo.images.allPaths) }
+        // The photos' files, gathered in a list: they join the pages' set of files (the larger
+        // one) once it is made, instead of both being hashed into a new set.
+        var photoFiles: [String] = []
+        photoFiles.reserveCapacity(images.published.count)
+        for case let photo? in images.published { photoFiles += photo.images.allPaths }
         var published = images.published
-        made.formUnion(try OriginalsStage(options: options, writer: writer)
-            .run(plan: images.plan, published: &published, kept: imagePlan.kept, progress: progress))
+        photoFiles += try OriginalsStage(options: options, writer: writer)
+            .run(plan: images.plan, published: &published, kept: imagePlan.kept, progress: progress)
         let tags = TagIndex(plan: images.plan, sort: options.sort)
         let renderer = PageRenderer(plan: images.plan, published: published, options: options, theme: theme, jobs: jobs, tags: tags)
         let pages = try PageStage(renderer: renderer, writer: writer, listing: listing, jobs: jobs).run(previousKeys: earlierPages)
-        made.formUnion(pages.files)
+        var made = pages.files
+        made.reserveCapacity(made.count + photoFiles.count + 2)
+        made.formUnion(photoFiles)
         if let sitemap = try SitemapStage(baseURL: options.baseURL, writer: writer).run(plan: images.plan, files: made) {
             made.insert(sitemap)
         }

@@ -33,6 +33,9 @@ struct PageStage {
             previousKeys[path] == key && writer.exists(path)
         }
         var output = Output()
+        // About as many as the last build had (not grown by doubling through a large library).
+        output.files.reserveCapacity(previousKeys.count)
+        output.keys.reserveCapacity(previousKeys.count)
         let siteKey = renderer.siteKey
         // An album whose inputs are what the catalog recorded, with all its files there, is not
         // rendered at all: its files and page keys carry over. Which albums those are is worked
