@@ -49,7 +49,7 @@ enum FolderEntries {
 /// The extension of the file name `name` (no `/` in it): what follows its last dot, or "" when
 /// it has none or its only dot starts it. The same as `NSString.pathExtension` for such names,
 /// without bridging the name to `NSString` (the scan asks it of every file).
-func pathExtension(_ name: String) -> String {
+public func pathExtension(_ name: String) -> String {
     guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name != ".." else { return "" }
     return String(name[name.index(after: dot)...])
 }

@@ -544,6 +544,12 @@ struct Walk {
         "thumbs.db", "desktop.ini", "ehthumbs.db", "icon\r", "@eadir", "__macosx", "$recycle.bin",
         "lost+found",
     ]
+    /// Whether the walk passes over the entry `name` (`lowercased`: the same, lower-cased):
+    /// hidden files and the clutter above.
+    static func isIgnored(_ name: String, lowercased: String) -> Bool {
+        name.hasPrefix(".") || ignoredNames.contains(lowercased)
+    }
+
     /// Extensions of companion files (sidecars, edits, notes) that are silently left alone.
     static let sidecarExtensions: Set<String> = [
         "txt", "md", "markdown", "xmp", "aae", "json", "yaml", "yml", "thm", "ini", "db", "pp3", "dop",
@@ -570,9 +576,10 @@ struct Walk {
         }
         // Paths are joined as strings: a URL per entry is slow across thousands of photos.
         let folderPath = url.path
+        func pathInFolder(_ entry: String) -> String { folderPath.hasSuffix("/") ? folderPath + entry : folderPath + "/" + entry }
         // The sub-folders (not links to folders), read ahead a few at a time (``prefetch(_:)``).
-        let subfolderPaths = entries.filter { $0.status?.kind == .directory && !$0.name.hasPrefix(".") && !Self.ignoredNames.contains($0.name.lowercased()) }
-            .map { folderPath.hasSuffix("/") ? folderPath + $0.name : folderPath + "/" + $0.name }
+        let subfolderPaths = entries.filter { $0.status?.kind == .directory && !Self.isIgnored($0.name, lowercased: $0.name.lowercased()) }
+            .map { pathInFolder($0.name) }
         var readAhead = 0
         // XMP sidecars and camera RAW files of this folder, by lower-cased name: matched with
         // the photos once the whole folder is known.
@@ -584,8 +591,8 @@ struct Walk {
         for item in entries {
             let entry = item.name
             let lower = entry.lowercased()
-            if entry.hasPrefix(".") || Self.ignoredNames.contains(lower) { continue }
-            let childPath = folderPath.hasSuffix("/") ? folderPath + entry : folderPath + "/" + entry
+            if Self.isIgnored(entry, lowercased: lower) { continue }
+            let childPath = pathInFolder(entry)
             let childRelative = relativePath.isEmpty ? entry : relativePath + "/" + entry
             guard let status = item.status else {
                 problems.append(ScanProblem(path: childRelative, reason: "cannot read the file's attributes"))

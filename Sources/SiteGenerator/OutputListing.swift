@@ -28,10 +28,7 @@ final class OutputListing: Sendable {
     /// The names of the entries of the site-relative `folder` ("" for the output folder); empty
     /// when it is not there or cannot be read.
     func names(in folder: String) -> [String] {
-        if let cached = folders.withLock({ $0[folder] }) { return cached.map { Array($0.keys) } ?? [] }
-        let entries = read(folder)
-        folders.withLock { $0[folder] = .some(entries) }
-        return entries.map { Array($0.keys) } ?? []
+        entries(of: folder).map { Array($0.keys) } ?? []
     }
 
     /// What the site-relative `path` is (a link is reported as a link); nil when nothing is there.
@@ -39,10 +36,15 @@ final class OutputListing: Sendable {
         let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
         let folder = slash.map { String(path[..<$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        if let cached = folders.withLock({ $0[folder] }) { return cached?[name] }
+        return entries(of: folder)?[name]
+    }
+
+    /// The entries of the site-relative `folder` by name, read once and kept.
+    private func entries(of folder: String) -> [String: FileStatus.Kind]? {
+        if let cached = folders.withLock({ $0[folder] }) { return cached }
         let entries = read(folder)
         folders.withLock { $0[folder] = .some(entries) }
-        return entries?[name]
+        return entries
     }
 
     /// Whether the site-relative `path` is a regular file (not a link to one) inside the output

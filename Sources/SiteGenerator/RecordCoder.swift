@@ -431,8 +431,7 @@ private struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         entries.reserveCapacity(Int(count))
         while count > 0 {
             let key = try reader.stringRange(at: next)
-            entries.append((key, key.upperBound, Self.sketch(count: key.count, first: key.isEmpty ? nil : reader.bytes[key.lowerBound],
-                                                               last: key.isEmpty ? nil : reader.bytes[key.upperBound - 1])))
+            entries.append((key, key.upperBound, Self.sketch(UnsafeBufferPointer(rebasing: reader.bytes[key]))))
             next = try reader.skip(key.upperBound)
             count -= 1
         }
@@ -443,14 +442,13 @@ private struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// A key's length and first and last bytes: most keys differ in these, so that a key that
     /// is not there (an optional left out) is told from the others without comparing bytes.
-    private static func sketch(count: Int, first: UInt8?, last: UInt8?) -> UInt32 {
-        UInt32(truncatingIfNeeded: count) << 16 | UInt32(first ?? 0) << 8 | UInt32(last ?? 0)
+    private static func sketch(_ utf8: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        UInt32(truncatingIfNeeded: utf8.count) << 16 | UInt32(utf8.first ?? 0) << 8 | UInt32(utf8.last ?? 0)
     }
 
     private func offset(of key: Key) -> Int? {
-        let name = key.stringValue
-        let sketch = name.utf8.withContiguousStorageIfAvailable { Self.sketch(count: $0.count, first: $0.first, last: $0.last) }
-            ?? Self.sketch(count: name.utf8.count, first: name.utf8.first, last: name.utf8.last)
+        var name = key.stringValue
+        let sketch = name.withUTF8(Self.sketch)
         var index = cursor.next
         for _ in 0..<entries.count {
             if index == entries.count { index = 0 }

@@ -161,7 +161,7 @@ struct SitePlan: Sendable {
 
     /// Site-relative path of the original `fileName` of the photo `slug` in the album `directory`.
     static func originalPath(directory: String, slug: String, fileName: String) -> String {
-        let ext = (fileName as NSString).pathExtension.lowercased()
+        let ext = pathExtension(fileName).lowercased()
         let plain = !ext.isEmpty && ext.count <= 5 && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
         return directory + "originals/" + slug + "." + (plain ? ext : "bin")
     }

@@ -58,10 +58,9 @@ struct EarlierBuild: Sendable {
             let prefix = listed.isEmpty ? "" : listed + "/"
             // Every file of a photo has a dot in its name; sub-albums' folders, `frames/` and
             // `pages/` have none, and could never be in a photo's way.
-            // (A listed name is there: only whose it is is asked, as in ``isForeign(_:)``.)
+            // (A listed name is there: only whose it is is asked.)
             for name in listing.names(in: listed) where name.utf8.contains(UInt8(ascii: ".")) {
-                let path = prefix + name
-                if !owned.contains(path) && !(recovered?.isCascades(path) ?? false) { return true }
+                if isTheUsers(prefix + name, exists: { true }) { return true }
             }
         }
         return false
@@ -70,6 +69,13 @@ struct EarlierBuild: Sendable {
     /// Whether the site-relative `path` exists and is not the tool's: such a file is never
     /// written over or deleted.
     func isForeign(_ path: String) -> Bool {
-        !owned.contains(path) && listing.kind(of: path) != nil && !(recovered?.isCascades(path) ?? false)
+        isTheUsers(path) { listing.kind(of: path) != nil }
+    }
+
+    /// Whether `path`, when `exists` says it is there, is not the tool's: neither the catalog
+    /// (or manifest) lists it nor, without either, do its pages show it is Cascade's. Asked in
+    /// this order, cheapest first (whether a page is Cascade's reads it).
+    private func isTheUsers(_ path: String, exists: () -> Bool) -> Bool {
+        !owned.contains(path) && exists() && !(recovered?.isCascades(path) ?? false)
     }
 }
