@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Imaging
 
 /// What earlier builds of one output folder made, and from what: a SQLite database (through
 /// GRDB) kept outside the site, by default in the user's cache folder
@@ -107,38 +108,64 @@ final class Catalog: Sendable {
 
     /// Everything the catalog holds. A photo record that cannot be read is left out (its
     /// images are made anew; its files stay listed, so they are still the tool's).
+    ///
+    /// Decoding the records is most of the time a large library's catalog takes, so the photo
+    /// table is read in ranges of paths, each on a read-only connection of its own, on every
+    /// core, while the files and pages are read on another (a row's bytes are decoded as it is
+    /// read: no range holds its rows' bytes at once, which added 40 MB to a large library's peak).
     func snapshot() throws(SiteError) -> BuildManifest {
         var manifest = BuildManifest()
         do {
-            try database.read { db in
-                manifest.files = try String.fetchAll(db, sql: "SELECT path FROM file ORDER BY path")
-                let pages = try Row.fetchCursor(db, sql: "SELECT path, fingerprint FROM page")
-                while let row = try pages.next() { manifest.pages[row[0]] = row[1] as String }
+            let (count, boundaries) = try database.read { db in
                 let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM photo") ?? 0
-                manifest.photos.reserveCapacity(count)
-                // Decoding the records is most of the time a large library's catalog takes: on
-                // every core, a batch of rows at a time (not every row's bytes at once, which
-                // added 40 MB to a large library's peak). A record that cannot be decoded is left
-                // out (its photo is made anew).
-                let photos = try Row.fetchCursor(db, sql: "SELECT path, record FROM photo")
-                var batch: [(path: String, record: Data)] = []
-                func decodeBatch() {
-                    let rows = batch
-                    let slices = indexRuns(rows.count, length: 500)
-                    let decoded = parallelMap(slices, jobs: ProcessInfo.processInfo.activeProcessorCount) { slice in
-                        slice.map { Self.decodeRecord(rows[$0].record) }
-                    }
-                    for (slice, records) in zip(slices, decoded) {
-                        for (index, record) in zip(slice, records) where record != nil { manifest.photos[rows[index].path] = record }
-                    }
-                    batch.removeAll(keepingCapacity: true)
+                let parts = count < 4_000 ? 1 : 4 * ProcessInfo.processInfo.activeProcessorCount
+                let boundaries = try (1..<parts).map { part in
+                    try String.fetchOne(db, sql: "SELECT path FROM photo ORDER BY path LIMIT 1 OFFSET ?", arguments: [count * part / parts])
                 }
-                while let row = try photos.next() {
-                    batch.append((row[0], row[1]))
-                    if batch.count == 8_000 { decodeBatch() }
-                }
-                decodeBatch()
+                return (count, boundaries.compactMap { $0 })
             }
+            enum Part: Sendable { case filesAndPages, photos(from: String?, to: String?) }
+            enum Read: Sendable { case filesAndPages([String], [String: String]), photos([(String, Boxed<BuildManifest.PhotoRecord>)]) }
+            let parts = [Part.filesAndPages] + zip([nil] + boundaries, boundaries + [nil]).map { Part.photos(from: $0, to: $1) }
+            let reads = try parallelMap(parts, jobs: ProcessInfo.processInfo.activeProcessorCount) { [path] part throws(SiteError) -> Read in
+                do {
+                    var configuration = Configuration()
+                    configuration.readonly = true
+                    configuration.busyMode = .timeout(10)
+                    return try DatabaseQueue(path: path, configuration: configuration).read { db in
+                        switch part {
+                        case .filesAndPages:
+                            let files = try String.fetchAll(db, sql: "SELECT path FROM file ORDER BY path")
+                            var pages: [String: String] = [:]
+                            let rows = try Row.fetchCursor(db, sql: "SELECT path, fingerprint FROM page")
+                            while let row = try rows.next() { pages[row[0]] = row[1] as String }
+                            return .filesAndPages(files, pages)
+                        case .photos(let from, let to):
+                            // A record that cannot be decoded is left out (its photo is made anew).
+                            var records: [(String, Boxed<BuildManifest.PhotoRecord>)] = []
+                            let rows = try Row.fetchCursor(
+                                db, sql: "SELECT path, record FROM photo WHERE (?1 IS NULL OR path >= ?1) AND (?2 IS NULL OR path < ?2)",
+                                arguments: [from, to])
+                            while let row = try rows.next() {
+                                let bytes: Data = row[1]
+                                if let record = Self.decodeRecord(bytes) { records.append((row[0], Boxed(wrappedValue: record))) }
+                            }
+                            return .photos(records)
+                        }
+                    }
+                } catch {
+                    throw .catalog(path: path, reason: "\(error)")
+                }
+            }
+            manifest.photos.reserveCapacity(count)
+            for read in reads {
+                switch read {
+                case .filesAndPages(let files, let pages): (manifest.files, manifest.pages) = (files, pages)
+                case .photos(let records): for (path, record) in records { manifest.photos.set(path, boxed: record) }
+                }
+            }
+        } catch let error as SiteError {
+            throw error
         } catch {
             throw .catalog(path: path, reason: "\(error)")
         }

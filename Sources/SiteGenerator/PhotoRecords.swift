@@ -29,6 +29,11 @@ struct PhotoRecords: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiter
         storage[path]
     }
 
+    /// Sets the record of the photo at source path `path`, kept as it is.
+    mutating func set(_ path: String, boxed record: Boxed<Record>) {
+        storage[path] = record
+    }
+
     /// The source paths that have a record.
     var keys: Dictionary<String, Boxed<Record>>.Keys { storage.keys }
     var count: Int { storage.count }
