@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -5,12 +7,56 @@
 #endif
 
 /// One entry of a folder, as ``FolderEntries/read(_:)`` found it.
-struct FolderEntry: Sendable {
+public struct FolderEntry: Sendable {
     /// The entry's name.
-    var name: String
+    public var name: String
     /// What `lstat` says of it; nil when it cannot be read, or when the name is not UTF-8 (the
     /// rest of the scan goes by path strings, which cannot name such a file).
-    var status: FileStatus?
+    public var status: FileStatus?
+
+    /// An entry named by the bytes `name`, which `lstat` described as `status` (nil when it
+    /// could not): without a status when the name is not UTF-8.
+    public init(name: [UInt8], status: FileStatus?) {
+        if let text = String(validating: name, as: UTF8.self) {
+            self.name = text
+            self.status = status
+        } else {
+            self.name = String(decoding: name, as: UTF8.self)
+            self.status = nil
+        }
+    }
+
+    init(name: String, status: FileStatus?) {
+        self.name = name
+        self.status = status
+    }
+}
+
+/// Folders' entries read once and handed on, by the folder's absolute path: a build fingerprints
+/// the photo folder before it scans it (`BuildStamp`), and the scan takes each folder's entries
+/// from here instead of reading every folder again (a large library's walk is mostly `fstatat`).
+/// Entries are as they were when they were read: a file changed since is seen by the next build.
+/// A folder's entries are let go of as the scan takes them.
+public final class FolderListings: Sendable {
+    private let folders = Mutex<[String: [FolderEntry]]>([:])
+
+    public init() {}
+
+    /// Adds the entries of the folder at `path` (absolute, as the scan joins it: the root's path
+    /// and each sub-folder's name after a `/`).
+    public func add(folder path: String, entries: [FolderEntry]) {
+        let sorted = entries.sorted { $0.name < $1.name }
+        folders.withLock { $0[path] = sorted }
+    }
+
+    /// How many folders' entries are held.
+    public var count: Int { folders.withLock { $0.count } }
+
+    /// The entries of the folder at `path`, by name in byte order, as ``FolderEntries/read(_:)``
+    /// gives them, and no longer held here; nil when they are not.
+    public func take(_ path: String) -> [FolderEntry]? {
+        folders.withLock { $0.removeValue(forKey: path) }
+    }
 }
 
 /// The entries of one folder and their status, read with `readdir` and `fstatat` relative to the
@@ -30,7 +76,7 @@ enum FolderEntries {
             var bytes = directoryEntryName(entry)
             if bytes == [UInt8(ascii: ".")] || bytes == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
             guard let name = String(validating: bytes, as: UTF8.self) else {
-                entries.append(FolderEntry(name: String(decoding: bytes, as: UTF8.self), status: nil))
+                entries.append(FolderEntry(name: bytes, status: nil))
                 continue
             }
             bytes.append(0)

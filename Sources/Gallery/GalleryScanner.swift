@@ -92,10 +92,12 @@ public struct GalleryScanner: Sendable {
     /// `known` may give what an earlier scan found in a file, by its relative path and identity
     /// (size, times, inode): then its header is not read again (the pixel limit still applies).
     /// `knownVideo` does the same for what ffprobe said about a video (not asked again).
+    /// `listings` may give folders' entries already read (a folder not in it is read here).
     public func scan(
         sourceDirectory: String, title: String,
         known: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> ImageInfo? = { _, _ in nil },
-        knownVideo: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> VideoInfo? = { _, _ in nil }
+        knownVideo: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> VideoInfo? = { _, _ in nil },
+        listings: FolderListings? = nil
     ) throws(GalleryError) -> ScanResult {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -111,6 +113,7 @@ public struct GalleryScanner: Sendable {
         }
 
         var walk = Walk(rootPath: root.path, concurrency: options.concurrency)
+        walk.listings = listings
         let tree = walk.folder(at: root, relativePath: "")
         let probed = probeAll(walk.candidates, known: known, knownVideo: knownVideo)
         var problems = walk.problems
@@ -530,6 +533,8 @@ struct Walk {
     private var visited: Set<String> = []
     /// Sub-folders' entries read ahead, by the folder's path (nil: it could not be read).
     private var prefetched: [String: [FolderEntry]?] = [:]
+    /// Folders' entries read before the scan (by the build's stamp): those folders are not read again.
+    var listings: FolderListings?
 
     /// How many folders are read at once.
     let concurrency: Int
@@ -567,7 +572,15 @@ struct Walk {
         let name = url.lastPathComponent
         visited.insert(url.path)
         var result = Folder(name: name, relativePath: relativePath, subfolders: [])
-        guard let entries = prefetched.removeValue(forKey: url.path) ?? FolderEntries.read(url.path) else {
+        let entries: [FolderEntry]?
+        if let read = prefetched.removeValue(forKey: url.path) {
+            entries = read
+        } else if let listed = listings?.take(url.path) {
+            entries = listed
+        } else {
+            entries = FolderEntries.read(url.path)
+        }
+        guard let entries else {
             // Foundation words the reason as before.
             var reason = "unknown error"
             do { _ = try FileManager.default.contentsOfDirectory(atPath: url.path) } catch { reason = GalleryScanner.reason(error) }
@@ -616,7 +629,7 @@ struct Walk {
             }
             if targetStatus.kind == .directory {
                 if visited.contains(targetPath) { continue }  // a link cycle, or a folder linked twice
-                if readAhead < subfolderPaths.count, subfolderPaths[readAhead] == targetPath, prefetched[targetPath] == nil {
+                if listings == nil, readAhead < subfolderPaths.count, subfolderPaths[readAhead] == targetPath, prefetched[targetPath] == nil {
                     let window = subfolderPaths[readAhead...].prefix(2 * concurrency)
                     readAhead += window.count
                     prefetch(Array(window))

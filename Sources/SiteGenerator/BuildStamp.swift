@@ -35,9 +35,11 @@ struct BuildStamp: Sendable, Equatable, Codable {
     /// `source` (absolute, real) and the theme whose fingerprint is `theme`; nil when the folder
     /// cannot be fingerprinted (it holds a symbolic link, or cannot be read) or when the build
     /// depends on something outside it (a sharded build's store, the album-key test hook).
-    static func inputs(options: SiteOptions, source: String, theme: String) -> String? {
+    /// With the stamp come the photo folder's entries as the walk found them, for the scan.
+    static func inputs(options: SiteOptions, source: String, theme: String) -> (stamp: String, listings: FolderListings)? {
         guard options.storeDirectory == nil, !options.verifyAlbumKeys else { return nil }
-        guard let program = programIdentity(), let tree = TreeFingerprint(root: source, identities: true) else { return nil }
+        guard let program = programIdentity(), let tree = TreeFingerprint(root: source, identities: true, listing: true),
+              let listings = tree.listings else { return nil }
         var stable = options
         stable.jobs = 0
         stable.catalogPath = nil
@@ -50,7 +52,7 @@ struct BuildStamp: Sendable, Equatable, Codable {
         let environment = ProcessInfo.processInfo.environment
         for name in ["TZ", "LC_ALL", "LC_TIME", "LANG"] { hasher.combine(name + "=" + (environment[name] ?? "")) }
         hasher.combine(tree.hex)
-        return hasher.hex
+        return (hasher.hex, listings)
     }
 
     /// The fingerprint of the output folder `root`'s entries; nil when it cannot be read.
@@ -85,9 +87,17 @@ struct TreeFingerprint {
         }.joined()
     }
 
+    /// Every folder's entries, by the folder's absolute path, when the walk was asked to keep
+    /// them (the scan then need not read the folders again).
+    let listings: FolderListings?
+    private let root: String
+
     /// Walks `root`; nil when a folder of it cannot be read, or (with `identities`) when it holds
-    /// a symbolic link.
-    init?(root: String, identities: Bool) {
+    /// a symbolic link. With `listing` (which needs `identities`), keeps every folder's entries
+    /// in ``listings``.
+    init?(root: String, identities: Bool, listing: Bool = false) {
+        self.root = root
+        listings = listing && identities ? FolderListings() : nil
         let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         var prefix: [UInt8] = []
@@ -102,6 +112,7 @@ struct TreeFingerprint {
         }
         defer { closedir(directory) }
         var subfolders: [[UInt8]] = []
+        var entries: [FolderEntry] = []
         while let entry = readdir(directory) {
             var name = directoryEntryName(entry)
             if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
@@ -116,6 +127,7 @@ struct TreeFingerprint {
                 name.removeLast()
                 guard result == 0 else { return false }
                 let file = FileStatus(status)
+                if listings != nil { entries.append(FolderEntry(name: name, status: file)) }
                 switch file.kind {
                 case .regular: kind = UInt8(DT_REG)
                 case .directory: kind = UInt8(DT_DIR)
@@ -131,6 +143,10 @@ struct TreeFingerprint {
             if identities && kind == UInt8(DT_LNK) { return false }
             add(prefix: prefix, name: name, kind: kind, details: details)
             if kind == UInt8(DT_DIR) { subfolders.append(name) }
+        }
+        if listings != nil {
+            let folder = prefix.isEmpty ? root : root + "/" + String(decoding: prefix.dropLast(), as: UTF8.self)
+            listings?.add(folder: folder, entries: entries)
         }
         for name in subfolders {
             let child = (name + [0]).withUnsafeBufferPointer { buffer in

@@ -92,12 +92,14 @@ public struct SiteBuilder: Sendable {
 
         // When the photo folder, the settings, the theme, the program and the output folder are
         // as the last complete build left them, the site is what this build would make.
-        let stamps = parallelMap([true, false], jobs: 2) { [options] inputs in
-            inputs ? BuildStamp.inputs(options: options, source: source, theme: theme.fingerprint) : BuildStamp.output(root: output)
+        // The photo folder's walk keeps every folder's entries, which the scan then takes.
+        let stamps = parallelMap([true, false], jobs: 2) { [options] inputs -> (stamp: String, listings: FolderListings?)? in
+            inputs ? BuildStamp.inputs(options: options, source: source, theme: theme.fingerprint).map { ($0.stamp, $0.listings) }
+                : BuildStamp.output(root: output).map { ($0, nil) }
         }
-        let inputs = stamps[0]
+        let inputs = stamps[0]?.stamp
         let last = catalog.lastBuild()
-        if let inputs, let last, last.stamp == BuildStamp(inputs: inputs, output: stamps[1] ?? "") {
+        if let inputs, let last, last.stamp == BuildStamp(inputs: inputs, output: stamps[1]?.stamp ?? "") {
             let report = last.replay(output: output, progress: progress)
             finished("up to date")
             return report
@@ -109,7 +111,8 @@ public struct SiteBuilder: Sendable {
         // in `makeImages`, so that a large library's records are not held while pages are made.
         let recorder = ScanEventRecorder()
         let (scan, imagePlan, images, writer, earlierPages, legacyManifest, listing) = try await makeImages(
-            source: source, output: output, catalog: catalog, jobs: jobs, finished: finished, progress: progress, recorder: recorder)
+            source: source, output: output, listings: stamps[0]?.listings, catalog: catalog, jobs: jobs, finished: finished,
+            progress: progress, recorder: recorder)
 
         // The photos' files, gathered in a list: they join the pages' set of files (the larger
         // one) once it is made, instead of both being hashed into a new set.
@@ -162,12 +165,13 @@ public struct SiteBuilder: Sendable {
     }
 
     /// The stages up to the images: reads what earlier builds made, scans, plans and makes the
-    /// images. Returns what the later stages need of it: the stages' outputs, the writer (which
+    /// images (the scan takes the folders' entries in `listings` instead of reading them again).
+    /// Returns what the later stages need of it: the stages' outputs, the writer (which
     /// leaves the user's files of the output folder alone), the earlier build's page
     /// fingerprints, whether it came from a legacy manifest and what the output folder held,
     /// but not its photos' records.
     private func makeImages(
-        source: String, output: String, catalog: Catalog, jobs: Int, finished: (String) -> Void,
+        source: String, output: String, listings: FolderListings?, catalog: Catalog, jobs: Int, finished: (String) -> Void,
         progress: @Sendable (BuildEvent) -> Void, recorder: ScanEventRecorder
     ) async throws(SiteError) -> (ScanStage.Output, ImagePlanStage.Output, ImageStage.Output, SiteWriter, [String: String], Bool, OutputListing) {
         var earlier = try EarlierBuild(catalog: catalog, output: output) { progress(.warning($0)) }
@@ -182,7 +186,8 @@ public struct SiteBuilder: Sendable {
             recorder.record(event)
             progress(event)
         }
-        let scan = try ScanStage(options: options, jobs: jobs).run(source: source, output: output, earlier: earlier, progress: scanProgress)
+        let scan = try ScanStage(options: options, jobs: jobs).run(
+            source: source, output: output, listings: listings, earlier: earlier, progress: scanProgress)
         progress(.scanned(photos: scan.plan.photos.count, albums: scan.plan.albums.count))
         for problem in scan.problems {
             scanProgress(problem.isWarning ? .warning("\(problem.path): \(problem.reason)") : .skipped(problem))

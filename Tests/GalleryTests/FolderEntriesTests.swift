@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Testing
 import TestSupport
 
@@ -54,5 +55,27 @@ struct FolderEntriesTests {
         #expect(entries.count == 1)
         #expect(entries.first?.name == (path as NSString).lastPathComponent)
         #expect(entries.first?.status == nil)
+    }
+
+    @Test("a scan takes the entries of the folders it is given instead of reading those folders")
+    func scanTakesListings() throws {
+        let folder = try TemporaryFolder()
+        var image = try Image(width: 40, height: 30)
+        image.fill(x: 0, y: 0, width: 40, height: 30, red: 200, green: 80, blue: 40)
+        let jpeg = try image.encoded(as: .jpeg(quality: 80))
+        for name in ["a.jpg", "b.jpg", "Sub/c.jpg"] { try folder.write(name, jpeg) }
+        let root = URL(fileURLWithPath: folder.path).standardizedFileURL.resolvingSymlinksInPath().path
+        let scanner = GalleryScanner(options: ScanOptions(sort: .name, concurrency: 2))
+
+        // The root's entries as they were before b.jpg came; Sub is not listed, and is read.
+        let listings = FolderListings()
+        listings.add(folder: root, entries: try #require(FolderEntries.read(root)).filter { $0.name != "b.jpg" })
+        let listed = try scanner.scan(sourceDirectory: folder.path, title: "T", listings: listings)
+        #expect(listed.root.photos.map(\.fileName) == ["a.jpg"])
+        #expect(listed.root.albums.flatMap(\.photos).map(\.fileName) == ["c.jpg"])
+        #expect(listings.count == 0)
+
+        let read = try scanner.scan(sourceDirectory: folder.path, title: "T")
+        #expect(read.root.photos.map(\.fileName) == ["a.jpg", "b.jpg"])
     }
 }

@@ -62,6 +62,25 @@ struct UpToDateTests {
         return try snapshot(output.path)
     }
 
+    @Test("the stamp's walk keeps every folder's entries as the scan would read them")
+    func stampListsFolders() throws {
+        let source = try makeSource()
+        try source.write(".hidden/x.jpg", [1, 2, 3])
+        let root = URL(fileURLWithPath: source.path).resolvingSymlinksInPath().path
+        let output = try TemporaryFolder()
+        let stamp = try #require(BuildStamp.inputs(options: options(source, output.path), source: root, theme: ""))
+        #expect(stamp.listings.count == 4)
+        for folder in [root, root + "/A", root + "/B", root + "/.hidden"] {
+            let entries = try #require(stamp.listings.take(folder), "\(folder)")
+            #expect(entries.map(\.name) == (try FileManager.default.contentsOfDirectory(atPath: folder)).sorted())
+            for entry in entries {
+                let reference = try #require(FileStatus(path: folder + "/" + entry.name))
+                #expect(entry.status?.kind == reference.kind && entry.status?.identity == reference.identity, "\(entry.name)")
+            }
+        }
+        #expect(stamp.listings.count == 0)
+    }
+
     @Test("a rebuild with nothing changed is up to date and says what the full build said")
     func nothingChanged() async throws {
         let source = try makeSource()

@@ -26,7 +26,8 @@ struct ScanStage {
     var jobs: Int
 
     func run(
-        source: String, output: String, earlier: EarlierBuild, progress: @Sendable (BuildEvent) -> Void
+        source: String, output: String, listings: FolderListings? = nil, earlier: EarlierBuild,
+        progress: @Sendable (BuildEvent) -> Void
     ) throws(SiteError) -> Output {
         let scan: ScanResult
         do {
@@ -55,7 +56,7 @@ struct ScanStage {
                 }, knownVideo: { path, identity in
                     guard let (recorded, probe) = knownProbes[path], recorded == identity else { return nil }
                     return probe
-                })
+                }, listings: listings)
         } catch {
             throw .source(error.description)
         }
