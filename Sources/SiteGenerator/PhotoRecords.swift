@@ -34,6 +34,10 @@ struct PhotoRecords: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiter
         storage[path] = record
     }
 
+    /// Each path with its record as it is kept, in no particular order: a loop that reads a few
+    /// fields of each record (`box.wrappedValue.video`) does not copy every record.
+    var boxes: Dictionary<String, Boxed<Record>> { storage }
+
     /// The source paths that have a record.
     var keys: Dictionary<String, Boxed<Record>>.Keys { storage.keys }
     var count: Int { storage.count }

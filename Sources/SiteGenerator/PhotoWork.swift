@@ -8,6 +8,8 @@ import Video
 struct PhotoResult: Sendable {
     /// The photo's images, as the catalog records them.
     var record: BuildManifest.PhotoRecord
+    /// The catalog's record, when it is `record`: shared rather than copied.
+    var shared: Boxed<BuildManifest.PhotoRecord>?
     var reused: Bool
     /// Whether the images were taken from the store of a sharded build, made by a shard.
     var fromStore = false
@@ -77,8 +79,8 @@ struct PhotoWork: Sendable {
 
     /// The photo's content hash: the earlier record's when the file's identity is unchanged
     /// (nothing is read), else the hash of its bytes.
-    func contentHash(of photo: GalleryPhoto, previous: BuildManifest.PhotoRecord?) -> Result<String, ImagingError> {
-        if let previous, previous.matches(photo.identity) { return .success(previous.contentHash) }
+    func contentHash(of photo: GalleryPhoto, previous: Boxed<BuildManifest.PhotoRecord>?) -> Result<String, ImagingError> {
+        if let previous, previous.wrappedValue.matches(photo.identity) { return .success(previous.wrappedValue.contentHash) }
         if photo.isVideo {
             // Videos are large: hashed 4 MiB at a time.
             guard let hash = Self.streamHash(path: photo.sourcePath) else {
@@ -146,8 +148,8 @@ struct PhotoWork: Sendable {
     ) -> Result<PhotoResult, PhotoFailure> {
         // Every image kept (most of a large library's rebuild): nothing else to work out.
         if case .keep(let formats) = decision, formats.count == self.formats.count {
-            let record = previous[photo.relativePath]!
-            return .success(PhotoResult(record: self.record(of: photo, hash: hash, made: record, paths: paths), reused: true, imagesWritten: 0))
+            let record = previous.boxed(photo.relativePath)!
+            return .success(PhotoResult(record: self.record(of: photo, hash: hash, made: record.wrappedValue, paths: paths), reused: true, imagesWritten: 0))
         }
         let widthsMade = paths.keys.sorted()
         // Per format, its planned files by ascending width.

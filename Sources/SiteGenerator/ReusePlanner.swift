@@ -60,9 +60,10 @@ struct ReusePlanner: Sendable {
         // The least path per hash, without sorting every path of a large library.
         var byHash: [String: String] = [:]
         byHash.reserveCapacity(previous.count)
-        for (path, record) in previous {
-            if let earlier = byHash[record.contentHash], earlier <= path { continue }
-            byHash[record.contentHash] = path
+        for (path, record) in previous.boxes {
+            let hash = record.wrappedValue.contentHash
+            if let earlier = byHash[hash], earlier <= path { continue }
+            byHash[hash] = path
         }
         pathsByHash = byHash
     }
@@ -70,11 +71,12 @@ struct ReusePlanner: Sendable {
     /// The decision for the photo at source path `path` whose content hash is `hash`, which
     /// this build wants at `wanted` (per format, its files by ascending width `widths`).
     func decide(path: String, hash: String, widths: [Int], wanted: [[String]]) -> ImageDecision {
-        if let record = previous[path], record.contentHash == hash {
-            let kept = reusableFormats(record, widths: widths, wanted: wanted)
+        // Records are read in place, not copied (this is asked of every photo of a library).
+        if let record = previous.boxed(path), record.wrappedValue.contentHash == hash {
+            let kept = reusableFormats(record.wrappedValue, widths: widths, wanted: wanted)
             if !kept.isEmpty { return .keep(formats: kept) }
         }
-        if let from = pathsByHash[hash], let record = previous[from], movable(record, widths: widths) {
+        if let from = pathsByHash[hash], let record = previous.boxed(from), movable(record.wrappedValue, widths: widths) {
             return .move(from: from)
         }
         return .make

@@ -41,8 +41,9 @@ struct EarlierBuild: Sendable {
     func knownInfo(_ path: String, _ identity: FileIdentity) -> ImageInfo? {
         // A video's record holds its poster's facts: videos go by their probes (a Live Photo's
         // record, whose clip has a path of its own, is the photo's).
-        if let record = previous.photos[path], record.video.map({ $0.sourcePath != nil }) ?? true, record.matches(identity),
-           record.probeVersion == ImageProbe.version { return record.info }
+        // (Read in place: a record is not copied to read three of its fields.)
+        if let box = previous.photos.boxed(path), box.wrappedValue.video.map({ $0.sourcePath != nil }) ?? true,
+           box.wrappedValue.matches(identity), box.wrappedValue.probeVersion == ImageProbe.version { return box.wrappedValue.info }
         if let scanned = scanned[path], scanned.matches(identity), scanned.probeVersion == ImageProbe.version { return scanned.info }
         return nil
     }

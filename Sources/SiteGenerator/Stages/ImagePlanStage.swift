@@ -44,10 +44,10 @@ struct ImagePlanStage {
         // moves are staged afterwards, one photo after another.
         var photos = parallelMap(Array(plan.photos.indices), jobs: jobs) { index -> PhotoPlan in
             let photo = plan.photos[index].photo
-            let record = previous[photo.relativePath]
+            let record = previous.boxed(photo.relativePath)
             let hash: Result<String, ImagingError>
             // A shard's record of this very file (a sharded build) spares reading it.
-            if !(record?.matches(photo.identity) ?? false), let shard = scanned[photo.relativePath], shard.matches(photo.identity) {
+            if !(record?.wrappedValue.matches(photo.identity) ?? false), let shard = scanned[photo.relativePath], shard.matches(photo.identity) {
                 hash = .success(shard.contentHash)
             } else {
                 hash = work.contentHash(of: photo, previous: record)
@@ -67,9 +67,9 @@ struct ImagePlanStage {
         // The earlier web versions and motion clips by content hash and settings (the least
         // path wins, so the choice does not depend on dictionary order).
         var videoSources: [String: (path: String, video: BuildManifest.VideoRecord)] = [:]
-        for (path, record) in previous {
-            guard let video = record.video else { continue }
-            let key = (video.sourceHash ?? record.contentHash) + "|" + video.settings
+        for (path, record) in previous.boxes {
+            guard let video = record.wrappedValue.video else { continue }
+            let key = (video.sourceHash ?? record.wrappedValue.contentHash) + "|" + video.settings
             if let chosen = videoSources[key], chosen.path < path { continue }
             videoSources[key] = (path, video)
         }

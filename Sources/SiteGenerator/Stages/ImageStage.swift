@@ -43,7 +43,7 @@ struct ImageStage {
                 let path = plan.photos[index].photo.relativePath
                 // A record that is what the catalog holds is shared with it, not copied (most
                 // of a large library's rebuild).
-                let record = previous.boxed(path).flatMap { $0.wrappedValue == result.record ? $0 : nil }
+                let record = result.shared ?? previous.boxed(path).flatMap { $0.wrappedValue == result.record ? $0 : nil }
                     ?? Boxed(wrappedValue: result.record)
                 output.published[index] = PublishedPhoto(planned: plan.photos[index], sharing: record)
                 // (`Boxed`'s == is the box's identity when the record is shared: no second compare.)
@@ -101,9 +101,14 @@ struct ImageStage {
             let batch = Array(keeping[run])
             let results = parallelMap(batch, jobs: jobs) { kept in
                 let paths = plan.imagePaths(photo: kept.index, widths: work.widths, formats: work.formats)
-                return work.apply(.keep(formats: kept.formats), video: images.videos[kept.index], to: plan.photos[kept.index].photo,
-                                  hash: kept.hash, paths: paths,
-                                  previous: previous, staged: staged)
+                let photo = plan.photos[kept.index].photo
+                let outcome = work.apply(.keep(formats: kept.formats), video: images.videos[kept.index], to: photo,
+                                         hash: kept.hash, paths: paths, previous: previous, staged: staged)
+                // Whether the record is the catalog's, asked here on every core rather than by `accept`.
+                guard case .success(var result) = outcome, let box = previous.boxed(photo.relativePath),
+                      box.wrappedValue == result.record else { return outcome }
+                result.shared = box
+                return .success(result)
             }
             for (kept, outcome) in zip(batch, results) {
                 switch outcome {

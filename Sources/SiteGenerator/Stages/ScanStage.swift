@@ -40,8 +40,9 @@ struct ScanStage {
             scanOptions.videoMaxDuration = options.video.maxDuration
             // What ffprobe said about each video and motion clip, by the source's path.
             var probes: [String: (FileIdentity, VideoInfo)] = [:]
-            for (path, record) in records {
-                guard let video = record.video, let probe = video.probe else { continue }
+            for (path, box) in records.boxes {
+                guard let video = box.wrappedValue.video, let probe = video.probe else { continue }
+                let record = box.wrappedValue
                 if let clip = video.sourcePath, let identity = video.sourceIdentity {
                     probes[clip] = (identity, probe)
                 } else if let inode = record.inode, let changeTime = record.changeTime {
