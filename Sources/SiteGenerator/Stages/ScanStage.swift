@@ -61,8 +61,9 @@ struct ScanStage {
         } catch {
             throw .source(error.description)
         }
-        // Whether each album folder holds a file that is not the tool's, asked once per album.
-        var foreignInAlbum: [String: Bool] = [:]
+        // Whether each album folder holds a file that is not the tool's, asked once per album:
+        // the albums of the last build (the folders of its photo pages) on every core first.
+        var foreignInAlbum = foreignFiles(inAlbumsOf: earlier)
         let plan = SitePlan(root: scan.root) { directory, slug, photo in
             let foreign = foreignInAlbum[directory] ?? earlier.hasForeignFile(inAlbum: directory)
             foreignInAlbum[directory] = foreign
@@ -83,6 +84,17 @@ struct ScanStage {
             progress(.warning("\(path) in the output folder is not Cascade's and stays as it is; remove or rename it to publish the site's own \(path)"))
         }
         return Output(plan: plan, problems: scan.problems, planned: planned, refused: refused)
+    }
+
+    /// Whether each album folder of the last build (a folder of one of its photo pages) holds a
+    /// file that is not the tool's (``EarlierBuild/hasForeignFile(inAlbum:)``), asked on every core.
+    private func foreignFiles(inAlbumsOf earlier: EarlierBuild) -> [String: Bool] {
+        var folders = Set<String>()
+        for page in earlier.previous.pages.keys {
+            folders.insert(page.lastIndex(of: "/").map { String(page[...$0]) } ?? "")
+        }
+        let list = Array(folders)
+        return Dictionary(uniqueKeysWithValues: zip(list, parallelMap(list, jobs: jobs) { earlier.hasForeignFile(inAlbum: $0) }))
     }
 
     /// The files of the photo `slug` in the album `directory`: its page, its images at every
