@@ -38,7 +38,9 @@ struct BuildStamp: Sendable, Equatable, Codable {
     /// With the stamp come the photo folder's entries as the walk found them, for the scan.
     static func inputs(options: SiteOptions, source: String, theme: String) -> (stamp: String, listings: FolderListings)? {
         guard options.storeDirectory == nil, !options.verifyAlbumKeys else { return nil }
-        guard let program = programIdentity(), let tree = TreeFingerprint(root: source, identities: true, listing: true),
+        guard let program = programIdentity(), let tree = TreeFingerprint(
+                root: source, identities: true, listing: true,
+                jobs: options.jobs > 0 ? options.jobs : ProcessInfo.processInfo.activeProcessorCount),
               let listings = tree.listings else { return nil }
         var stable = options
         stable.jobs = 0
@@ -94,18 +96,26 @@ struct TreeFingerprint {
 
     /// Walks `root`; nil when a folder of it cannot be read, or (with `identities`) when it holds
     /// a symbolic link. With `listing` (which needs `identities`), keeps every folder's entries
-    /// in ``listings``.
-    init?(root: String, identities: Bool, listing: Bool = false) {
+    /// in ``listings``. The root's sub-folders are walked `jobs` at a time (the sums do not
+    /// depend on the order entries are added in).
+    init?(root: String, identities: Bool, listing: Bool = false, jobs: Int = 1) {
         self.root = root
         listings = listing && identities ? FolderListings() : nil
         let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         var prefix: [UInt8] = []
-        guard walk(descriptor, prefix: &prefix, identities: identities) else { return nil }
+        guard walk(descriptor, prefix: &prefix, identities: identities, jobs: jobs) else { return nil }
     }
 
-    /// Adds the entries of the open folder `descriptor` (closed here) and of its sub-folders.
-    private mutating func walk(_ descriptor: Int32, prefix: inout [UInt8], identities: Bool) -> Bool {
+    /// A fingerprint of nothing yet, for part of a walk.
+    private init(root: String, listings: FolderListings?) {
+        self.root = root
+        self.listings = listings
+    }
+
+    /// Adds the entries of the open folder `descriptor` (closed here) and of its sub-folders,
+    /// `jobs` sub-folders at a time.
+    private mutating func walk(_ descriptor: Int32, prefix: inout [UInt8], identities: Bool, jobs: Int = 1) -> Bool {
         guard let directory = fdopendir(descriptor) else {
             close(descriptor)
             return false
@@ -148,11 +158,32 @@ struct TreeFingerprint {
             let folder = prefix.isEmpty ? root : root + "/" + String(decoding: prefix.dropLast(), as: UTF8.self)
             listings?.add(folder: folder, entries: entries)
         }
-        for name in subfolders {
-            let child = (name + [0]).withUnsafeBufferPointer { buffer in
-                openat(dirfd(directory), UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
+        let folder = dirfd(directory)
+        @Sendable func open(_ name: [UInt8]) -> Int32 {
+            (name + [0]).withUnsafeBufferPointer { buffer in
+                openat(folder, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             }
+        }
+        if jobs > 1 && subfolders.count > 1 {
+            let (root, listings, base) = (root, listings, prefix)
+            let parts = parallelMap(subfolders, jobs: jobs) { name -> TreeFingerprint? in
+                var part = TreeFingerprint(root: root, listings: listings)
+                let child = open(name)
+                guard child >= 0 else { return nil }
+                var prefix = base + name + [UInt8(ascii: "/")]
+                return part.walk(child, prefix: &prefix, identities: identities) ? part : nil
+            }
+            for part in parts {
+                guard let part else { return false }
+                first = first &+ part.first
+                second = second &+ part.second
+                count += part.count
+            }
+            return true
+        }
+        for name in subfolders {
+            let child = open(name)
             guard child >= 0 else { return false }
             let length = prefix.count
             prefix += name

@@ -81,6 +81,20 @@ struct UpToDateTests {
         #expect(stamp.listings.count == 0)
     }
 
+    @Test("the photo folder's fingerprint is the same whether its sub-folders are walked one or several at a time")
+    func parallelFingerprint() throws {
+        let source = try makeSource()
+        try source.write("A/Deeper/photo 9.jpg", [1, 2, 3])
+        let serial = try #require(TreeFingerprint(root: source.path, identities: true, jobs: 1)).hex
+        #expect(try #require(TreeFingerprint(root: source.path, identities: true, listing: true, jobs: 2)).hex == serial)
+        #expect(try #require(TreeFingerprint(root: source.path, identities: false, jobs: 3)).hex
+            == (try #require(TreeFingerprint(root: source.path, identities: false, jobs: 1))).hex)
+        try source.write("A/Deeper/photo 9.jpg", [1, 2, 3, 4])
+        #expect(try #require(TreeFingerprint(root: source.path, identities: true, jobs: 2)).hex != serial)
+        try FileManager.default.createSymbolicLink(atPath: source.path + "/B/link.jpg", withDestinationPath: "notes.pdf")
+        #expect(TreeFingerprint(root: source.path, identities: true, jobs: 2) == nil)
+    }
+
     @Test("a rebuild with nothing changed is up to date and says what the full build said")
     func nothingChanged() async throws {
         let source = try makeSource()
