@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import Synchronization
 import GalleryConfig
 import Imaging
 import Video
@@ -161,6 +162,10 @@ public struct SiteBuilder: Sendable {
                 albums: report.albums, photos: report.photos, videos: report.videos, pages: report.pages,
                 events: recorder.events))
         }
+        // What the build held (a large library's sets of files, records and pages) is freed on
+        // another thread: the caller need not wait a tenth of a second for it.
+        releaseInBackground((consume scan, consume imagePlan, consume images, consume published, consume made, consume pages,
+                             consume renderer, consume photoFiles, consume listing, consume earlierPages))
         return report
     }
 
@@ -228,4 +233,17 @@ public struct SiteBuilder: Sendable {
         bytes.removeAll { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0x7F }
         return Data(bytes)
     }
+}
+
+/// Lets go of `value` on another thread: it is held by a box the thread empties, so its last
+/// reference is dropped there whichever of the two threads gets there first.
+private func releaseInBackground<Value: Sendable>(_ value: consuming Value) {
+    let held = HeldForRelease(value)
+    DispatchQueue.global(qos: .utility).async { held.value.withLock { $0 = nil } }
+}
+
+/// A value on its way to be freed (``releaseInBackground(_:)``).
+private final class HeldForRelease<Value: Sendable>: Sendable {
+    let value: Mutex<Value?>
+    init(_ value: consuming Value) { self.value = Mutex(value) }
 }
