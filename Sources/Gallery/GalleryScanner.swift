@@ -115,36 +115,16 @@ public struct GalleryScanner: Sendable {
         var walk = Walk(rootPath: root.path, concurrency: options.concurrency)
         walk.listings = listings
         let tree = walk.folder(at: root, relativePath: "")
-        let probed = probeAll(walk.candidates, known: known, knownVideo: knownVideo)
+        // Each candidate's header (or the catalog's), sidecar and photo, on every core.
+        let items = probeAll(walk.candidates, known: known, knownVideo: knownVideo)
         var problems = walk.problems
         var photosByFolder: [String: [GalleryPhoto]] = [:]
         var videosWithoutTools: [String] = []
-        for (candidate, (outcome, sidecar)) in zip(walk.candidates, probed) {
-            switch outcome {
-            case .item(let info, let video):
-                var photo = GalleryPhoto(
-                    sourcePath: candidate.path, relativePath: candidate.relativePath,
-                    fileName: candidate.name, fileSize: candidate.identity.size,
-                    modificationTime: candidate.identity.modificationTime, info: info)
-                photo.changeTime = candidate.identity.changeTime
-                photo.inode = candidate.identity.inode
-                photo.video = video
-                if let problem = info.metadata.xmpProblem {
-                    problems.append(ScanProblem(path: candidate.relativePath,
-                                                reason: "its embedded XMP is not read: \(problem); the photo is published without it",
-                                                isWarning: true))
-                }
-                switch sidecar {
-                case .success(let fields): photo.sidecar = fields
-                case .failure(let error):
-                    problems.append(ScanProblem(path: candidate.sidecar?.relativePath ?? candidate.relativePath,
-                                                reason: "this XMP sidecar is not read: \(error); \(candidate.name) is published without it",
-                                                isWarning: true))
-                case nil: break
-                }
-                // A rejected photo (rating -1) is never published; `min_rating` leaves out the others below it.
-                if photo.rating < 0 || photo.rating < options.minRating { continue }
-                photosByFolder[candidate.folder, default: []].append(photo)
+        for (candidate, item) in zip(walk.candidates, items) {
+            switch item {
+            case .item(let photo, let warnings):
+                problems += warnings
+                if let photo { photosByFolder[candidate.folder, default: []].append(photo) }
             case .failure(let reason):
                 problems.append(ScanProblem(path: candidate.relativePath, reason: reason))
             case .videoWithoutTools:
@@ -152,7 +132,7 @@ public struct GalleryScanner: Sendable {
             }
         }
         for folder in photosByFolder.keys { photosByFolder[folder] = Self.pairingLivePhotos(photosByFolder[folder]!) }
-        let album = assemble(tree, name: title, photosByFolder: photosByFolder, problems: &problems)
+        let album = assemble(tree, name: title, photosByFolder: photosByFolder, problems: &problems, concurrency: options.concurrency)
             ?? GalleryAlbum(name: title, relativePath: "", albums: [], photos: [], sort: options.sort)
         problems.sort { ($0.path, $0.line ?? 0) < ($1.path, $1.line ?? 0) }
         var result = ScanResult(root: album, problems: problems)
@@ -186,6 +166,48 @@ public struct GalleryScanner: Sendable {
     }
 
     /// What probing one file found.
+    /// What a candidate of the walk became.
+    enum ScannedItem: Sendable {
+        /// A photo or video, with what the user should know about it; no photo when its rating
+        /// leaves it out (a rejected photo, or one below `min_rating`).
+        case item(GalleryPhoto?, warnings: [ScanProblem])
+        /// Not usable, and why.
+        case failure(String)
+        /// A video, while `ffmpeg` and `ffprobe` are not on the `PATH`.
+        case videoWithoutTools
+    }
+
+    /// The photo of `candidate` whose header is `info` (and ffprobe's facts `video`, for a
+    /// video), with its XMP sidecar's fields as `sidecar` read them.
+    private func item(
+        _ candidate: Candidate, info: ImageInfo, video: VideoInfo?, sidecar: Result<XMPMetadata, XMPError>?
+    ) -> ScannedItem {
+        var warnings: [ScanProblem] = []
+        var photo = GalleryPhoto(
+            sourcePath: candidate.path, relativePath: candidate.relativePath,
+            fileName: candidate.name, fileSize: candidate.identity.size,
+            modificationTime: candidate.identity.modificationTime, info: info)
+        photo.changeTime = candidate.identity.changeTime
+        photo.inode = candidate.identity.inode
+        photo.video = video
+        if let problem = info.metadata.xmpProblem {
+            warnings.append(ScanProblem(path: candidate.relativePath,
+                                        reason: "its embedded XMP is not read: \(problem); the photo is published without it",
+                                        isWarning: true))
+        }
+        switch sidecar {
+        case .success(let fields): photo.sidecar = fields
+        case .failure(let error):
+            warnings.append(ScanProblem(path: candidate.sidecar?.relativePath ?? candidate.relativePath,
+                                        reason: "this XMP sidecar is not read: \(error); \(candidate.name) is published without it",
+                                        isWarning: true))
+        case nil: break
+        }
+        // A rejected photo (rating -1) is never published; `min_rating` leaves out the others below it.
+        if photo.rating < 0 || photo.rating < options.minRating { return .item(nil, warnings: warnings) }
+        return .item(photo, warnings: warnings)
+    }
+
     enum ProbeOutcome: Sendable {
         /// A photo, or a video (then `info` describes its poster: its size as shown, upright).
         case item(ImageInfo, VideoInfo?)
@@ -231,14 +253,21 @@ public struct GalleryScanner: Sendable {
         return .item(info, video)
     }
 
-    /// Each candidate's header (unless `known` has it) and XMP sidecar, read on every core.
-    /// Sidecars are read on every scan: they are small, and editing one must show.
+    /// Each candidate's header (unless `known` has it) and XMP sidecar, read on every core, and
+    /// the photo made of them. Sidecars are read on every scan: they are small, and editing one
+    /// must show.
     private func probeAll(
         _ candidates: [Candidate], known: @Sendable (String, FileIdentity) -> ImageInfo?,
         knownVideo: @Sendable (String, FileIdentity) -> VideoInfo?
-    ) -> [(ProbeOutcome, Result<XMPMetadata, XMPError>?)] {
-        typealias Outcome = (ProbeOutcome, Result<XMPMetadata, XMPError>?)
-        let results = Mutex([Outcome?](repeating: nil, count: candidates.count))
+    ) -> [ScannedItem] {
+        let results = Mutex([ScannedItem?](repeating: nil, count: candidates.count))
+        @Sendable func finish(_ index: Int, _ outcome: ProbeOutcome, _ sidecar: Result<XMPMetadata, XMPError>?) -> ScannedItem {
+            switch outcome {
+            case .item(let info, let video): item(candidates[index], info: info, video: video, sidecar: sidecar)
+            case .failure(let reason): .failure(reason)
+            case .videoWithoutTools: .videoWithoutTools
+            }
+        }
         let tools = options.videoTools
         let maxDuration = options.videoMaxDuration
         let next = Atomic<Int>(0)
@@ -252,14 +281,16 @@ public struct GalleryScanner: Sendable {
                 // A video an earlier build published is kept without the tools too (its probe is
                 // the catalog's): only videos never published need them.
                 if let video = knownVideo(candidate.relativePath, candidate.identity) {
-                    results.withLock { $0[index] = (Self.videoOutcome(video, maxDuration: maxDuration), nil) }
+                    let item = finish(index, Self.videoOutcome(video, maxDuration: maxDuration), nil)
+                    results.withLock { $0[index] = item }
                     continue
                 }
                 // What the catalog knows of the file (asked once: it is a lookup and a copy).
                 let earlier = known(candidate.relativePath, candidate.identity)
                 if earlier == nil, Self.isVideo(path: candidate.path, name: candidate.name) {
                     let outcome = tools.map { Self.probeVideo(candidate, tools: $0, maxDuration: maxDuration) } ?? .videoWithoutTools
-                    results.withLock { $0[index] = (outcome, nil) }
+                    let item = finish(index, outcome, nil)
+                    results.withLock { $0[index] = item }
                     continue
                 }
                 let result = Result<ImageInfo, ImagingError> { () throws(ImagingError) -> ImageInfo in
@@ -283,19 +314,43 @@ public struct GalleryScanner: Sendable {
                 case .success(let info): .item(info, nil)
                 case .failure(let error): .failure(error.description)
                 }
-                results.withLock { $0[index] = (outcome, sidecar) }
+                let item = finish(index, outcome, sidecar)
+                results.withLock { $0[index] = item }
             }
         }
         return results.withLock { $0.map { $0! } }
     }
 
+    /// The album of `folder` and of its sub-folders (nil when none of them has a photo, but
+    /// for the root), with the problems found in their text files. With `concurrency` above 1,
+    /// the sub-folders are assembled that many at a time (their problems in the same order).
     private func assemble(
-        _ folder: Folder, name: String, photosByFolder: [String: [GalleryPhoto]], problems: inout [ScanProblem]
+        _ folder: Folder, name: String, photosByFolder: [String: [GalleryPhoto]], problems: inout [ScanProblem],
+        concurrency: Int = 1
     ) -> GalleryAlbum? {
         var albums: [GalleryAlbum] = []
-        for subfolder in folder.subfolders {
-            if let album = assemble(subfolder, name: subfolder.name, photosByFolder: photosByFolder, problems: &problems) {
-                albums.append(album)
+        if concurrency > 1, folder.subfolders.count > 1 {
+            let subfolders = folder.subfolders
+            let results = Mutex([(album: GalleryAlbum?, problems: [ScanProblem])?](repeating: nil, count: subfolders.count))
+            let next = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: min(concurrency, subfolders.count)) { _ in
+                while true {
+                    let index = next.add(1, ordering: .relaxed).oldValue
+                    guard index < subfolders.count else { return }
+                    var found: [ScanProblem] = []
+                    let album = assemble(subfolders[index], name: subfolders[index].name, photosByFolder: photosByFolder, problems: &found)
+                    results.withLock { $0[index] = (album, found) }
+                }
+            }
+            for result in results.withLock({ $0 }) {
+                problems += result!.problems
+                if let album = result!.album { albums.append(album) }
+            }
+        } else {
+            for subfolder in folder.subfolders {
+                if let album = assemble(subfolder, name: subfolder.name, photosByFolder: photosByFolder, problems: &problems) {
+                    albums.append(album)
+                }
             }
         }
         var photos = photosByFolder[folder.relativePath] ?? []
