@@ -258,7 +258,9 @@ final class Catalog: Sendable {
                 // The files of a rebuild are mostly those of the build before: asking the new set
                 // about each old file is much cheaper than making a set of the old ones.
                 let removed = known ?? old.files.filter { !files.contains($0) }
-                guard !removed.isEmpty || old.files.count != files.count else { return .files(added: [], removed: []) }
+                // (`old.files` lists each file once, so that it shares `old.files.count - removed.count`
+                // files with `files`: when that is all of `files`, none was added.)
+                guard old.files.count - removed.count != files.count else { return .files(added: [], removed: removed) }
                 let oldFiles = Set(old.files)
                 return .files(added: files.filter { !oldFiles.contains($0) }, removed: removed)
             case 1:
