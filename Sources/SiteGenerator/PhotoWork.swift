@@ -8,8 +8,6 @@ import Video
 struct PhotoResult: Sendable {
     /// The photo's images, as the catalog records them.
     var record: BuildManifest.PhotoRecord
-    /// The catalog's record, when it is `record`: shared rather than copied.
-    var shared: Boxed<BuildManifest.PhotoRecord>?
     var reused: Bool
     /// Whether the images were taken from the store of a sharded build, made by a shard.
     var fromStore = false

@@ -33,23 +33,29 @@ struct ImageStage {
         var plan = scan.plan
         var output = Output(plan: plan, published: [PublishedPhoto?](repeating: nil, count: plan.photos.count), problems: [])
         var failures: [(index: Int, reason: String)] = []
-        try await process(plan: plan, images: images, previous: previous, progress: progress) { index, outcome in
+        // What a photo's images come to: it is published, and its record is a change to the
+        // catalog's or not. Worked out on the core that made or kept the images.
+        let pendingPhotos = images.pending.photoPaths
+        let publish: @Sendable (Int, PhotoResult) -> Accepted = { [plan] index, result in
+            let path = plan.photos[index].photo.relativePath
+            // A record that is what the catalog holds is shared with it, not copied (most of a
+            // large library's rebuild).
+            let record = previous.boxed(path).flatMap { $0.wrappedValue == result.record ? $0 : nil }
+                ?? Boxed(wrappedValue: result.record)
+            // The catalog keeps the records of the photos kept as they were (the others it forgot).
+            // (`Boxed`'s == is the box's identity when the record is shared: no second compare.)
+            let changed = !pendingPhotos.contains(path) || stored.boxed(path) != record
+            return Accepted(result: result, published: PublishedPhoto(planned: plan.photos[index], sharing: record), changed: changed)
+        }
+        try await process(plan: plan, images: images, previous: previous, publish: publish, progress: progress) { index, outcome in
             switch outcome {
-            case .success(let result):
+            case .success(let accepted):
+                let result = accepted.result
                 output.imagesWritten += result.imagesWritten
                 if result.reused { output.photosReused += 1 } else { output.photosMade += 1 }
                 if result.fromStore { output.photosFromStore += 1 }
-                // The catalog keeps the records of the photos kept as they were (the others it forgot).
-                let path = plan.photos[index].photo.relativePath
-                // A record that is what the catalog holds is shared with it, not copied (most
-                // of a large library's rebuild).
-                let record = result.shared ?? previous.boxed(path).flatMap { $0.wrappedValue == result.record ? $0 : nil }
-                    ?? Boxed(wrappedValue: result.record)
-                output.published[index] = PublishedPhoto(planned: plan.photos[index], sharing: record)
-                // (`Boxed`'s == is the box's identity when the record is shared: no second compare.)
-                if !images.pending.photoPaths.contains(path) || stored.boxed(path) != record {
-                    output.changedRecords.append((path, result.record))
-                }
+                output.published[index] = accepted.published
+                if accepted.changed { output.changedRecords.append((plan.photos[index].photo.relativePath, result.record)) }
             case .failure(let error):
                 failures.append((index, error.text))
             }
@@ -64,9 +70,17 @@ struct ImageStage {
         return output
     }
 
+    /// A photo's images made or kept, as it is published (``run``'s `publish`).
+    private struct Accepted: Sendable {
+        var result: PhotoResult
+        var published: PublishedPhoto
+        /// Whether its record differs from the catalog's.
+        var changed: Bool
+    }
+
     private func process(
-        plan: SitePlan, images: ImagePlanStage.Output, previous: PhotoRecords,
-        progress: @Sendable (BuildEvent) -> Void, accept: (Int, Result<PhotoResult, SkipReason>) -> Void
+        plan: SitePlan, images: ImagePlanStage.Output, previous: PhotoRecords, publish: @escaping @Sendable (Int, PhotoResult) -> Accepted,
+        progress: @Sendable (BuildEvent) -> Void, accept: (Int, Result<Accepted, SkipReason>) -> Void
     ) async throws(SiteError) {
         let count = plan.photos.count
         var firstFailure: SiteError?
@@ -104,15 +118,12 @@ struct ImageStage {
                 let photo = plan.photos[kept.index].photo
                 let outcome = work.apply(.keep(formats: kept.formats), video: images.videos[kept.index], to: photo,
                                          hash: kept.hash, paths: paths, previous: previous, staged: staged)
-                // Whether the record is the catalog's, asked here on every core rather than by `accept`.
-                guard case .success(var result) = outcome, let box = previous.boxed(photo.relativePath),
-                      box.wrappedValue == result.record else { return outcome }
-                result.shared = box
-                return .success(result)
+                // How it is published, worked out here on every core rather than by `accept`.
+                return outcome.map { publish(kept.index, $0) }
             }
             for (kept, outcome) in zip(batch, results) {
                 switch outcome {
-                case .success(let result): accept(kept.index, .success(result))
+                case .success(let accepted): accept(kept.index, .success(accepted))
                 case .failure(.image(let error)): accept(kept.index, .failure(SkipReason(error.description)))
                 case .failure(.video(let error)): accept(kept.index, .failure(SkipReason(error.description)))
                 case .failure(.write(let error)): throw error
@@ -147,7 +158,7 @@ struct ImageStage {
                     reused = result.reused
                     for warning in result.warnings { progress(.warning("\(plan.photos[index].photo.relativePath): \(warning)")) }
                     for log in result.log { progress(.log("ffmpeg on \(plan.photos[index].photo.relativePath):\n\(log)")) }
-                    accept(index, .success(result))
+                    accept(index, .success(publish(index, result)))
                 case .failure(.image(let error)):
                     accept(index, .failure(SkipReason(error.description)))
                 case .failure(.video(let error)):
