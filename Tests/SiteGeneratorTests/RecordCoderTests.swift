@@ -147,4 +147,29 @@ struct CatalogUpgradeTests {
         #expect(stored?.first != UInt8(ascii: "{"))
         #expect(try stored.map { try RecordCoder.decode(BuildManifest.PhotoRecord.self, from: $0) } == record)
     }
+
+    @Test("a large catalog, read in ranges of paths on several connections, gives back every record, file and page")
+    func largeSnapshot() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-large-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let catalog = try Catalog(path: folder + "/catalog.sqlite") { Issue.record("\($0)") }
+        var manifest = BuildManifest()
+        // Paths whose order in bytes differs from their order as numbers, and a few non-ASCII ones.
+        for index in 0..<9_001 {
+            var record = RecordCoderTests.record(sources: index % 3 == 0, info: index % 2 == 0)
+            record.size = index
+            let path = index % 1_000 == 7 ? "Été/\(index).jpg" : "album-\(index % 97)/photo \(index).jpg"
+            manifest.photos[path] = record
+            manifest.files.append("thumbs/\(index)-400.jpg")
+            manifest.pages["page-\(index).html"] = "key \(index)"
+        }
+        manifest.files.sort()
+        try catalog.save(manifest, replacing: BuildManifest())
+        let snapshot = try catalog.snapshot()
+        #expect(snapshot.photos.count == 9_001)
+        // (Compared first, so that a failure does not print nine thousand records.)
+        let (samePhotos, sameFiles, samePages) = (snapshot.photos == manifest.photos, snapshot.files == manifest.files, snapshot.pages == manifest.pages)
+        #expect(samePhotos && sameFiles && samePages)
+    }
 }
