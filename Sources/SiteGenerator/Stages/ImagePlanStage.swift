@@ -62,7 +62,6 @@ struct ImagePlanStage {
             }
         }
         var staged: [String: String] = [:]
-        var kept = Set<String>()
         var videos = [VideoJob?](repeating: nil, count: photos.count)
         // The earlier web versions and motion clips by content hash and settings (the least
         // path wins, so the choice does not depend on dictionary order).
@@ -78,7 +77,7 @@ struct ImagePlanStage {
             guard case .planned(let hash, let decision) = photos[index] else { continue }
             let path = plan.photos[index].photo.relativePath
             switch decision {
-            case .keep: kept.insert(path)
+            case .keep: break
             case .move(let from):
                 for file in planner.sources(of: previous[from]!).joined() where staged[file] == nil {
                     let temporary = try work.writer.temporaryPath()
@@ -90,13 +89,13 @@ struct ImagePlanStage {
                 }
             case .make: break
             }
-            let photo = plan.photos[index].photo
-            if let info = photo.video {
+            // (The photo is read in place, not copied: this loop goes over a library's every photo.)
+            if let info = plan.photos[index].photo.video {
                 let wanted = plan.videoPath(photo: index)
                 let (decision, settings) = try videoDecision(
                     path: path, sourceHash: hash, settings: work.videoSettingsKey(for: info), wanted: wanted, previous: previous, sources: sources)
                 videos[index] = VideoJob(decision: decision, path: wanted, settings: settings)
-            } else if let motion = photo.motion, let motionHash = motionHash(motion, previous: previous[path]) {
+            } else if let motion = plan.photos[index].photo.motion, let motionHash = motionHash(motion, previous: previous[path]) {
                 let wanted = plan.livePath(photo: index)
                 let (decision, settings) = try videoDecision(
                     path: path, sourceHash: motionHash, settings: work.liveSettingsKey(for: motion.video), wanted: wanted, previous: previous, sources: sources)
@@ -108,9 +107,9 @@ struct ImagePlanStage {
         // The files and the photos on two cores (each asks about a large library's every one).
         enum Part: Sendable {
             case files(adding: [String])
-            case photos(forgetting: [String], remaining: Set<String>)
+            case photos(kept: Set<String>, forgetting: [String], remaining: Set<String>)
         }
-        let keptPaths = kept
+        let decided = photos
         let parts = parallelMap([true, false], jobs: jobs) { files -> Part in
             if files {
                 var adding = scan.planned.filter { !earlier.owned.contains($0) && !scan.refused.contains($0) }
@@ -120,14 +119,21 @@ struct ImagePlanStage {
                 }
                 return .files(adding: Array(Set(adding)))
             }
-            let forgetting = earlier.stored.photos.keys.filter { !keptPaths.contains($0) }
-            return .photos(forgetting: forgetting, remaining: Set(earlier.stored.photos.keys).subtracting(forgetting))
+            var kept = Set<String>(minimumCapacity: decided.count)
+            for (index, photo) in decided.enumerated() {
+                if case .planned(_, .keep) = photo { kept.insert(plan.photos[index].photo.relativePath) }
+            }
+            let forgetting = earlier.stored.photos.keys.filter { !kept.contains($0) }
+            // A photo is kept only when the records it goes by have it: without a legacy manifest,
+            // those are the catalog's, and what it holds once the others are forgotten is `kept`.
+            let remaining = earlier.fromLegacyManifest ? Set(earlier.stored.photos.keys).subtracting(forgetting) : kept
+            return .photos(kept: kept, forgetting: forgetting, remaining: remaining)
         }
-        var adding: [String] = [], forgetting: [String] = [], remaining = Set<String>()
+        var adding: [String] = [], kept = Set<String>(), forgetting: [String] = [], remaining = Set<String>()
         for part in parts {
             switch part {
             case .files(let files): adding = files
-            case .photos(let photos, let left): (forgetting, remaining) = (photos, left)
+            case .photos(let paths, let photos, let left): (kept, forgetting, remaining) = (paths, photos, left)
             }
         }
         try catalog.prepare(addingFiles: adding, forgettingPhotos: forgetting)
