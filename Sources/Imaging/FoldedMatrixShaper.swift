@@ -67,7 +67,7 @@ struct FoldedMatrixShaper: Sendable {
         output = (0...(largest >> Self.fractionBits)).map { linearOutput[min(max($0 - offset, 0), top)] }
     }
 
-    /// Converts `count` gd pixels (`0xAARRGGBB`-style, alpha kept) at `pixels`, in place: four
+    /// Converts `count` gd pixels (`0xAARRGGBB`-style, alpha kept) at `pixels`, in place: eight
     /// at a time in the C kernel (`CPixelKernels`), the rest in Swift. The same pixels either way.
     func apply(_ pixels: UnsafeMutablePointer<Int32>, count: Int) {
         let done = words.withUnsafeBufferPointer { words in

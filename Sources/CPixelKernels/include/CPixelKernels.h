@@ -19,11 +19,11 @@ int cascade_pixel_kernels_vector(void);
 
 /// Converts the first pixels of `pixels` (gd pixels, 0xAARRGGBB in each int32, alpha kept) in
 /// place with a folded matrix-shaper conversion and returns how many it converted: a multiple
-/// of 4 no larger than `count`. `words` holds 768 words (red's 256, green's, blue's): a pixel's
-/// three words are added and field i of the sum, shifted right by the fraction bits, indexes
-/// `output` for target channel i. `output` must cover every index such sums reach (the caller
-/// makes the tables so). Scalar code, with BMI1 where the processor has it; every path gives
-/// the same pixels.
+/// of 8 no larger than `count` (0 on big-endian machines). `words` holds 768 words (red's 256,
+/// green's, blue's): a pixel's three words are added and field i of the sum, shifted right by
+/// the fraction bits, indexes `output` for target channel i. `output` must cover every index
+/// such sums reach (the caller makes the tables so). Scalar code, with BMI1 where the
+/// processor has it; every path gives the same pixels.
 size_t cascade_folded_matrix_shaper_apply(const uint64_t *words, const uint8_t *output, int32_t *pixels, size_t count);
 
 /// `cascade_folded_matrix_shaper_apply` without BMI1 whatever the processor (for tests).
