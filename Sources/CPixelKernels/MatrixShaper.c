@@ -9,9 +9,10 @@
 //
 // Eight pixels a step, in two passes: the eight sums first, then the eight pixels' output
 // bytes. A gd pixel (0xAARRGGBB in an int32) is, in memory on a little-endian machine, the
-// bytes blue, green, red, alpha: the input bytes are read and the output bytes written where
-// they are, so no instruction goes into taking bytes out of a pixel or putting them back, and
-// alpha is never touched. The loop is bound by the number of instructions, not by memory.
+// bytes blue, green, red, alpha: the output bytes are written where they are, so no
+// instruction goes into putting them back together, and alpha is never touched. The input
+// bytes are taken out of each pixel read whole (reading them one by one costs more: loads and
+// stores, not arithmetic, set the pace of this loop).
 
 #define FIELD_BITS CASCADE_FOLDED_FIELD_BITS
 #define FRACTION_BITS CASCADE_FOLDED_FRACTION_BITS
@@ -19,21 +20,16 @@
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 
-/// The sums of the words of the eight pixels whose bytes start at `bytes`.
-static inline __attribute__((always_inline)) void sum_eight(const uint8_t *bytes, const uint64_t *words, uint64_t *sums) {
-    for (int k = 0; k < 8; k++) {
-        const uint8_t *pixel = bytes + 4 * k;
-        sums[k] = words[pixel[2]] + words[256 + pixel[1]] + words[512 + pixel[0]];
-    }
-}
-
 size_t cascade_folded_matrix_shaper_apply_plain(const uint64_t *words, const uint8_t *output, int32_t *pixels, size_t count) {
     uint8_t *bytes = (uint8_t *)pixels;
     size_t x = 0;
     for (; x + 8 <= count; x += 8) {
         uint8_t *step = bytes + 4 * x;
         uint64_t sums[8];
-        sum_eight(step, words, sums);
+        for (int k = 0; k < 8; k++) {
+            uint32_t pixel = (uint32_t)pixels[x + k];
+            sums[k] = words[(pixel >> 16) & 0xFF] + words[256 + ((pixel >> 8) & 0xFF)] + words[512 + (pixel & 0xFF)];
+        }
         for (int k = 0; k < 8; k++) {
             step[4 * k + 2] = output[(sums[k] >> FRACTION_BITS) & INDEX_MASK];
             step[4 * k + 1] = output[(sums[k] >> (FIELD_BITS + FRACTION_BITS)) & INDEX_MASK];
@@ -58,8 +54,8 @@ size_t cascade_folded_matrix_shaper_apply_plain(const uint64_t *words, const uin
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #include <immintrin.h>
 
-/// The same arithmetic with BMI1's `bextr` taking each field out in one instruction (a shift
-/// and a mask otherwise): about 5% faster.
+/// The same arithmetic with BMI1's `bextr` taking each byte and field out in one instruction
+/// (a shift and a mask otherwise): about 8% faster.
 __attribute__((target("bmi")))
 static size_t apply_bmi(const uint64_t *words, const uint8_t *output, int32_t *pixels, size_t count) {
     const unsigned length = FIELD_BITS - FRACTION_BITS;
@@ -68,7 +64,10 @@ static size_t apply_bmi(const uint64_t *words, const uint8_t *output, int32_t *p
     for (; x + 8 <= count; x += 8) {
         uint8_t *step = bytes + 4 * x;
         uint64_t sums[8];
-        sum_eight(step, words, sums);
+        for (int k = 0; k < 8; k++) {
+            uint32_t pixel = (uint32_t)pixels[x + k];
+            sums[k] = words[_bextr_u32(pixel, 16, 8)] + words[256 + _bextr_u32(pixel, 8, 8)] + words[512 + (pixel & 0xFF)];
+        }
         for (int k = 0; k < 8; k++) {
             step[4 * k + 2] = output[_bextr_u64(sums[k], FRACTION_BITS, length)];
             step[4 * k + 1] = output[_bextr_u64(sums[k], FIELD_BITS + FRACTION_BITS, length)];
