@@ -1,14 +1,13 @@
 import CLCMS2
-import CPixelKernels
 
 /// The conversion between two matrix-shaper RGB profiles (three tone curves and a 3×3 matrix
 /// each: what camera, Display P3, Adobe RGB and sRGB profiles are) as tables: each 8-bit input
 /// to linear light, one matrix from the source's primaries to the target's, and linear light
 /// back to 8 bits. The same arithmetic as Little CMS's relative colorimetric transform of such
 /// profiles, at a fraction of its per-pixel cost (it calls a formatter, an evaluator and a
-/// packer for every pixel). On processors with AVX2 the pixels go through a C kernel that does
-/// the same arithmetic eight pixels at a time (`CPixelKernels`); the Swift loop here does the
-/// rest, and all of it elsewhere.
+/// packer for every pixel). Pixels are converted with the matrix folded into the input tables
+/// (``FoldedMatrixShaper``: a C kernel, and a Swift loop for the rest), within one level of
+/// this unfolded arithmetic, which ``applyUnfolded(_:count:)`` keeps for tests.
 struct MatrixShaperTables: Sendable {
     /// Fixed-point scales: linear light in the input tables (1.0 = 2^16), the matrix (2^14),
     /// and the output table's index (2^14 steps from 0 to 1.0, both included).
@@ -21,17 +20,14 @@ struct MatrixShaperTables: Sendable {
     private let input: [[Int32]]
     /// Row-major, target linear RGB from source linear RGB (fixed point).
     private let matrix: [Int]
-    /// 8-bit target values of linear light at `i / 2^outputBits`, then 3 bytes of padding (the
-    /// vector kernel reads four bytes at each index).
+    /// 8-bit target values of linear light at `i / 2^outputBits`.
     private let output: [UInt8]
-    /// Whether every matrix row's sum, rounding half included, fits in 32 bits for any input:
-    /// the vector kernel works in 32-bit lanes (true of every real profile's matrix).
-    let fitsVectorLanes: Bool
-    /// `matrix` in 32 bits, as the vector kernel takes it (meaningful when `fitsVectorLanes`).
-    private let vectorMatrix: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32)
+    /// The same conversion with the matrix folded into the input tables: what converts pixels.
+    let folded: FoldedMatrixShaper
 
     /// The tables from `source` to `target`, or nil when either is not a plain matrix-shaper
-    /// profile (one with lookup tables is left to Little CMS, which prefers those).
+    /// profile (one with lookup tables is left to Little CMS, which prefers those) or the
+    /// matrix's sums are too wide to fold (none of the real profiles').
     init?(from source: borrowing LCMSProfile, to target: borrowing LCMSProfile) {
         guard let sourceMatrix = Self.colorants(source.handle), let targetMatrix = Self.colorants(target.handle),
             let inverse = Self.inverse(targetMatrix)
@@ -60,19 +56,13 @@ struct MatrixShaperTables: Sendable {
                 product[row * 3 + column] = Int((value * Double(1 << Self.matrixBits)).rounded())
             }
         }
+        let shift = Self.inputBits + Self.matrixBits - Self.outputBits
+        guard let folded = FoldedMatrixShaper(input: input, matrix: product, linearOutput: output, top: 1 << Self.outputBits, shift: shift)
+        else { return nil }
         self.input = input
         self.matrix = product
-        self.output = output + [0, 0, 0]
-        let largest = 1 << Self.inputBits
-        let half = 1 << (Self.inputBits + Self.matrixBits - Self.outputBits - 1)
-        fitsVectorLanes = (0..<3).allSatisfy { row in
-            let coefficients = product[row * 3..<row * 3 + 3]
-            let high = coefficients.filter { $0 > 0 }.reduce(0, +) * largest + half
-            let low = coefficients.filter { $0 < 0 }.reduce(0, +) * largest + half
-            return high <= Int(Int32.max) && low >= Int(Int32.min)
-        }
-        let m = product.map { Int32(truncatingIfNeeded: $0) }
-        vectorMatrix = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
+        self.output = output
+        self.folded = folded
     }
 
     /// Whether all three of `target`'s tone curves are the same (the output table serves all three).
@@ -106,37 +96,17 @@ struct MatrixShaperTables: Sendable {
                 [d * h - e * g, b * g - a * h, a * e - b * d]].map { $0.map { $0 / det } }
     }
 
-    /// Converts `count` gd pixels (`0xAARRGGBB`-style, alpha kept) at `pixels`, in place: eight
-    /// at a time in the AVX2 kernel where the processor has it, the rest in Swift. The same
-    /// pixels either way.
+    /// Converts `count` gd pixels (`0xAARRGGBB`-style, alpha kept) at `pixels`, in place, with
+    /// the folded tables (``FoldedMatrixShaper/apply(_:count:)``).
     func apply(_ pixels: UnsafeMutablePointer<Int32>, count: Int) {
-        var done = 0
-        if fitsVectorLanes, count >= 8 {
-            done = input[0].withUnsafeBufferPointer { red in
-                input[1].withUnsafeBufferPointer { green in
-                    input[2].withUnsafeBufferPointer { blue in
-                        output.withUnsafeBufferPointer { out in
-                            var tables = cascade_matrix_shaper(
-                                red: red.baseAddress, green: green.baseAddress, blue: blue.baseAddress,
-                                matrix: vectorMatrix,
-                                output: out.baseAddress, top: Int32(1 << Self.outputBits),
-                                shift: Int32(Self.inputBits + Self.matrixBits - Self.outputBits),
-                                half: Int32(1 << (Self.inputBits + Self.matrixBits - Self.outputBits - 1)))
-                            return cascade_matrix_shaper_apply(&tables, pixels, count)
-                        }
-                    }
-                }
-            }
-        }
-        if done < count { applyScalar(pixels + done, count: count - done) }
+        folded.apply(pixels, count: count)
     }
 
-    /// Whether ``apply(_:count:)`` runs the vector kernel on this processor (for tests).
-    static var hasVectorKernel: Bool { cascade_pixel_kernels_vector() != 0 }
-
-    /// Converts `count` gd pixels at `pixels` in place with the Swift loop alone, in integer
-    /// arithmetic (no conversion that could trap in the loop): the path without AVX2.
-    func applyScalar(_ pixels: UnsafeMutablePointer<Int32>, count: Int) {
+    /// Converts `count` gd pixels at `pixels` in place with the unfolded arithmetic (each
+    /// channel's linear light times the matrix, summed, rounded once), in integer arithmetic
+    /// (no conversion that could trap in the loop): the reference the folded tables are
+    /// checked against in tests, within one level.
+    func applyUnfolded(_ pixels: UnsafeMutablePointer<Int32>, count: Int) {
         let m = (matrix[0], matrix[1], matrix[2], matrix[3], matrix[4], matrix[5], matrix[6], matrix[7], matrix[8])
         let shift = Self.inputBits + Self.matrixBits - Self.outputBits
         let half = 1 << (shift - 1)

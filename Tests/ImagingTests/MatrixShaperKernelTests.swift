@@ -2,8 +2,9 @@ import Testing
 import TestSupport
 @testable import Imaging
 
-/// The AVX2 kernel behind ``MatrixShaperTables/apply(_:count:)`` gives exactly the pixels of
-/// the Swift loop (the path on processors without AVX2), which agrees with Little CMS.
+/// The C kernel behind ``MatrixShaperTables/apply(_:count:)`` (the folded tables) gives exactly
+/// the pixels of the folded Swift loop, which stays within one level of the unfolded arithmetic
+/// and agrees with Little CMS.
 @Suite struct MatrixShaperKernelTests {
     /// Source and target profiles whose conversions run on the tables.
     static let conversions = ["Display P3 to sRGB", "Adobe RGB to sRGB", "BT.2020 to sRGB", "Adobe RGB to Display P3"]
@@ -18,27 +19,22 @@ import TestSupport
             made = MatrixShaperTables(from: bt2020, to: LCMSProfile.sRGB())
         default: made = MatrixShaperTables(from: try LCMSProfile(icc: RGBSpace.adobeRGB.iccProfile), to: try LCMSProfile(icc: DisplayP3.iccProfile))
         }
-        let tables = try #require(made)
-        #expect(tables.fitsVectorLanes)
-        return tables
+        return try #require(made)
     }
 
-    /// Converts a copy of `pixels` both ways; the first pixel where they differ, if any.
-    static func firstDifference(_ tables: MatrixShaperTables, _ pixels: [Int32]) -> (Int32, Int32, Int32)? {
+    /// Converts a copy of `pixels` with the kernel (BMI1's where the processor has it, else the
+    /// plain one) and with the folded Swift loop; the first pixel where they differ, if any.
+    static func firstDifference(_ tables: MatrixShaperTables, _ pixels: [Int32], plain: Bool = false) -> (Int32, Int32, Int32)? {
         var vector = pixels
         var scalar = pixels
-        vector.withUnsafeMutableBufferPointer { tables.apply($0.baseAddress!, count: $0.count) }
-        scalar.withUnsafeMutableBufferPointer { tables.applyScalar($0.baseAddress!, count: $0.count) }
+        if plain {
+            vector.withUnsafeMutableBufferPointer { tables.folded.applyPlainKernel($0.baseAddress!, count: $0.count) }
+        } else {
+            vector.withUnsafeMutableBufferPointer { tables.apply($0.baseAddress!, count: $0.count) }
+        }
+        scalar.withUnsafeMutableBufferPointer { tables.folded.applyScalar($0.baseAddress!, count: $0.count) }
         guard let index = pixels.indices.first(where: { vector[$0] != scalar[$0] }) else { return nil }
         return (pixels[index], vector[index], scalar[index])
-    }
-
-    @Test func theVectorKernelRunsHere() {
-        // Every x86-64 machine Cascade is built and benchmarked on has AVX2; elsewhere the
-        // comparisons below test the Swift loop against itself.
-        #if arch(x86_64)
-        #expect(MatrixShaperTables.hasVectorKernel)
-        #endif
     }
 
     @Test(arguments: conversions)
@@ -48,6 +44,8 @@ import TestSupport
         let pixels = (0..<200_003).map { _ in Int32(truncatingIfNeeded: random.next()) }  // alpha bytes too
         let difference = Self.firstDifference(tables, pixels)
         #expect(difference == nil, "pixel \(String(describing: difference))")
+        let plainDifference = Self.firstDifference(tables, pixels, plain: true)
+        #expect(plainDifference == nil, "without BMI1: pixel \(String(describing: plainDifference))")
     }
 
     /// All 2^24 colours (alpha 0, and the top alpha bit set), a red value at a time.
@@ -62,6 +60,33 @@ import TestSupport
         }
     }
 
+    /// Folding the matrix into the input tables rounds each product before the sum: on all
+    /// 2^24 colours no channel moves by more than one level from the unfolded arithmetic.
+    @Test(arguments: conversions)
+    func withinOneLevelOfTheUnfoldedArithmetic(name: String) throws {
+        let tables = try Self.tables(name)
+        var worst = 0
+        var moved = 0
+        for red in 0..<256 {
+            let pixels = (0..<65536).map { Int32(truncatingIfNeeded: 0x7F00_0000 | red << 16 | $0) }
+            var folded = pixels
+            var unfolded = pixels
+            folded.withUnsafeMutableBufferPointer { tables.apply($0.baseAddress!, count: $0.count) }
+            unfolded.withUnsafeMutableBufferPointer { tables.applyUnfolded($0.baseAddress!, count: $0.count) }
+            for (a, b) in zip(folded, unfolded) where a != b {
+                for shift: Int32 in [0, 8, 16] {
+                    let difference = abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF))
+                    if difference > 0 { moved += 1 }
+                    worst = max(worst, difference)
+                }
+                #expect(a >> 24 == b >> 24)
+            }
+        }
+        print("\(name): folded against unfolded, at most \(worst) level, \(moved) of \(3 << 24) channel values moved")
+        #expect(worst <= 1, "\(name): folded and unfolded differ by \(worst) levels")
+        #expect(moved < 3 << 24 / 100, "\(name): \(moved) channel values moved")
+    }
+
     /// Lengths that are not multiples of eight, from unaligned starts: the tail goes through
     /// the Swift loop, nothing past `count` is touched.
     @Test func tailsAndUnalignedStarts() throws {
@@ -73,7 +98,7 @@ import TestSupport
                 var vector = pixels
                 var scalar = pixels
                 vector.withUnsafeMutableBufferPointer { tables.apply($0.baseAddress! + start, count: count) }
-                scalar.withUnsafeMutableBufferPointer { tables.applyScalar($0.baseAddress! + start, count: count) }
+                scalar.withUnsafeMutableBufferPointer { tables.folded.applyScalar($0.baseAddress! + start, count: count) }
                 #expect(vector == scalar, "count \(count) from \(start)")
                 #expect(vector[..<start] == pixels[..<start] && vector[(start + count)...] == pixels[(start + count)...])
             }
@@ -89,7 +114,7 @@ import TestSupport
         let tables = try Self.tables("Display P3 to sRGB")
         var viaScalar = colourGrid()
         var viaLittleCMS = viaScalar
-        viaScalar.withUnsafeMutableBufferPointer { tables.applyScalar($0.baseAddress!, count: $0.count) }
+        viaScalar.withUnsafeMutableBufferPointer { tables.folded.applyScalar($0.baseAddress!, count: $0.count) }
         viaLittleCMS.withUnsafeMutableBufferPointer { transform.applyWithLittleCMS($0.baseAddress!, count: $0.count) }
         let (worst, alphaKept) = worstChannelDifference(viaScalar, viaLittleCMS)
         #expect(alphaKept)

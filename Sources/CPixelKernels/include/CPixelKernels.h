@@ -1,36 +1,33 @@
 #ifndef CASCADE_PIXEL_KERNELS_H
 #define CASCADE_PIXEL_KERNELS_H
 
-// Vector kernels for the pixel loops Swift's compiler does not vectorise well (table lookups
-// need AVX2's gathers). Each one converts what it can and says how much; the Swift caller
+// Kernels for the pixel loops Swift's compiler does not make fast enough (vector ones with AVX2,
+// and the colour tables' scalar one). Each one converts what it can and says how much; the Swift caller
 // does the rest with its own scalar code, which is also the path on processors without AVX2.
 
 #include <stddef.h>
 #include <stdint.h>
 
-/// The tables of a matrix-shaper colour conversion (see MatrixShaperTables.swift), borrowed
-/// for one call.
-typedef struct {
-    /// Per input channel (red, green, blue), the linear light of each 8-bit value (256 each).
-    const int32_t *red, *green, *blue;
-    /// Row-major 3x3 matrix from source to target linear light, fixed point.
-    int32_t matrix[9];
-    /// 8-bit results by index 0...top, followed by at least 3 more readable bytes (the kernel
-    /// reads 4 bytes at each index).
-    const uint8_t *output;
-    int32_t top;
-    /// Right shift from a matrix row's sum to an output index, and the half added before it.
-    int32_t shift, half;
-} cascade_matrix_shaper;
-
 /// Whether this processor runs the vector kernels (AVX2 on x86-64); 0 elsewhere.
 int cascade_pixel_kernels_vector(void);
 
+/// Bits of each of the three fields of a folded matrix-shaper word (see FoldedMatrixShaper.swift):
+/// field 0 (bits 0-20) adds up to the target's red, field 1 green, field 2 blue.
+#define CASCADE_FOLDED_FIELD_BITS 21
+/// Bits of each field below the output table's index (the products' rounding margin).
+#define CASCADE_FOLDED_FRACTION_BITS 5
+
 /// Converts the first pixels of `pixels` (gd pixels, 0xAARRGGBB in each int32, alpha kept) in
-/// place, eight at a time, and returns how many it converted: a multiple of 8 no larger than
-/// `count`, 0 without AVX2. Every matrix row's sum plus `half` must fit in 32 bits for inputs of
-/// 0...65536 (the caller checks).
-size_t cascade_matrix_shaper_apply(const cascade_matrix_shaper *tables, int32_t *pixels, size_t count);
+/// place with a folded matrix-shaper conversion and returns how many it converted: a multiple
+/// of 8 no larger than `count` (0 on big-endian machines). `words` holds 768 words (red's 256,
+/// green's, blue's): a pixel's three words are added and field i of the sum, shifted right by
+/// the fraction bits, indexes `output` for target channel i. `output` must cover every index
+/// such sums reach (the caller makes the tables so). Scalar code, with BMI1 where the
+/// processor has it; every path gives the same pixels.
+size_t cascade_folded_matrix_shaper_apply(const uint64_t *words, const uint8_t *output, int32_t *pixels, size_t count);
+
+/// `cascade_folded_matrix_shaper_apply` without BMI1 whatever the processor (for tests).
+size_t cascade_folded_matrix_shaper_apply_plain(const uint64_t *words, const uint8_t *output, int32_t *pixels, size_t count);
 
 /// Fixed-point scale of the weights `cascade_area_sums` takes: 1.0 = 2^14.
 #define CASCADE_AREA_WEIGHT_BITS 14
