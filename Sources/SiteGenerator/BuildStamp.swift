@@ -57,9 +57,10 @@ struct BuildStamp: Sendable, Equatable, Codable {
         return (hasher.hex, listings)
     }
 
-    /// The fingerprint of the output folder `root`'s entries; nil when it cannot be read.
-    static func output(root: String) -> String? {
-        TreeFingerprint(root: root, identities: false)?.hex
+    /// The fingerprint of the output folder `root`'s entries, its sub-folders walked `jobs` at a
+    /// time; nil when it cannot be read.
+    static func output(root: String, jobs: Int = 1) -> String? {
+        TreeFingerprint(root: root, identities: false, jobs: jobs)?.hex
     }
 
     /// The running program's file: its path and identity (a new build of Cascade is another

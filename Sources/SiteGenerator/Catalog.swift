@@ -231,7 +231,7 @@ final class Catalog: Sendable {
     /// catalog holds (`old`): nothing at all when nothing changed.
     func save(_ new: BuildManifest, replacing old: BuildManifest) throws(SiteError) {
         let changed = new.photos.filter { old.photos[$0.key] != $0.value }.map { ($0.key, $0.value) }
-        try save(files: Set(new.files), pages: new.pages, photoPaths: Set(new.photos.keys), changedPhotos: changed,
+        try save(files: MadeFiles(pages: Set(new.files)), pages: new.pages, photoPaths: Set(new.photos.keys), changedPhotos: changed,
                  replacing: CatalogState(files: old.files, pages: old.pages, photoPaths: Set(old.photos.keys)))
     }
 
@@ -242,7 +242,7 @@ final class Catalog: Sendable {
     ///
     /// `removedFiles`, when the caller knows them, are the files of `old` that `files` lacks.
     func save(
-        files: Set<String>, removedFiles known: [String]? = nil, pages: [String: String], photoPaths: Set<String>,
+        files: MadeFiles, removedFiles known: [String]? = nil, pages: [String: String], photoPaths: Set<String>,
         changedPhotos: [(String, BuildManifest.PhotoRecord)], replacing old: CatalogState
     ) throws(SiteError) {
         // The three comparisons (each over a large library's hundreds of thousands of entries)

@@ -93,14 +93,14 @@ public struct SiteBuilder: Sendable {
 
         // When the photo folder, the settings, the theme, the program and the output folder are
         // as the last complete build left them, the site is what this build would make.
-        // The photo folder's walk keeps every folder's entries, which the scan then takes.
-        let stamps = parallelMap([true, false], jobs: 2) { [options] inputs -> (stamp: String, listings: FolderListings?)? in
-            inputs ? BuildStamp.inputs(options: options, source: source, theme: theme.fingerprint).map { ($0.stamp, $0.listings) }
-                : BuildStamp.output(root: output).map { ($0, nil) }
-        }
-        let inputs = stamps[0]?.stamp
+        // The photo folder's walk keeps every folder's entries, which the scan then takes. One
+        // walk after the other, each on every core (a walk nested in another's parallel loop
+        // would run on one).
+        let stamped = BuildStamp.inputs(options: options, source: source, theme: theme.fingerprint)
+        let inputs = stamped?.stamp
+        let outputBefore = BuildStamp.output(root: output, jobs: jobs)
         let last = catalog.lastBuild()
-        if let inputs, let last, last.stamp == BuildStamp(inputs: inputs, output: stamps[1]?.stamp ?? "") {
+        if let inputs, let last, last.stamp == BuildStamp(inputs: inputs, output: outputBefore ?? "") {
             let report = last.replay(output: output, progress: progress)
             finished("up to date")
             return report
@@ -112,29 +112,27 @@ public struct SiteBuilder: Sendable {
         // in `makeImages`, so that a large library's records are not held while pages are made.
         let recorder = ScanEventRecorder()
         let (scan, imagePlan, images, writer, earlierPages, legacyManifest, listing) = try await makeImages(
-            source: source, output: output, listings: stamps[0]?.listings, catalog: catalog, jobs: jobs, finished: finished,
+            source: source, output: output, listings: stamped?.listings, catalog: catalog, jobs: jobs, finished: finished,
             progress: progress, recorder: recorder)
 
-        // The photos' files, gathered in a list: they join the pages' set of files (the larger
-        // one) once it is made, instead of both being hashed into a new set.
-        var photoFiles: [String] = []
-        photoFiles.reserveCapacity(images.published.count)
-        for case let photo? in images.published { photoFiles += photo.images.allPaths }
         var published = images.published
-        photoFiles += try OriginalsStage(options: options, writer: writer)
+        let originals = try OriginalsStage(options: options, writer: writer)
             .run(plan: images.plan, published: &published, kept: imagePlan.kept, progress: progress)
+        // The photos' files (images, originals, videos), gathered into a set of their own on
+        // another core while the pages are made.
+        async let photoFiles = Self.photoFiles(images.published, originals: originals)
         let tags = TagIndex(plan: images.plan, sort: options.sort)
         let renderer = PageRenderer(plan: images.plan, published: published, options: options, theme: theme, jobs: jobs, tags: tags)
         let pages = try PageStage(renderer: renderer, writer: writer, listing: listing, jobs: jobs).run(previousKeys: earlierPages)
-        var made = pages.files
-        made.reserveCapacity(made.count + photoFiles.count + 2)
-        made.formUnion(photoFiles)
-        if let sitemap = try SitemapStage(baseURL: options.baseURL, writer: writer).run(plan: images.plan, files: made) {
-            made.insert(sitemap)
+        var sitePages: Set<String> = []
+        // (The sitemap lists pages, and no photo's file is one.)
+        if let sitemap = try SitemapStage(baseURL: options.baseURL, writer: writer).run(plan: images.plan, files: pages.files) {
+            sitePages.insert(sitemap)
         }
         if let feed = try FeedStage(options: options, writer: writer).run(renderer: renderer) {
-            made.insert(feed)
+            sitePages.insert(feed)
         }
+        let made = MadeFiles(pages: pages.files, others: await photoFiles.union(sitePages))
         finished(PageStage.name)
 
         let filesRemoved = try SweepStage(writer: writer, catalog: catalog).run(
@@ -155,7 +153,7 @@ public struct SiteBuilder: Sendable {
         }
         // The stamp of a complete build, unless a photo failed here (it is tried again next time:
         // a video's encoder may have been stopped for taking too long on a busy machine).
-        if let inputs, images.problems.isEmpty, let outputStamp = BuildStamp.output(root: output) {
+        if let inputs, images.problems.isEmpty, let outputStamp = BuildStamp.output(root: output, jobs: jobs) {
             try catalog.recordLastBuild(LastBuild(
                 stamp: BuildStamp(inputs: inputs, output: outputStamp),
                 scannedPhotos: scan.plan.photos.count, scannedAlbums: scan.plan.albums.count,
@@ -165,7 +163,7 @@ public struct SiteBuilder: Sendable {
         // What the build held (a large library's sets of files, records and pages) is freed on
         // another thread: the caller need not wait a tenth of a second for it.
         releaseInBackground((consume scan, consume imagePlan, consume images, consume published, consume made, consume pages,
-                             consume renderer, consume photoFiles, consume listing, consume earlierPages))
+                             consume renderer, consume listing, consume earlierPages))
         return report
     }
 
@@ -224,6 +222,15 @@ public struct SiteBuilder: Sendable {
         }
         finished(ImageStage.name)
         return (scan, imagePlan, images, work.writer, earlier.previous.pages, earlier.fromLegacyManifest, earlier.listing)
+    }
+
+    /// Every file of the published photos: their images in every format, their videos (and
+    /// motion clips), and the `originals` published for download.
+    private static func photoFiles(_ published: [PublishedPhoto?], originals: Set<String>) -> Set<String> {
+        var files = Set<String>(minimumCapacity: 4 * published.count + originals.count)
+        for case let photo? in published { files.formUnion(photo.images.allPaths) }
+        files.formUnion(originals)
+        return files
     }
 
     /// A page's bytes: its UTF-8 without control characters other than tab and line ends (a NUL

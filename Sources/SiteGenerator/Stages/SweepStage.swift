@@ -10,7 +10,7 @@ struct SweepStage {
 
     /// Returns how many stale files were deleted.
     func run(
-        made: Set<String>, refused: Set<String>, published: [PublishedPhoto?], changedRecords: [(String, BuildManifest.PhotoRecord)],
+        made: MadeFiles, refused: Set<String>, published: [PublishedPhoto?], changedRecords: [(String, BuildManifest.PhotoRecord)],
         pageKeys: [String: String], pending: CatalogState, legacyManifest: Bool,
         progress: @Sendable (BuildEvent) -> Void
     ) throws(SiteError) -> Int {
