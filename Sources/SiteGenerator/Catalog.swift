@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Imaging
+import Synchronization
 
 /// What earlier builds of one output folder made, and from what: a SQLite database (through
 /// GRDB) kept outside the site, by default in the user's cache folder
@@ -114,7 +115,14 @@ final class Catalog: Sendable {
     /// core, while the files and pages are read on another (a row's bytes are decoded as it is
     /// read: no range holds its rows' bytes at once, which added 40 MB to a large library's peak).
     func snapshot() throws(SiteError) -> BuildManifest {
+        try snapshotAndFileSet(fileSet: false).manifest
+    }
+
+    /// ``snapshot()``, and with `fileSet` its files as a set too, made on the core that reads
+    /// them while the others decode records.
+    func snapshotAndFileSet(fileSet: Bool) throws(SiteError) -> (manifest: BuildManifest, files: Set<String>) {
         var manifest = BuildManifest()
+        var fileSet = fileSet ? Set<String>() : nil
         do {
             let (count, boundaries) = try database.read { db in
                 let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM photo") ?? 0
@@ -125,7 +133,12 @@ final class Catalog: Sendable {
                 return (count, boundaries.compactMap { $0 })
             }
             enum Part: Sendable { case filesAndPages, photos(from: String?, to: String?) }
-            enum Read: Sendable { case filesAndPages([String], [String: String]), photos([(String, Boxed<BuildManifest.PhotoRecord>)]) }
+            enum Read: Sendable {
+                case filesAndPages([String], Set<String>?, [String: String]), photos
+            }
+            let photos = Mutex(PhotoRecords())
+            photos.withLock { $0.reserveCapacity(count) }
+            let wantsSet = fileSet != nil
             let parts = [Part.filesAndPages] + zip([nil] + boundaries, boundaries + [nil]).map { Part.photos(from: $0, to: $1) }
             let reads = try parallelMap(parts, jobs: ProcessInfo.processInfo.activeProcessorCount) { [path] part throws(SiteError) -> Read in
                 do {
@@ -139,7 +152,7 @@ final class Catalog: Sendable {
                             var pages: [String: String] = [:]
                             let rows = try Row.fetchCursor(db, sql: "SELECT path, fingerprint FROM page")
                             while let row = try rows.next() { pages[row[0]] = row[1] as String }
-                            return .filesAndPages(files, pages)
+                            return .filesAndPages(files, wantsSet ? Set(files) : nil, pages)
                         case .photos(let from, let to):
                             // A record that cannot be decoded is left out (its photo is made anew).
                             var records: [(String, Boxed<BuildManifest.PhotoRecord>)] = []
@@ -150,26 +163,29 @@ final class Catalog: Sendable {
                                 let bytes: Data = row[1]
                                 if let record = Self.decodeRecord(bytes) { records.append((row[0], Boxed(wrappedValue: record))) }
                             }
-                            return .photos(records)
+                            // Into the records as each range is done, while the others are decoded.
+                            photos.withLock { photos in
+                                for (path, record) in records { photos.set(path, boxed: record) }
+                            }
+                            return .photos
                         }
                     }
                 } catch {
                     throw .catalog(path: path, reason: "\(error)")
                 }
             }
-            manifest.photos.reserveCapacity(count)
-            for read in reads {
-                switch read {
-                case .filesAndPages(let files, let pages): (manifest.files, manifest.pages) = (files, pages)
-                case .photos(let records): for (path, record) in records { manifest.photos.set(path, boxed: record) }
-                }
+            for case .filesAndPages(let files, let set, let pages) in reads { (manifest.files, fileSet, manifest.pages) = (files, set, pages) }
+            // (Taken out of the lock, not copied: the lock keeps no reference to them.)
+            manifest.photos = photos.withLock { photos in
+                defer { photos = PhotoRecords() }
+                return photos
             }
         } catch let error as SiteError {
             throw error
         } catch {
             throw .catalog(path: path, reason: "\(error)")
         }
-        return manifest
+        return (manifest, fileSet ?? [])
     }
 
     /// A photo record as the catalog stores it: in ``RecordCoder``'s form, or as JSON (what the

@@ -22,7 +22,8 @@ struct EarlierBuild: Sendable {
 
     /// Reads the catalog, or the legacy manifest in `output` when the catalog is empty.
     init(catalog: Catalog, output: String, warning: (String) -> Void) throws(SiteError) {
-        stored = try catalog.snapshot()
+        let (stored, storedFiles) = try catalog.snapshotAndFileSet(fileSet: true)
+        self.stored = stored
         var previous = stored
         var legacy = false
         if stored == BuildManifest(), let manifest = BuildManifest.legacy(outputDirectory: output, warning: warning) {
@@ -31,7 +32,7 @@ struct EarlierBuild: Sendable {
         }
         self.previous = previous
         fromLegacyManifest = legacy
-        owned = Set(previous.files)
+        owned = legacy ? Set(previous.files) : storedFiles
         recovered = stored == BuildManifest() && !legacy ? RecoveredFiles(root: output) : nil
         listing = OutputListing(root: output)
     }
