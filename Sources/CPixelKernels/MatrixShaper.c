@@ -77,20 +77,8 @@ static size_t apply_bmi(const uint64_t *words, const uint8_t *output, int32_t *p
     return x;
 }
 
-static int has_bmi(void) {
-    // Found once; threads that race to find it first store the same answer.
-    static int known = -1;
-    int answer = __atomic_load_n(&known, __ATOMIC_RELAXED);
-    if (answer < 0) {
-        __builtin_cpu_init();
-        answer = __builtin_cpu_supports("bmi") ? 1 : 0;
-        __atomic_store_n(&known, answer, __ATOMIC_RELAXED);
-    }
-    return answer;
-}
-
 size_t cascade_folded_matrix_shaper_apply(const uint64_t *words, const uint8_t *output, int32_t *pixels, size_t count) {
-    return has_bmi() ? apply_bmi(words, output, pixels, count)
+    return cascade_pixel_kernels_bmi() ? apply_bmi(words, output, pixels, count)
                      : cascade_folded_matrix_shaper_apply_plain(words, output, pixels, count);
 }
 

@@ -11,6 +11,9 @@
 /// Whether this processor runs the vector kernels (AVX2 on x86-64); 0 elsewhere.
 int cascade_pixel_kernels_vector(void);
 
+/// Whether this processor has BMI1 (`bextr`, for the colour kernel; x86-64); 0 elsewhere.
+int cascade_pixel_kernels_bmi(void);
+
 /// Bits of each of the three fields of a folded matrix-shaper word (see FoldedMatrixShaper.swift):
 /// field 0 (bits 0-20) adds up to the target's red, field 1 green, field 2 blue.
 #define CASCADE_FOLDED_FIELD_BITS 21
