@@ -120,17 +120,26 @@ public struct GalleryScanner: Sendable {
         var problems = walk.problems
         var photosByFolder: [String: [GalleryPhoto]] = [:]
         var videosWithoutTools: [String] = []
+        // A folder's photos come in runs (the walk lists a folder's files together, but for its
+        // sub-folders in between): each run joins its folder's list at once.
+        var run: (folder: String, photos: [GalleryPhoto]) = ("", [])
         for (candidate, item) in zip(walk.candidates, items) {
             switch item {
             case .item(let photo, let warnings):
                 problems += warnings
-                if let photo { photosByFolder[candidate.folder, default: []].append(photo) }
+                guard let photo else { break }
+                if candidate.folder != run.folder {
+                    if !run.photos.isEmpty { photosByFolder[run.folder, default: []].append(contentsOf: run.photos) }
+                    run = (candidate.folder, [])
+                }
+                run.photos.append(photo)
             case .failure(let reason):
                 problems.append(ScanProblem(path: candidate.relativePath, reason: reason))
             case .videoWithoutTools:
                 videosWithoutTools.append(candidate.relativePath)
             }
         }
+        if !run.photos.isEmpty { photosByFolder[run.folder, default: []].append(contentsOf: run.photos) }
         for folder in photosByFolder.keys { photosByFolder[folder] = Self.pairingLivePhotos(photosByFolder[folder]!) }
         let album = assemble(tree, name: title, photosByFolder: photosByFolder, problems: &problems, concurrency: options.concurrency)
             ?? GalleryAlbum(name: title, relativePath: "", albums: [], photos: [], sort: options.sort)

@@ -63,17 +63,27 @@ struct ImagePlanStage {
         }
         var staged: [String: String] = [:]
         var videos = [VideoJob?](repeating: nil, count: photos.count)
+        // The photos with more to decide, in order: moves to stage, videos and motion clips
+        // (found on every core; most of a large library's photos have none of these).
+        let decided = photos
+        let special = Array(parallelMap(indexRuns(decided.count, length: 4096), jobs: jobs) { run in
+            run.filter { index in
+                if case .planned(_, .move) = decided[index] { return true }
+                return plan.photos[index].photo.video != nil || plan.photos[index].photo.motion != nil
+            }
+        }.joined())
+        let hasVideos = special.contains { plan.photos[$0].photo.video != nil || plan.photos[$0].photo.motion != nil }
         // The earlier web versions and motion clips by content hash and settings (the least
         // path wins, so the choice does not depend on dictionary order).
         var videoSources: [String: (path: String, video: BuildManifest.VideoRecord)] = [:]
-        for (path, record) in previous.boxes {
+        for (path, record) in hasVideos ? previous.boxes : [:] {
             guard let video = record.wrappedValue.video else { continue }
             let key = (video.sourceHash ?? record.wrappedValue.contentHash) + "|" + video.settings
             if let chosen = videoSources[key], chosen.path < path { continue }
             videoSources[key] = (path, video)
         }
         let sources = videoSources.mapValues(\.video)
-        for index in photos.indices {
+        for index in special {
             guard case .planned(let hash, let decision) = photos[index] else { continue }
             let path = plan.photos[index].photo.relativePath
             switch decision {
@@ -89,7 +99,7 @@ struct ImagePlanStage {
                 }
             case .make: break
             }
-            // (The photo is read in place, not copied: this loop goes over a library's every photo.)
+            // (The photo is read in place, not copied.)
             if let info = plan.photos[index].photo.video {
                 let wanted = plan.videoPath(photo: index)
                 let (decision, settings) = try videoDecision(
@@ -109,7 +119,7 @@ struct ImagePlanStage {
             case files(adding: [String])
             case photos(kept: Set<String>, forgetting: [String], remaining: Set<String>)
         }
-        let decided = photos
+        let planned = photos
         let parts = parallelMap([true, false], jobs: jobs) { files -> Part in
             if files {
                 var adding = scan.planned.filter { !earlier.owned.contains($0) && !scan.refused.contains($0) }
@@ -119,8 +129,8 @@ struct ImagePlanStage {
                 }
                 return .files(adding: Array(Set(adding)))
             }
-            var kept = Set<String>(minimumCapacity: decided.count)
-            for (index, photo) in decided.enumerated() {
+            var kept = Set<String>(minimumCapacity: planned.count)
+            for (index, photo) in planned.enumerated() {
                 if case .planned(_, .keep) = photo { kept.insert(plan.photos[index].photo.relativePath) }
             }
             let forgetting = earlier.stored.photos.keys.filter { !kept.contains($0) }
