@@ -127,10 +127,17 @@ final class Catalog: Sendable {
             let (count, boundaries) = try database.read { db in
                 let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM photo") ?? 0
                 let parts = count < 4_000 ? 1 : 4 * ProcessInfo.processInfo.activeProcessorCount
-                let boundaries = try (1..<parts).map { part in
-                    try String.fetchOne(db, sql: "SELECT path FROM photo ORDER BY path LIMIT 1 OFFSET ?", arguments: [count * part / parts])
+                // Each boundary a step of rows after the last one (an offset from the first row
+                // for each would step over the rows before it again).
+                var boundaries: [String] = []
+                for _ in 1..<parts {
+                    guard let next = try String.fetchOne(
+                        db, sql: "SELECT path FROM photo WHERE ?1 IS NULL OR path >= ?1 ORDER BY path LIMIT 1 OFFSET ?2",
+                        arguments: [boundaries.last, count / parts])
+                    else { break }
+                    boundaries.append(next)
                 }
-                return (count, boundaries.compactMap { $0 })
+                return (count, boundaries)
             }
             enum Part: Sendable { case filesAndPages, photos(from: String?, to: String?) }
             enum Read: Sendable {
