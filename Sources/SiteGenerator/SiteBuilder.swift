@@ -1,8 +1,8 @@
 import Foundation
 import Gallery
-import Synchronization
 import GalleryConfig
 import Imaging
+import Synchronization
 import Video
 import Waterfall
 
