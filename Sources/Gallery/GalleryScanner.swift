@@ -1,9 +1,7 @@
-import Dispatch
 import Foundation
 import GalleryConfig
 import Imaging
 import Ink
-import Synchronization
 import Video
 
 /// How a scan reads the photo folder.
@@ -269,7 +267,6 @@ public struct GalleryScanner: Sendable {
         _ candidates: [Candidate], known: @Sendable (String, FileIdentity) -> ImageInfo?,
         knownVideo: @Sendable (String, FileIdentity) -> VideoInfo?
     ) -> [ScannedItem] {
-        let results = Mutex([ScannedItem?](repeating: nil, count: candidates.count))
         @Sendable func finish(_ index: Int, _ outcome: ProbeOutcome, _ sidecar: Result<XMPMetadata, XMPError>?) -> ScannedItem {
             switch outcome {
             case .item(let info, let video): item(candidates[index], info: info, video: video, sidecar: sidecar)
@@ -279,55 +276,43 @@ public struct GalleryScanner: Sendable {
         }
         let tools = options.videoTools
         let maxDuration = options.videoMaxDuration
-        let next = Atomic<Int>(0)
         let limits = options.limits
-        let concurrency = options.concurrency
-        DispatchQueue.concurrentPerform(iterations: min(concurrency, max(candidates.count, 1))) { _ in
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < candidates.count else { return }
-                let candidate = candidates[index]
-                // A video an earlier build published is kept without the tools too (its probe is
-                // the catalog's): only videos never published need them.
-                if let video = knownVideo(candidate.relativePath, candidate.identity) {
-                    let item = finish(index, Self.videoOutcome(video, maxDuration: maxDuration), nil)
-                    results.withLock { $0[index] = item }
-                    continue
-                }
-                // What the catalog knows of the file (asked once: it is a lookup and a copy).
-                let earlier = known(candidate.relativePath, candidate.identity)
-                if earlier == nil, Self.isVideo(path: candidate.path, name: candidate.name) {
-                    let outcome = tools.map { Self.probeVideo(candidate, tools: $0, maxDuration: maxDuration) } ?? .videoWithoutTools
-                    let item = finish(index, outcome, nil)
-                    results.withLock { $0[index] = item }
-                    continue
-                }
-                let result = Result<ImageInfo, ImagingError> { () throws(ImagingError) -> ImageInfo in
-                    let info: ImageInfo
-                    if let earlier {
-                        info = earlier
-                    } else {
-                        info = try ImageProbe.probe(fileAtPath: candidate.path)
-                    }
-                    try limits.check(info)
-                    return info
-                }
-                var sidecar: Result<XMPMetadata, XMPError>?
-                if case .success = result, let file = candidate.sidecar {
-                    sidecar = Result { () throws(XMPError) -> XMPMetadata in
-                        guard file.size <= XMPReader.maximumSize else { throw .tooLarge(limit: XMPReader.maximumSize) }
-                        return try XMPReader.read(fileAtPath: file.path)
-                    }
-                }
-                let outcome: ProbeOutcome = switch result {
-                case .success(let info): .item(info, nil)
-                case .failure(let error): .failure(error.description)
-                }
-                let item = finish(index, outcome, sidecar)
-                results.withLock { $0[index] = item }
+        return parallelMap(Array(candidates.indices), jobs: options.concurrency) { index in
+            let candidate = candidates[index]
+            // A video an earlier build published is kept without the tools too (its probe is
+            // the catalog's): only videos never published need them.
+            if let video = knownVideo(candidate.relativePath, candidate.identity) {
+                return finish(index, Self.videoOutcome(video, maxDuration: maxDuration), nil)
             }
+            // What the catalog knows of the file (asked once: it is a lookup and a copy).
+            let earlier = known(candidate.relativePath, candidate.identity)
+            if earlier == nil, Self.isVideo(path: candidate.path, name: candidate.name) {
+                let outcome = tools.map { Self.probeVideo(candidate, tools: $0, maxDuration: maxDuration) } ?? .videoWithoutTools
+                return finish(index, outcome, nil)
+            }
+            let result = Result<ImageInfo, ImagingError> { () throws(ImagingError) -> ImageInfo in
+                let info: ImageInfo
+                if let earlier {
+                    info = earlier
+                } else {
+                    info = try ImageProbe.probe(fileAtPath: candidate.path)
+                }
+                try limits.check(info)
+                return info
+            }
+            var sidecar: Result<XMPMetadata, XMPError>?
+            if case .success = result, let file = candidate.sidecar {
+                sidecar = Result { () throws(XMPError) -> XMPMetadata in
+                    guard file.size <= XMPReader.maximumSize else { throw .tooLarge(limit: XMPReader.maximumSize) }
+                    return try XMPReader.read(fileAtPath: file.path)
+                }
+            }
+            let outcome: ProbeOutcome = switch result {
+            case .success(let info): .item(info, nil)
+            case .failure(let error): .failure(error.description)
+            }
+            return finish(index, outcome, sidecar)
         }
-        return results.withLock { $0.map { $0! } }
     }
 
     /// The album of `folder` and of its sub-folders (nil when none of them has a photo, but
@@ -339,21 +324,14 @@ public struct GalleryScanner: Sendable {
     ) -> GalleryAlbum? {
         var albums: [GalleryAlbum] = []
         if concurrency > 1, folder.subfolders.count > 1 {
-            let subfolders = folder.subfolders
-            let results = Mutex([(album: GalleryAlbum?, problems: [ScanProblem])?](repeating: nil, count: subfolders.count))
-            let next = Atomic<Int>(0)
-            DispatchQueue.concurrentPerform(iterations: min(concurrency, subfolders.count)) { _ in
-                while true {
-                    let index = next.add(1, ordering: .relaxed).oldValue
-                    guard index < subfolders.count else { return }
-                    var found: [ScanProblem] = []
-                    let album = assemble(subfolders[index], name: subfolders[index].name, photosByFolder: photosByFolder, problems: &found)
-                    results.withLock { $0[index] = (album, found) }
-                }
+            let results = parallelMap(folder.subfolders, jobs: concurrency) { subfolder -> (GalleryAlbum?, [ScanProblem]) in
+                var found: [ScanProblem] = []
+                let album = assemble(subfolder, name: subfolder.name, photosByFolder: photosByFolder, problems: &found)
+                return (album, found)
             }
-            for result in results.withLock({ $0 }) {
-                problems += result!.problems
-                if let album = result!.album { albums.append(album) }
+            for (album, found) in results {
+                problems += found
+                if let album { albums.append(album) }
             }
         } else {
             for subfolder in folder.subfolders {
@@ -728,17 +706,9 @@ struct Walk {
     /// photos would otherwise hold all 100,000 entries at once.
     private mutating func prefetch(_ paths: [String]) {
         guard paths.count > 1, concurrency > 1 else { return }
-        let listings = Mutex([String: [FolderEntry]?]())
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: min(concurrency, paths.count)) { _ in
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < paths.count else { return }
-                let listing = FolderEntries.read(paths[index])
-                listings.withLock { $0[paths[index]] = .some(listing) }
-            }
+        for (path, listing) in zip(paths, parallelMap(paths, jobs: concurrency, FolderEntries.read)) {
+            prefetched[path] = .some(listing)
         }
-        prefetched.merge(listings.withLock { $0 }) { _, new in new }
     }
 
     /// A camera RAW file beside a photo of the same name (`IMG_1.CR3` and `IMG_1.JPG`) is that

@@ -1,4 +1,5 @@
 import Foundation
+import Gallery
 import GRDB
 import Imaging
 import Synchronization
@@ -109,20 +110,20 @@ final class Catalog: Sendable {
 
     /// Everything the catalog holds. A photo record that cannot be read is left out (its
     /// images are made anew; its files stay listed, so they are still the tool's).
-    ///
-    /// Decoding the records is most of the time a large library's catalog takes, so the photo
-    /// table is read in ranges of paths, each on a read-only connection of its own, on every
-    /// core, while the files and pages are read on another (a row's bytes are decoded as it is
-    /// read: no range holds its rows' bytes at once, which added 40 MB to a large library's peak).
     func snapshot() throws(SiteError) -> BuildManifest {
         try snapshotAndFileSet(fileSet: false).manifest
     }
 
     /// ``snapshot()``, and with `fileSet` its files as a set too, made on the core that reads
     /// them while the others decode records.
-    func snapshotAndFileSet(fileSet: Bool) throws(SiteError) -> (manifest: BuildManifest, files: Set<String>) {
+    ///
+    /// Decoding the records is most of the time a large library's catalog takes, so the photo
+    /// table is read in ranges of paths, each on a read-only connection of its own, on every
+    /// core, while the files and pages are read on another (a row's bytes are decoded as it is
+    /// read: no range holds its rows' bytes at once, which added 40 MB to a large library's peak).
+    func snapshotAndFileSet(fileSet wantsSet: Bool) throws(SiteError) -> (manifest: BuildManifest, files: Set<String>) {
         var manifest = BuildManifest()
-        var fileSet = fileSet ? Set<String>() : nil
+        var fileSet: Set<String> = []
         do {
             let (count, boundaries) = try database.read { db in
                 let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM photo") ?? 0
@@ -141,11 +142,10 @@ final class Catalog: Sendable {
             }
             enum Part: Sendable { case filesAndPages, photos(from: String?, to: String?) }
             enum Read: Sendable {
-                case filesAndPages([String], Set<String>?, [String: String]), photos
+                case filesAndPages([String], Set<String>, [String: String]), photos
             }
             let photos = Mutex(PhotoRecords())
             photos.withLock { $0.reserveCapacity(count) }
-            let wantsSet = fileSet != nil
             let parts = [Part.filesAndPages] + zip([nil] + boundaries, boundaries + [nil]).map { Part.photos(from: $0, to: $1) }
             let reads = try parallelMap(parts, jobs: ProcessInfo.processInfo.activeProcessorCount) { [path] part throws(SiteError) -> Read in
                 do {
@@ -159,7 +159,7 @@ final class Catalog: Sendable {
                             var pages: [String: String] = [:]
                             let rows = try Row.fetchCursor(db, sql: "SELECT path, fingerprint FROM page")
                             while let row = try rows.next() { pages[row[0]] = row[1] as String }
-                            return .filesAndPages(files, wantsSet ? Set(files) : nil, pages)
+                            return .filesAndPages(files, wantsSet ? Set(files) : [], pages)
                         case .photos(let from, let to):
                             // A record that cannot be decoded is left out (its photo is made anew).
                             var records: [(String, Boxed<BuildManifest.PhotoRecord>)] = []
@@ -192,7 +192,7 @@ final class Catalog: Sendable {
         } catch {
             throw .catalog(path: path, reason: "\(error)")
         }
-        return (manifest, fileSet ?? [])
+        return (manifest, fileSet)
     }
 
     /// A photo record as the catalog stores it: in ``RecordCoder``'s form, or as JSON (what the
@@ -270,39 +270,20 @@ final class Catalog: Sendable {
     ) throws(SiteError) {
         // The three comparisons (each over a large library's hundreds of thousands of entries)
         // on as many cores.
-        enum Difference: Sendable {
-            case files(added: [String], removed: [String])
-            case pages(changed: [(String, String)], removed: [String])
-            case photos(removed: Set<String>)
-        }
-        let differences = parallelMap([0, 1, 2], jobs: 3) { part -> Difference in
-            switch part {
-            case 0:
-                // The files of a rebuild are mostly those of the build before: asking the new set
-                // about each old file is much cheaper than making a set of the old ones.
-                let removed = known ?? old.files.filter { !files.contains($0) }
-                // (`old.files` lists each file once, so that it shares `old.files.count - removed.count`
-                // files with `files`: when that is all of `files`, none was added.)
-                guard old.files.count - removed.count != files.count else { return .files(added: [], removed: removed) }
-                let oldFiles = Set(old.files)
-                return .files(added: files.filter { !oldFiles.contains($0) }, removed: removed)
-            case 1:
-                return .pages(changed: pages.filter { old.pages[$0.key] != $0.value }.map { ($0.key, $0.value) },
-                              removed: old.pages.keys.filter { pages[$0] == nil })
-            default:
-                return .photos(removed: old.photoPaths.subtracting(photoPaths))
-            }
-        }
-        var addedFiles: [String] = [], removedFiles: [String] = []
-        var changedPages: [(String, String)] = [], removedPages: [String] = []
-        var removedPhotos = Set<String>()
-        for difference in differences {
-            switch difference {
-            case .files(let added, let removed): (addedFiles, removedFiles) = (added, removed)
-            case .pages(let changed, let removed): (changedPages, removedPages) = (changed, removed)
-            case .photos(let removed): removedPhotos = removed
-            }
-        }
+        let ((addedFiles, removedFiles), (changedPages, removedPages), removedPhotos) = parallel({
+            // The files of a rebuild are mostly those of the build before: asking the new set
+            // about each old file is much cheaper than making a set of the old ones.
+            let removed = known ?? old.files.filter { !files.contains($0) }
+            // (`old.files` lists each file once, so that it shares `old.files.count - removed.count`
+            // files with `files`: when that is all of `files`, none was added.)
+            guard old.files.count - removed.count != files.count else { return ([String](), removed) }
+            let oldFiles = Set(old.files)
+            return (files.filter { !oldFiles.contains($0) }, removed)
+        }, {
+            (pages.filter { old.pages[$0.key] != $0.value }.map { ($0.key, $0.value) }, old.pages.keys.filter { pages[$0] == nil })
+        }, {
+            old.photoPaths.subtracting(photoPaths)
+        })
         guard !(addedFiles.isEmpty && removedFiles.isEmpty && changedPages.isEmpty && removedPages.isEmpty
             && changedPhotos.isEmpty && removedPhotos.isEmpty)
         else { return }

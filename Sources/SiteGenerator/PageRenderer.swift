@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Gallery
 import Video
 import GalleryConfig
 import Synchronization

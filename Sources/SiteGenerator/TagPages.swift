@@ -1,3 +1,5 @@
+import Gallery
+
 /// The tag pages (see ``TagIndex``): each tag's wall, made by the same engine, template
 /// (`album.mustache`) and viewer as an album's, over photos of several albums, and the list of
 /// all tags (`tags.mustache`).

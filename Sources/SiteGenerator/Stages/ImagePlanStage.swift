@@ -66,13 +66,14 @@ struct ImagePlanStage {
         // The photos with more to decide, in order: moves to stage, videos and motion clips
         // (found on every core; most of a large library's photos have none of these).
         let decided = photos
+        @Sendable func hasClip(_ index: Int) -> Bool { plan.photos[index].photo.video != nil || plan.photos[index].photo.motion != nil }
         let special = Array(parallelMap(indexRuns(decided.count, length: 4096), jobs: jobs) { run in
             run.filter { index in
                 if case .planned(_, .move) = decided[index] { return true }
-                return plan.photos[index].photo.video != nil || plan.photos[index].photo.motion != nil
+                return hasClip(index)
             }
         }.joined())
-        let hasVideos = special.contains { plan.photos[$0].photo.video != nil || plan.photos[$0].photo.motion != nil }
+        let hasVideos = special.contains(where: hasClip)
         // The earlier web versions and motion clips by content hash and settings (the least
         // path wins, so the choice does not depend on dictionary order).
         var videoSources: [String: (path: String, video: BuildManifest.VideoRecord)] = [:]
@@ -115,37 +116,25 @@ struct ImagePlanStage {
         // The files the catalog does not list yet: a legacy manifest's, and the planned ones no
         // earlier build made (`owned` holds both the catalog's and the manifest's files).
         // The files and the photos on two cores (each asks about a large library's every one).
-        enum Part: Sendable {
-            case files(adding: [String])
-            case photos(kept: Set<String>, forgetting: [String], remaining: Set<String>)
-        }
-        let planned = photos
-        let parts = parallelMap([true, false], jobs: jobs) { files -> Part in
-            if files {
-                var adding = scan.planned.filter { !earlier.owned.contains($0) && !scan.refused.contains($0) }
-                if earlier.fromLegacyManifest {
-                    let storedFiles = Set(earlier.stored.files)
-                    adding += earlier.previous.files.filter { !storedFiles.contains($0) }
-                }
-                return .files(adding: Array(Set(adding)))
+        // (The kept photos are read from `decided`: the loop above turns only moves into makes.)
+        let (adding, (kept, forgetting, remaining)) = parallel(jobs: jobs, {
+            var adding = scan.planned.filter { !earlier.owned.contains($0) && !scan.refused.contains($0) }
+            if earlier.fromLegacyManifest {
+                let storedFiles = Set(earlier.stored.files)
+                adding += earlier.previous.files.filter { !storedFiles.contains($0) }
             }
-            var kept = Set<String>(minimumCapacity: planned.count)
-            for (index, photo) in planned.enumerated() {
+            return Array(Set(adding))
+        }, {
+            var kept = Set<String>(minimumCapacity: decided.count)
+            for (index, photo) in decided.enumerated() {
                 if case .planned(_, .keep) = photo { kept.insert(plan.photos[index].photo.relativePath) }
             }
             let forgetting = earlier.stored.photos.keys.filter { !kept.contains($0) }
             // A photo is kept only when the records it goes by have it: without a legacy manifest,
             // those are the catalog's, and what it holds once the others are forgotten is `kept`.
             let remaining = earlier.fromLegacyManifest ? Set(earlier.stored.photos.keys).subtracting(forgetting) : kept
-            return .photos(kept: kept, forgetting: forgetting, remaining: remaining)
-        }
-        var adding: [String] = [], kept = Set<String>(), forgetting: [String] = [], remaining = Set<String>()
-        for part in parts {
-            switch part {
-            case .files(let files): adding = files
-            case .photos(let paths, let photos, let left): (kept, forgetting, remaining) = (paths, photos, left)
-            }
-        }
+            return (kept, forgetting, remaining)
+        })
         try catalog.prepare(addingFiles: adding, forgettingPhotos: forgetting)
         let pending = CatalogState(files: earlier.stored.files + adding, pages: earlier.stored.pages, photoPaths: remaining)
         var output = Output(photos: photos, staged: staged, kept: kept, pending: pending)

@@ -1,4 +1,5 @@
 import Foundation
+import Gallery
 
 /// Renders and writes every reachable album's pages and frame data, every photo's page, and
 /// the theme's assets. An album whose inputs did not change (``PageRenderer/inputKey(album:siteKey:)``)

@@ -1,3 +1,5 @@
+import Gallery
+
 /// The last stage: deletes what an earlier build made and this one did not (only files the
 /// catalog lists, never the user's own), the legacy manifest and the build's temporary folder,
 /// syncs the file system once, and only then records the build in the catalog, in one
@@ -19,17 +21,9 @@ struct SweepStage {
         var removed = 0
         // The stale files and the published photos' paths (each over a large library's every
         // file or photo) on two cores.
-        enum Part: Sendable { case stale([String]), photoPaths(Set<String>) }
-        var stale: [String] = [], photoPaths = Set<String>()
-        for part in parallelMap([true, false], jobs: 2, { files -> Part in
-            files ? .stale(pending.files.filter { !made.contains($0) })
-                : .photoPaths(Set(published.lazy.compactMap { $0?.photo.relativePath }))
-        }) {
-            switch part {
-            case .stale(let files): stale = files
-            case .photoPaths(let paths): photoPaths = paths
-            }
-        }
+        let (stale, photoPaths) = parallel(
+            { pending.files.filter { !made.contains($0) } },
+            { Set(published.lazy.compactMap { $0?.photo.relativePath }) })
         for path in stale.sorted() where writer.removeMadeFile(path) {
             removed += 1
             progress(.removed(path: path))

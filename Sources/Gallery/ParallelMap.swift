@@ -1,0 +1,72 @@
+import Dispatch
+import Synchronization
+
+/// `transform` applied to every element of `items`, on `jobs` threads at once; the results in
+/// the order of `items`. The one parallel loop of a build: reading folders and headers, hashing
+/// photos, rendering pages (here, in the lowest module of the ones that use it).
+@inlinable public func parallelMap<Element: Sendable, Result: Sendable>(
+    _ items: [Element], jobs: Int, _ transform: @Sendable (Element) -> Result
+) -> [Result] {
+    let results = ResultSlots<Result>(count: items.count)
+    let next = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, items.count))) { _ in
+        while true {
+            let index = next.add(1, ordering: .relaxed).oldValue
+            guard index < items.count else { return }
+            results.set(index, transform(items[index]))
+        }
+    }
+    return results.values
+}
+
+/// `transform` applied to every element of `items` on `jobs` threads, as ``parallelMap(_:jobs:_:)``;
+/// throws the first error (in the order of `items`) if any call failed.
+@inlinable public func parallelMap<Element: Sendable, Value: Sendable, Failure: Error>(
+    _ items: [Element], jobs: Int, throwing transform: @Sendable (Element) throws(Failure) -> Value
+) throws(Failure) -> [Value] {
+    let results: [Result<Value, Failure>] = parallelMap(items, jobs: jobs) { item in
+        Result { () throws(Failure) -> Value in try transform(item) }
+    }
+    return try results.map { result throws(Failure) -> Value in try result.get() }
+}
+
+/// `first` and `second` at once, on two threads when `jobs` allows (one after the other
+/// otherwise): two different pieces of work, each over a large library's every file or photo.
+@inlinable public func parallel<A: Sendable, B: Sendable>(
+    jobs: Int = 2, _ first: @Sendable () -> A, _ second: @Sendable () -> B
+) -> (A, B) {
+    let (a, b) = (ResultSlots<A>(count: 1), ResultSlots<B>(count: 1))
+    _ = parallelMap([0, 1], jobs: jobs) { part in part == 0 ? a.set(0, first()) : b.set(0, second()) }
+    return (a.values[0], b.values[0])
+}
+
+/// `first`, `second` and `third` at once, on `jobs` threads, as ``parallel(jobs:_:_:)``.
+@inlinable public func parallel<A: Sendable, B: Sendable, C: Sendable>(
+    jobs: Int = 3, _ first: @Sendable () -> A, _ second: @Sendable () -> B, _ third: @Sendable () -> C
+) -> (A, B, C) {
+    let (a, b, c) = (ResultSlots<A>(count: 1), ResultSlots<B>(count: 1), ResultSlots<C>(count: 1))
+    _ = parallelMap([0, 1, 2], jobs: jobs) { part in
+        switch part {
+        case 0: a.set(0, first())
+        case 1: b.set(0, second())
+        default: c.set(0, third())
+        }
+    }
+    return (a.values[0], b.values[0], c.values[0])
+}
+
+/// `0..<count` cut into consecutive runs of `length` indices (the last may be shorter): how a
+/// long list is shared out to ``parallelMap(_:jobs:_:)`` a run at a time.
+@inlinable public func indexRuns(_ count: Int, length: Int) -> [Range<Int>] {
+    stride(from: 0, to: count, by: length).map { $0..<min($0 + length, count) }
+}
+
+/// One slot per result of ``parallelMap(_:jobs:_:)``. (Usable from inlined code: the helpers are
+/// inlined into the modules that call them, so that they are specialized for their types there,
+/// as they were when they lived in the same module.)
+@usableFromInline final class ResultSlots<Value: Sendable>: Sendable {
+    @usableFromInline let slots: Mutex<[Value?]>
+    @usableFromInline init(count: Int) { slots = Mutex([Value?](repeating: nil, count: count)) }
+    @usableFromInline func set(_ index: Int, _ value: Value) { slots.withLock { $0[index] = value } }
+    @usableFromInline var values: [Value] { slots.withLock { $0.map { $0! } } }
+}
