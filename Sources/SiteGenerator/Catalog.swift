@@ -199,7 +199,7 @@ final class Catalog: Sendable {
     /// catalogs of earlier versions hold); nil when it is neither.
     static func decodeRecord(_ data: Data) -> BuildManifest.PhotoRecord? {
         if data.first == UInt8(ascii: "{") { return try? JSONDecoder().decode(BuildManifest.PhotoRecord.self, from: data) }
-        return try? RecordCoder.decode(BuildManifest.PhotoRecord.self, from: data)
+        return try? RecordCoder.decodeRecord(BuildManifest.PhotoRecord.self, from: data)
     }
 
     /// What the last complete build recorded of itself; nil when none did, or when a build

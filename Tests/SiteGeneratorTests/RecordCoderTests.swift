@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
+import Gallery
 import Imaging
+import Video
 import Testing
 
 @testable import SiteGenerator
@@ -27,6 +29,71 @@ struct RecordCoderTests {
             #expect(try RecordCoder.decode(BuildManifest.PhotoRecord.self, from: data) == record)
             #expect(Catalog.decodeRecord(data) == record)
         }
+    }
+
+    /// A record with every optional part there: camera settings, keywords, a rating, a video.
+    static func fullRecord() -> BuildManifest.PhotoRecord {
+        var record = record(sources: true, info: true)
+        var metadata = PhotoMetadata(dateTaken: "2024:07:14 10:11:12", description: "d", artist: "Ann", hasGPS: false)
+        metadata.title = "Dune"
+        metadata.keywords = ["sand", "東京", ""]
+        metadata.rating = -1
+        metadata.xmpProblem = "the packet ends early"
+        var camera = CameraSettings()
+        camera.make = "Canon"
+        camera.model = "EOS R5"
+        camera.lens = "RF 24-105mm"
+        camera.focalLength = 35.5
+        camera.focalLength35mm = 36
+        camera.fNumber = 5.6
+        camera.exposureTime = .init(numerator: 1, denominator: 250)
+        camera.iso = 400
+        camera.exposureBias = -0.7
+        metadata.camera = camera
+        record.info?.metadata = metadata
+        record.video = BuildManifest.VideoRecord(
+            path: "v/videos/clip.live.mp4", settings: "h264|crf23", sourceHash: "feed",
+            sourceIdentity: FileIdentity(size: 9, modificationTime: 1.5, changeTime: 2.5, inode: 3),
+            probe: VideoInfo(storedWidth: 1920, storedHeight: 1080, rotation: 90, duration: 2.5, videoCodec: "hevc", pixelFormat: "yuv420p",
+                             audioCodec: "aac", container: "mov", creationDate: "2024-07-14", hasLocation: true),
+            sourcePath: "a/IMG_1.MOV")
+        return record
+    }
+
+    @Test("the record's own reader gives what Codable gives, field for field, with every part there or none")
+    func ownReader() throws {
+        let full = Self.fullRecord()
+        var bare = Self.record(sources: false, info: false, inode: nil)
+        bare.changeTime = nil
+        for record in [full, bare] {
+            let data = try RecordCoder.encode(record)
+            let fast = try RecordCoder.decodeRecord(BuildManifest.PhotoRecord.self, from: data)
+            #expect(fast == record)
+            #expect(fast == (try RecordCoder.decode(BuildManifest.PhotoRecord.self, from: data)))
+        }
+        // Every optional field of the full record is there (a field added to a record type
+        // must be added to it too, and so to the record's own reader, or this fails).
+        func missing(_ value: Any, _ path: String) -> [String] {
+            let mirror = Mirror(reflecting: value)
+            if mirror.displayStyle == .optional { return mirror.children.first.map { missing($0.value, path) } ?? [path] }
+            guard mirror.displayStyle == .struct || mirror.displayStyle == .class else { return [] }
+            return mirror.children.flatMap { missing($0.value, path + "." + ($0.label ?? "?")) }
+        }
+        #expect(missing(full, "record") == [])
+        // The parts read one by one, so that a field read as nil shows which it is.
+        let fast = try RecordCoder.decodeRecord(BuildManifest.PhotoRecord.self, from: RecordCoder.encode(full))
+        #expect(fast.info?.metadata.camera == full.info?.metadata.camera)
+        #expect(fast.info?.metadata.keywords == ["sand", "東京", ""])
+        #expect(fast.video?.probe == full.video?.probe)
+        #expect(fast.sources == full.sources)
+        // A required field missing, or of another kind, is an error here too.
+        struct Missing: Codable { var size: Int; var modificationTime: Double }
+        #expect(throws: (any Error).self) {
+            try RecordCoder.decodeRecord(BuildManifest.PhotoRecord.self, from: RecordCoder.encode(Missing(size: 1, modificationTime: 2)))
+        }
+        struct BadFormat: Codable { var format: String; var pixelWidth = 1, pixelHeight = 1, orientation = 1, displayWidth = 1, displayHeight = 1; var metadata = ["hasGPS": false] }
+        #expect(try RecordCoder.decodeRecord(ImageInfo.self, from: RecordCoder.encode(BadFormat(format: "png"))).format == .png)
+        #expect(throws: (any Error).self) { try RecordCoder.decodeRecord(ImageInfo.self, from: RecordCoder.encode(BadFormat(format: "psd"))) }
     }
 
     @Test("extreme numbers and doubles keep every bit")
