@@ -51,10 +51,20 @@ public enum Renditions {
     /// (upright): each requested width below it, and the picture's own width if any requested
     /// width reaches it (or none is left). Ascending.
     public static func targetWidths(requested widths: [Int], fullWidth: Int) -> [Int] {
-        let requested = widths.filter { $0 > 0 }
-        var targets = Set(requested.filter { $0 < fullWidth })
-        if requested.contains(where: { $0 >= fullWidth }) || targets.isEmpty { targets.insert(fullWidth) }
-        return targets.sorted()
+        // Asked for every photo several times a build: one small array, no set.
+        var targets: [Int] = []
+        targets.reserveCapacity(widths.count + 1)
+        var reachesFull = false
+        for width in widths where width > 0 {
+            if width >= fullWidth {
+                reachesFull = true
+            } else if !targets.contains(width) {
+                targets.append(width)
+            }
+        }
+        targets.sort()
+        if reachesFull || targets.isEmpty { targets.append(fullWidth) }  // larger than every other
+        return targets
     }
 
     /// Decodes `bytes` once (pixel limit checked from the header first), applies the orientation,

@@ -264,6 +264,19 @@ struct ResizeEncodeTests {
         #expect(none.renditions.map(\.width) == [1000])
     }
 
+    @Test("the widths made: each requested width below the picture's once, its own width when one reaches it, ascending")
+    func targetWidthsModel() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let full = Int.random(in: 1...3000, using: &generator)
+            let requested = (0..<Int.random(in: 0...7, using: &generator)).map { _ in Int.random(in: -10...3500, using: &generator) }
+            let positive = requested.filter { $0 > 0 }
+            var expected = Set(positive.filter { $0 < full })
+            if positive.contains(where: { $0 >= full }) || expected.isEmpty { expected.insert(full) }
+            #expect(Renditions.targetWidths(requested: requested, fullWidth: full) == expected.sorted(), "\(requested) for \(full)")
+        }
+    }
+
     @Test("several formats: every width is encoded in each, in the order asked, from the same pixels")
     func severalFormats() throws {
         let png = try quadrantImage(width: 600, height: 300).encoded(as: .png)
