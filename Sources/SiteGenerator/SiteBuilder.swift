@@ -96,11 +96,13 @@ public struct SiteBuilder: Sendable {
         // The photo folder's walk keeps every folder's entries, which the scan then takes. One
         // walk after the other, each on every core (a walk nested in another's parallel loop
         // would run on one).
+        // The output folder is walked only when the inputs are as they were: otherwise the
+        // build runs whatever it holds.
         let stamped = BuildStamp.inputs(options: options, source: source, theme: theme.fingerprint)
         let inputs = stamped?.stamp
-        let outputBefore = BuildStamp.output(root: output, jobs: jobs)
         let last = catalog.lastBuild()
-        if let inputs, let last, last.stamp == BuildStamp(inputs: inputs, output: outputBefore ?? "") {
+        if let inputs, let last, last.stamp.inputs == inputs,
+           last.stamp.output == BuildStamp.output(root: output, jobs: jobs) {
             let report = last.replay(output: output, progress: progress)
             finished("up to date")
             return report

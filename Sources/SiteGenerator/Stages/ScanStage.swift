@@ -72,10 +72,11 @@ struct ScanStage {
         for collision in plan.collisions {
             progress(.warning("\(collision.photo): \(collision.file) in the output folder is not Cascade's and stays as it is; the photo is published as \(collision.slug) instead"))
         }
-        let planned = plannedFiles(plan)
-        // Asked of every planned file (half a million in a large library), on every core.
-        let chunks = indexRuns(planned.count, length: 8192)
-        let refused = Set(parallelMap(chunks, jobs: jobs) { chunk in planned[chunk].filter(earlier.isForeign) }.joined())
+        // A photo's files are asked about only in albums that hold a file not the tool's
+        // (every album's answer is known by now: the plan asked for each photo).
+        let (planned, refused) = plannedFiles(plan) { [foreignInAlbum] file, directory in
+            (directory.map { foreignInAlbum[$0] ?? true } ?? true) && earlier.isForeign(file)
+        }
         if !scan.videosWithoutTools.isEmpty {
             let count = scan.videosWithoutTools.count
             progress(.warning("\(count) video\(count == 1 ? " was" : "s were") skipped: ffmpeg and ffprobe are not on the PATH (\(MediaTools.installHint))"))
@@ -115,27 +116,37 @@ struct ScanStage {
     }
 
     /// The files this build may make: every photo's images (at the widths its size allows)
-    /// and every page and frame file of every album.
-    private func plannedFiles(_ plan: SitePlan) -> [String] {
+    /// and every page and frame file of every album; and of them, those `refused(file,
+    /// directory)` is true of, where `directory` is a photo's album folder (nil for the others).
+    private func plannedFiles(
+        _ plan: SitePlan, refused: @Sendable (String, String?) -> Bool
+    ) -> (planned: [String], refused: Set<String>) {
         // The photos' files, in runs of photos on every core (in the photos' order).
         let runs = indexRuns(plan.photos.count, length: 2048)
         let photoFiles = parallelMap(runs, jobs: jobs) { [options] run in
             var files: [String] = []
+            var refusedFiles: [String] = []
             for index in run {
+                let first = files.count
                 files += plan.imagePaths(photo: index, widths: options.allImageWidths, formats: options.allImageFormats).values.joined()
                 files.append(plan.pagePath(photo: index))
                 if options.downloadOriginals { files.append(plan.originalPath(photo: index)) }
                 if plan.photos[index].photo.isVideo { files.append(plan.videoPath(photo: index)) }
                 if plan.photos[index].photo.motion != nil { files.append(plan.livePath(photo: index)) }
+                let directory = plan.photos[index].directory
+                refusedFiles += files[first...].filter { refused($0, directory) }
             }
-            return files
+            return (files, refusedFiles)
         }
-        var files = Array(photoFiles.joined())
-        if options.baseURL != nil { files += ["sitemap.xml", FeedStage.path] }
-        files += TagIndex(plan: plan, sort: nil).files(tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
+        var files = Array(photoFiles.map(\.0).joined())
+        var others: [String] = []
+        if options.baseURL != nil { others += ["sitemap.xml", FeedStage.path] }
+        others += TagIndex(plan: plan, sort: nil).files(tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         for index in plan.albums.indices {
-            files += plan.albumFiles(album: index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
+            others += plan.albumFiles(album: index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         }
-        return files
+        files += others
+        let refusedFiles = Set(photoFiles.map(\.1).joined()).union(others.filter { refused($0, nil) })
+        return (files, refusedFiles)
     }
 }
