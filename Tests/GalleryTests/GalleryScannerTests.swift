@@ -179,6 +179,36 @@ struct GalleryScannerTests {
         #expect(GalleryError.sourceMissing(missing).description.contains(missing))
     }
 
+    @Test("a photo is a value: a changed copy leaves the original as it was; equal fields are equal photos")
+    func photoIsAValue() {
+        let info = ImageInfo(format: .jpeg, pixelWidth: 4, pixelHeight: 3, orientation: .up, displayWidth: 4, displayHeight: 3,
+                             metadata: PhotoMetadata(dateTaken: nil, description: nil, artist: nil, hasGPS: false))
+        let original = GalleryPhoto(sourcePath: "/x/a.jpg", relativePath: "a.jpg", fileName: "a.jpg", fileSize: 1, modificationTime: 0, info: info)
+        var copy = original
+        #expect(copy == original)
+        copy.captionText = "changed"
+        copy.inode = 7
+        copy.sidecar = XMPMetadata(title: "t")
+        #expect(original.captionText == nil && original.inode == 0 && original.sidecar == nil)
+        #expect(copy.captionText == "changed" && copy.inode == 7 && copy.sidecar?.title == "t")
+        #expect(copy != original)
+        // Made apart with the same fields: equal, and hashed alike.
+        var twin = GalleryPhoto(sourcePath: "/x/a.jpg", relativePath: "a.jpg", fileName: "a.jpg", fileSize: 1, modificationTime: 0, info: info)
+        twin.captionText = "changed"
+        twin.inode = 7
+        twin.sidecar = XMPMetadata(title: "t")
+        #expect(twin == copy)
+        #expect(Set([twin, copy, original]).count == 2)
+        // Changed on other threads at once, each its own copy.
+        let changed = parallelMap(Array(0..<64), jobs: 4) { index -> GalleryPhoto in
+            var photo = original
+            photo.fileSize = index
+            return photo
+        }
+        #expect(changed.map(\.fileSize) == Array(0..<64))
+        #expect(original.fileSize == 1)
+    }
+
     @Test("EXIF dates become readable dates; a zeroed date is no date")
     func captureDate() {
         func photo(_ date: String?) -> GalleryPhoto {
