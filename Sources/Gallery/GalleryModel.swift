@@ -46,17 +46,17 @@ public struct GalleryPhoto: Sendable, Hashable {
 
     /// Absolute path of the source file.
     public var sourcePath: String {
-        get { fields.sourcePath }
+        _read { yield fields.sourcePath }
         set { fields.sourcePath = newValue }
     }
     /// Path relative to the source folder, with `/` separators (used in messages).
     public var relativePath: String {
-        get { fields.relativePath }
+        _read { yield fields.relativePath }
         set { fields.relativePath = newValue }
     }
     /// The file name, as on disk.
     public var fileName: String {
-        get { fields.fileName }
+        _read { yield fields.fileName }
         set { fields.fileName = newValue }
     }
     /// Size of the source file in bytes.
@@ -80,32 +80,32 @@ public struct GalleryPhoto: Sendable, Hashable {
     }
     /// Format, pixel size, orientation and metadata read from the file's header.
     public var info: ImageInfo {
-        get { fields.info }
+        _read { yield fields.info }
         set { fields.info = newValue }
     }
     /// The caption as plain text (to be HTML-escaped): from a `.txt` sidecar, or the EXIF image
     /// description. `nil` when the caption is Markdown (see ``captionHTML``) or there is none.
     public var captionText: String? {
-        get { fields.captionText }
+        _read { yield fields.captionText }
         set { fields.captionText = newValue }
     }
     /// The caption as HTML (to be inserted as is): a `.md` sidecar rendered from Markdown.
     /// At most one of ``captionText`` and ``captionHTML`` is set.
     public var captionHTML: String? {
-        get { fields.captionHTML }
+        _read { yield fields.captionHTML }
         set { fields.captionHTML = newValue }
     }
     /// For a video: what ffprobe said (its poster stands for it wherever a photo would be shown,
     /// and ``info`` describes the poster: the video's size as shown, upright). Nil for a photo.
     public var video: VideoInfo? {
-        get { fields.video }
+        _read { yield fields.video }
         set { fields.video = newValue }
     }
 
     /// For a Live Photo: its motion clip (a MOV of the same stem beside it), which the site
     /// plays over the photo. Nil for other photos and for videos.
     public var motion: MotionClip? {
-        get { fields.motion }
+        _read { yield fields.motion }
         set { fields.motion = newValue }
     }
 
@@ -114,7 +114,7 @@ public struct GalleryPhoto: Sendable, Hashable {
     /// What the photo's XMP sidecar (`IMG_1.jpg.xmp`, else `IMG_1.xmp`, else that of a camera
     /// RAW file of the same name) says; its fields come before those of the file itself.
     public var sidecar: XMPMetadata? {
-        get { fields.sidecar }
+        _read { yield fields.sidecar }
         set { fields.sidecar = newValue }
     }
 

@@ -16,7 +16,7 @@ import Synchronization
             results.set(index, transform(items[index]))
         }
     }
-    return results.values
+    return results.take()
 }
 
 /// `transform` applied to every element of `items` on `jobs` threads, as ``parallelMap(_:jobs:_:)``;
@@ -37,7 +37,7 @@ import Synchronization
 ) -> (A, B) {
     let (a, b) = (ResultSlots<A>(count: 1), ResultSlots<B>(count: 1))
     _ = parallelMap([0, 1], jobs: jobs) { part in part == 0 ? a.set(0, first()) : b.set(0, second()) }
-    return (a.values[0], b.values[0])
+    return (a.take()[0], b.take()[0])
 }
 
 /// `first`, `second` and `third` at once, on `jobs` threads, as ``parallel(jobs:_:_:)``.
@@ -52,7 +52,7 @@ import Synchronization
         default: c.set(0, third())
         }
     }
-    return (a.values[0], b.values[0], c.values[0])
+    return (a.take()[0], b.take()[0], c.take()[0])
 }
 
 /// `0..<count` cut into consecutive runs of `length` indices (the last may be shorter): how a
@@ -61,12 +61,42 @@ import Synchronization
     stride(from: 0, to: count, by: length).map { $0..<min($0 + length, count) }
 }
 
-/// One slot per result of ``parallelMap(_:jobs:_:)``. (Usable from inlined code: the helpers are
-/// inlined into the modules that call them, so that they are specialized for their types there,
-/// as they were when they lived in the same module.)
-@usableFromInline final class ResultSlots<Value: Sendable>: Sendable {
-    @usableFromInline let slots: Mutex<[Value?]>
-    @usableFromInline init(count: Int) { slots = Mutex([Value?](repeating: nil, count: count)) }
-    @usableFromInline func set(_ index: Int, _ value: Value) { slots.withLock { $0[index] = value } }
-    @usableFromInline var values: [Value] { slots.withLock { $0.map { $0! } } }
+/// One slot per result of ``parallelMap(_:jobs:_:)``, each set once by whichever thread made
+/// it, and moved out at the end (not copied: a copy of a large library's every photo or page
+/// result was a reference count per field, and the slots' release as many again). (Usable from
+/// inlined code: the helpers are inlined into the modules that call them, so that they are
+/// specialized for their types there.)
+@usableFromInline final class ResultSlots<Value: Sendable>: @unchecked Sendable {
+    // Unchecked: each slot is written by one thread, once, before `concurrentPerform` returns,
+    // and read only after it has.
+    @usableFromInline let slots: UnsafeMutablePointer<Value>
+    @usableFromInline let count: Int
+    /// How many slots hold a value (all of them once every result is in; none once taken).
+    @usableFromInline let filled = Atomic<Int>(0)
+
+    @usableFromInline init(count: Int) {
+        self.count = count
+        slots = .allocate(capacity: max(1, count))
+    }
+
+    @usableFromInline func set(_ index: Int, _ value: Value) {
+        (slots + index).initialize(to: value)
+        filled.add(1, ordering: .relaxed)
+    }
+
+    /// Every result, in order, moved out of the slots; asked once, when all are set.
+    @usableFromInline func take() -> [Value] {
+        precondition(filled.load(ordering: .relaxed) == count, "a result is missing")
+        filled.store(0, ordering: .relaxed)
+        return Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0 { buffer.baseAddress!.moveInitialize(from: slots, count: count) }
+            initialized = count
+        }
+    }
+
+    deinit {
+        // Results never taken (not in the helpers here) are freed with the slots.
+        if filled.load(ordering: .relaxed) == count { slots.deinitialize(count: count) }
+        slots.deallocate()
+    }
 }
