@@ -157,6 +157,8 @@ final class Catalog: Sendable {
                         case .filesAndPages:
                             let files = try String.fetchAll(db, sql: "SELECT path FROM file ORDER BY path")
                             var pages: [String: String] = [:]
+                            // (Its size known first: grown row by row, the table was copied a dozen times.)
+                            pages.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM page") ?? 0)
                             let rows = try Row.fetchCursor(db, sql: "SELECT path, fingerprint FROM page")
                             while let row = try rows.next() { pages[row[0]] = row[1] as String }
                             return .filesAndPages(files, wantsSet ? Set(files) : [], pages)

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a build does with one photo's images.
 enum ImageDecision: Equatable, Sendable {
     /// The images at the photo's own paths were made from this content with these settings:
@@ -48,24 +50,16 @@ struct ReusePlanner: Sendable {
     var colour: String
     /// Whether a site-relative file exists.
     var exists: @Sendable (String) -> Bool
-    /// Source paths of the earlier records, by content hash (the first path in order wins, so
-    /// the choice does not depend on dictionary order).
-    private let pathsByHash: [String: String]
+    /// Source paths of the earlier records, by content hash: made when a photo first needs it
+    /// (a rebuild whose photos all stay where they were never does).
+    private let pathsByHash: PathsByHash
 
     init(previous: PhotoRecords, settings: [String], colour: String = "", exists: @escaping @Sendable (String) -> Bool) {
         self.previous = previous
         self.settings = settings
         self.colour = colour
         self.exists = exists
-        // The least path per hash, without sorting every path of a large library.
-        var byHash: [String: String] = [:]
-        byHash.reserveCapacity(previous.count)
-        for (path, record) in previous.boxes {
-            let hash = record.wrappedValue.contentHash
-            if let earlier = byHash[hash], earlier <= path { continue }
-            byHash[hash] = path
-        }
-        pathsByHash = byHash
+        pathsByHash = PathsByHash(previous)
     }
 
     /// The decision for the photo at source path `path` whose content hash is `hash`, which
@@ -76,7 +70,7 @@ struct ReusePlanner: Sendable {
             let kept = reusableFormats(record.wrappedValue, widths: widths, wanted: wanted)
             if !kept.isEmpty { return .keep(formats: kept) }
         }
-        if let from = pathsByHash[hash], let record = previous.boxed(from), movable(record.wrappedValue, widths: widths) {
+        if let from = pathsByHash.path(for: hash), let record = previous.boxed(from), movable(record.wrappedValue, widths: widths) {
             return .move(from: from)
         }
         return .make
@@ -99,5 +93,34 @@ struct ReusePlanner: Sendable {
     /// For a move from `record`: per format, its files by ascending width.
     func sources(of record: BuildManifest.PhotoRecord) -> [[String]] {
         settings.map { record.files(madeWith: $0, colour: colour)! }
+    }
+}
+
+/// The source path of the earlier record of each content hash (the least path wins, so the
+/// choice does not depend on dictionary order), made on first use by whichever thread asks
+/// first (the others wait for it).
+private final class PathsByHash: Sendable {
+    private let records: PhotoRecords
+    private let index = Mutex<[String: String]?>(nil)
+
+    init(_ records: PhotoRecords) {
+        self.records = records
+    }
+
+    func path(for hash: String) -> String? {
+        index.withLock { index in
+            if index == nil {
+                // The least path per hash, without sorting every path of a large library.
+                var byHash: [String: String] = [:]
+                byHash.reserveCapacity(records.count)
+                for (path, record) in records.boxes {
+                    let hash = record.wrappedValue.contentHash
+                    if let earlier = byHash[hash], earlier <= path { continue }
+                    byHash[hash] = path
+                }
+                index = byHash
+            }
+            return index![hash]
+        }
     }
 }
