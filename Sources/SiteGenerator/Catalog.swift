@@ -152,6 +152,8 @@ final class Catalog: Sendable {
                     var configuration = Configuration()
                     configuration.readonly = true
                     configuration.busyMode = .timeout(10)
+                    // Pages read where the file is mapped, not copied into each connection's cache.
+                    configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
                     return try DatabaseQueue(path: path, configuration: configuration).read { db in
                         switch part {
                         case .filesAndPages:

@@ -137,9 +137,11 @@ public struct SiteBuilder: Sendable {
         let made = MadeFiles(pages: pages.files, others: await photoFiles.union(sitePages))
         finished(PageStage.name)
 
-        let filesRemoved = try SweepStage(writer: writer, catalog: catalog).run(
+        // The output folder's stamp for the next build is taken while the catalog is saved.
+        let (filesRemoved, outputStamp) = try SweepStage(writer: writer, catalog: catalog).run(
             made: made, refused: scan.refused, published: published, changedRecords: images.changedRecords,
-            pageKeys: pages.keys, pending: imagePlan.pending, legacyManifest: legacyManifest, progress: progress)
+            pageKeys: pages.keys, pending: imagePlan.pending, legacyManifest: legacyManifest, progress: progress,
+            whileSaving: { BuildStamp.output(root: output, jobs: jobs) })
         finished(SweepStage.name)
 
         let albums = images.plan.reachableAlbums
@@ -155,7 +157,7 @@ public struct SiteBuilder: Sendable {
         }
         // The stamp of a complete build, unless a photo failed here (it is tried again next time:
         // a video's encoder may have been stopped for taking too long on a busy machine).
-        if let inputs, images.problems.isEmpty, let outputStamp = BuildStamp.output(root: output, jobs: jobs) {
+        if let inputs, images.problems.isEmpty, let outputStamp {
             try catalog.recordLastBuild(LastBuild(
                 stamp: BuildStamp(inputs: inputs, output: outputStamp),
                 scannedPhotos: scan.plan.photos.count, scannedAlbums: scan.plan.albums.count,

@@ -10,12 +10,14 @@ struct SweepStage {
     var writer: SiteWriter
     var catalog: Catalog
 
-    /// Returns how many stale files were deleted.
-    func run(
+    /// Returns how many stale files were deleted, and what `whileSaving` returned: it runs on
+    /// another core while the file system is synced and the catalog saved, once the output
+    /// folder is as the build leaves it.
+    func run<Value: Sendable>(
         made: MadeFiles, refused: Set<String>, published: [PublishedPhoto?], changedRecords: [(String, BuildManifest.PhotoRecord)],
         pageKeys: [String: String], pending: CatalogState, legacyManifest: Bool,
-        progress: @Sendable (BuildEvent) -> Void
-    ) throws(SiteError) -> Int {
+        progress: @Sendable (BuildEvent) -> Void, whileSaving: @Sendable () -> Value
+    ) throws(SiteError) -> (removed: Int, value: Value) {
         // A file this build was refused (the user's own) is never the tool's.
         let made = refused.isEmpty ? made : made.subtracting(refused)
         var removed = 0
@@ -31,8 +33,13 @@ struct SweepStage {
         if legacyManifest { _ = writer.removeMadeFile(BuildManifest.legacyFileName) }
         writer.removeTemporaryFiles()
         // Everything written is on disk before the catalog says so.
-        writer.syncFileSystem()
-        try catalog.save(files: made, removedFiles: stale, pages: pageKeys, photoPaths: photoPaths, changedPhotos: changedRecords, replacing: pending)
-        return removed
+        let (saved, value) = parallel({ [writer, catalog] () -> Result<Void, SiteError> in
+            writer.syncFileSystem()
+            return Result { () throws(SiteError) in
+                try catalog.save(files: made, removedFiles: stale, pages: pageKeys, photoPaths: photoPaths, changedPhotos: changedRecords, replacing: pending)
+            }
+        }, whileSaving)
+        try saved.get()
+        return (removed, value)
     }
 }
