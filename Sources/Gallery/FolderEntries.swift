@@ -57,6 +57,27 @@ public final class FolderListings: Sendable {
     public func take(_ path: String) -> [FolderEntry]? {
         folders.withLock { $0.removeValue(forKey: path) }
     }
+
+    /// About `count` paths of the files held, relative to `root` (with `/`), spread evenly over
+    /// all of them (every n-th file, folder by folder), and how many files are held: for a
+    /// reader that shares out work by path.
+    public func sampleFiles(relativeTo root: String, count: Int) -> (paths: [String], files: Int) {
+        folders.withLock { folders in
+            let files = folders.values.reduce(0) { total, entries in total + entries.count { $0.status?.kind == .regular } }
+            let step = max(1, files / max(1, count))
+            var paths: [String] = []
+            var seen = 0
+            for (folder, entries) in folders {
+                guard folder == root || folder.hasPrefix(root + "/") else { continue }
+                let prefix = folder == root ? "" : String(folder.dropFirst(root.count + 1)) + "/"
+                for entry in entries where entry.status?.kind == .regular {
+                    if seen % step == 0 { paths.append(prefix + entry.name) }
+                    seen += 1
+                }
+            }
+            return (paths, files)
+        }
+    }
 }
 
 /// The entries of one folder and their status, read with `readdir` and `fstatat` relative to the

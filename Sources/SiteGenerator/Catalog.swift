@@ -121,13 +121,26 @@ final class Catalog: Sendable {
     /// table is read in ranges of paths, each on a read-only connection of its own, on every
     /// core, while the files and pages are read on another (a row's bytes are decoded as it is
     /// read: no range holds its rows' bytes at once, which added 40 MB to a large library's peak).
-    func snapshotAndFileSet(fileSet wantsSet: Bool) throws(SiteError) -> (manifest: BuildManifest, files: Set<String>) {
+    ///
+    /// `likelyPaths`, when given, are some of the photos' paths (a sample of the photo folder's
+    /// files, and how many files it has): the ranges are cut between them, without counting
+    /// and stepping through the table first (two reads of all of it, on one core, before the
+    /// ranges began). Any paths cut it into ranges that together hold every record.
+    func snapshotAndFileSet(
+        fileSet wantsSet: Bool, likelyPaths: (sample: [String], count: Int)? = nil
+    ) throws(SiteError) -> (manifest: BuildManifest, files: Set<String>) {
         var manifest = BuildManifest()
         var fileSet: Set<String> = []
         do {
-            let (count, boundaries) = try database.read { db in
+            let wanted = 4 * ProcessInfo.processInfo.activeProcessorCount
+            let (count, boundaries) = try likelyPaths.map { likely in
+                // The sample's paths at even steps, in order.
+                let sorted = Array(Set(likely.sample)).sorted()
+                let parts = likely.count < 4_000 ? 1 : min(wanted, sorted.count)
+                return (likely.count, (1..<max(1, parts)).map { sorted[$0 * sorted.count / parts] })
+            } ?? database.read { db in
                 let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM photo") ?? 0
-                let parts = count < 4_000 ? 1 : 4 * ProcessInfo.processInfo.activeProcessorCount
+                let parts = count < 4_000 ? 1 : wanted
                 // Each boundary a step of rows after the last one (an offset from the first row
                 // for each would step over the rows before it again).
                 var boundaries: [String] = []
@@ -258,7 +271,7 @@ final class Catalog: Sendable {
     /// catalog holds (`old`): nothing at all when nothing changed.
     func save(_ new: BuildManifest, replacing old: BuildManifest) throws(SiteError) {
         let changed = new.photos.filter { old.photos[$0.key] != $0.value }.map { ($0.key, $0.value) }
-        try save(files: MadeFiles(pages: Set(new.files)), pages: new.pages, photoPaths: Set(new.photos.keys), changedPhotos: changed,
+        try save(files: MadeFiles(pages: Set(new.files)), pages: new.pages, photoPaths: Array(new.photos.keys), changedPhotos: changed,
                  replacing: CatalogState(files: old.files, pages: old.pages, photoPaths: Set(old.photos.keys)))
     }
 
@@ -267,9 +280,10 @@ final class Catalog: Sendable {
     /// both every old and every new record to compare them), writing only the rows that differ
     /// from `old`.
     ///
-    /// `removedFiles`, when the caller knows them, are the files of `old` that `files` lacks.
+    /// `removedFiles`, when the caller knows them, are the files of `old` that `files` lacks;
+    /// `photoPaths` lists each photo once.
     func save(
-        files: MadeFiles, removedFiles known: [String]? = nil, pages: [String: String], photoPaths: Set<String>,
+        files: MadeFiles, removedFiles known: [String]? = nil, pages: [String: String], photoPaths: [String],
         changedPhotos: [(String, BuildManifest.PhotoRecord)], replacing old: CatalogState
     ) throws(SiteError) {
         // The three comparisons (each over a large library's hundreds of thousands of entries)
@@ -286,7 +300,10 @@ final class Catalog: Sendable {
         }, {
             (pages.filter { old.pages[$0.key] != $0.value }.map { ($0.key, $0.value) }, old.pages.keys.filter { pages[$0] == nil })
         }, {
-            old.photoPaths.subtracting(photoPaths)
+            // As with the files: when every old photo is among the new ones, none was removed
+            // (asking the old set about each new path is cheaper than making a set of them).
+            let kept = photoPaths.reduce(0) { count, path in old.photoPaths.contains(path) ? count + 1 : count }
+            return kept == old.photoPaths.count ? [] : old.photoPaths.subtracting(photoPaths)
         })
         guard !(addedFiles.isEmpty && removedFiles.isEmpty && changedPages.isEmpty && removedPages.isEmpty
             && changedPhotos.isEmpty && removedPhotos.isEmpty)

@@ -181,7 +181,13 @@ public struct SiteBuilder: Sendable {
         source: String, output: String, listings: FolderListings?, catalog: Catalog, jobs: Int, finished: (String) -> Void,
         progress: @Sendable (BuildEvent) -> Void, recorder: ScanEventRecorder
     ) async throws(SiteError) -> (ScanStage.Output, ImagePlanStage.Output, ImageStage.Output, SiteWriter, [String: String], Bool, OutputListing) {
-        var earlier = try EarlierBuild(catalog: catalog, output: output) { progress(.warning($0)) }
+        // (The photo folder's files, as the stamp's walk found them, tell the catalog where to
+        // cut its records into ranges.)
+        let likelyPaths = listings.map { listings in
+            let sample = listings.sampleFiles(relativeTo: source, count: 256)
+            return (sample: sample.paths, count: sample.files)
+        }
+        var earlier = try EarlierBuild(catalog: catalog, output: output, likelyPaths: likelyPaths) { progress(.warning($0)) }
         SiteWriter(root: output).removeTemporaryFiles()
         // A sharded build's store: the shards' records spare reading every photo again.
         let store = try options.storeDirectory.map { folder throws(SiteError) in try ShardBuilder.openStore(folder, source: source, output: output) }

@@ -238,5 +238,19 @@ struct CatalogUpgradeTests {
         // (Compared first, so that a failure does not print nine thousand records.)
         let (samePhotos, sameFiles, samePages) = (snapshot.photos == manifest.photos, snapshot.files == manifest.files, snapshot.pages == manifest.pages)
         #expect(samePhotos && sameFiles && samePages)
+        // Ranges cut between the paths of a sample of the photo folder, however unlike the
+        // table's the sample is: each way gives every record.
+        let paths = Array(manifest.photos.keys)
+        let samples: [[String]] = [
+            stride(from: 0, to: paths.count, by: 37).map { paths[$0] },  // some of the table's paths
+            ["album-5/photo 5.jpg", "album-5/photo 5.jpg", "album-50/x.jpg", "Été/7.jpg", "zzz", "", "album-1"],  // repeats, others
+            ["aaa", "aab", "aac", "aad"],  // all before every path
+            (0..<40).map { "zz \($0)" },  // all after
+        ]
+        for sample in samples {
+            let (read, files) = try catalog.snapshotAndFileSet(fileSet: true, likelyPaths: (sample, 9_001))
+            #expect(read.photos.count == 9_001, "\(sample.prefix(3))")
+            #expect(read.photos == manifest.photos && files == Set(manifest.files))
+        }
     }
 }

@@ -21,8 +21,10 @@ struct EarlierBuild: Sendable {
     private let recovered: RecoveredFiles?
 
     /// Reads the catalog, or the legacy manifest in `output` when the catalog is empty.
-    init(catalog: Catalog, output: String, warning: (String) -> Void) throws(SiteError) {
-        let (stored, storedFiles) = try catalog.snapshotAndFileSet(fileSet: true)
+    /// `likelyPaths` (see ``Catalog/snapshotAndFileSet(fileSet:likelyPaths:)``) spare the catalog
+    /// a count of its photos.
+    init(catalog: Catalog, output: String, likelyPaths: (sample: [String], count: Int)? = nil, warning: (String) -> Void) throws(SiteError) {
+        let (stored, storedFiles) = try catalog.snapshotAndFileSet(fileSet: true, likelyPaths: likelyPaths)
         self.stored = stored
         var previous = stored
         var legacy = false

@@ -113,18 +113,9 @@ struct ImagePlanStage {
                 videos[index] = VideoJob(decision: decision, path: wanted, sourceHash: motionHash, settings: settings)
             }
         }
-        // The files the catalog does not list yet: a legacy manifest's, and the planned ones no
-        // earlier build made (`owned` holds both the catalog's and the manifest's files).
-        // The files and the photos on two cores (each asks about a large library's every one).
+        // The photos kept, the catalog's photos to forget, and what it then holds.
         // (The kept photos are read from `decided`: the loop above turns only moves into makes.)
-        let (adding, (kept, forgetting, remaining)) = parallel(jobs: jobs, {
-            var adding = scan.planned.filter { !earlier.owned.contains($0) && !scan.refused.contains($0) }
-            if earlier.fromLegacyManifest {
-                let storedFiles = Set(earlier.stored.files)
-                adding += earlier.previous.files.filter { !storedFiles.contains($0) }
-            }
-            return Array(Set(adding))
-        }, {
+        @Sendable func keptPhotos() -> (kept: Set<String>, forgetting: [String], remaining: Set<String>) {
             var kept = Set<String>(minimumCapacity: decided.count)
             for (index, photo) in decided.enumerated() {
                 if case .planned(_, .keep) = photo { kept.insert(plan.photos[index].photo.relativePath) }
@@ -134,7 +125,31 @@ struct ImagePlanStage {
             // those are the catalog's, and what it holds once the others are forgotten is `kept`.
             let remaining = earlier.fromLegacyManifest ? Set(earlier.stored.photos.keys).subtracting(forgetting) : kept
             return (kept, forgetting, remaining)
-        })
+        }
+        // The files the catalog does not list yet: the planned ones no earlier build made
+        // (`owned` holds both the catalog's and a legacy manifest's files), and a legacy
+        // manifest's. Asked of a large library's every planned file in runs on every core, one
+        // core first taking the photos' part (as large).
+        enum Part: Sendable { case photos, planned(Range<Int>) }
+        enum Done: Sendable { case photos(kept: Set<String>, forgetting: [String], remaining: Set<String>), planned([String]) }
+        let parts = [Part.photos] + indexRuns(scan.planned.count, length: 32_768).map(Part.planned)
+        let done = parallelMap(parts, jobs: jobs) { part -> Done in
+            switch part {
+            case .planned(let run):
+                return Done.planned(scan.planned[run].filter { !earlier.owned.contains($0) && !scan.refused.contains($0) })
+            case .photos:
+                let photos = keptPhotos()
+                return Done.photos(kept: photos.kept, forgetting: photos.forgetting, remaining: photos.remaining)
+            }
+        }
+        guard case .photos(let kept, let forgetting, let remaining) = done[0] else { preconditionFailure("the photos' part comes first") }
+        var adding: [String] = []
+        for case .planned(let files) in done.dropFirst() { adding += files }
+        if earlier.fromLegacyManifest {
+            let storedFiles = Set(earlier.stored.files)
+            adding += earlier.previous.files.filter { !storedFiles.contains($0) }
+        }
+        adding = Array(Set(adding))
         try catalog.prepare(addingFiles: adding, forgettingPhotos: forgetting)
         let pending = CatalogState(files: earlier.stored.files + adding, pages: earlier.stored.pages, photoPaths: remaining)
         var output = Output(photos: photos, staged: staged, kept: kept, pending: pending)

@@ -21,11 +21,11 @@ struct SweepStage {
         // A file this build was refused (the user's own) is never the tool's.
         let made = refused.isEmpty ? made : made.subtracting(refused)
         var removed = 0
-        // The stale files and the published photos' paths (each over a large library's every
-        // file or photo) on two cores.
-        let (stale, photoPaths) = parallel(
-            { pending.files.filter { !made.contains($0) } },
-            { Set(published.lazy.compactMap { $0?.photo.relativePath }) })
+        // The stale files (asked of a large library's every file) on every core.
+        let stale = Array(parallelMap(indexRuns(pending.files.count, length: 16_384), jobs: 2) { run in
+            pending.files[run].filter { !made.contains($0) }
+        }.joined())
+        let photoPaths = published.compactMap { $0?.photo.relativePath }
         for path in stale.sorted() where writer.removeMadeFile(path) {
             removed += 1
             progress(.removed(path: path))
