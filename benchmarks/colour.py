@@ -10,9 +10,12 @@ Usage: python3 benchmarks/colour.py [--photos N] [--rounds N] [--jobs N] [--casc
 2. `cascade build SRC -o OUT --jobs J --quiet` into an empty folder (tiles 400/800/1600, photos
    800/1600/2400 wide), on each copy, alternating, `--rounds` times; with `--baseline`, another
    cascade binary (say, one built before colour management) also builds the plain copy in each
-   round, so "no profile costs nothing" is measured in the same run.
+   round, so "no profile costs nothing" is measured in the same run, and with
+   `--baseline-p3` its P3 copy too, so both binaries' p3/plain come from the same rounds.
 3. Prints CPU seconds per photo (user + system of the build, median over the rounds) and the
-   ratios p3/plain and plain/baseline-plain (1.00 = the same cost).
+   ratios p3/plain and plain/baseline-plain (1.00 = the same cost); then, for each binary, the
+   p3/plain of each round (its two builds back to back) and their median and range, which a
+   slow phase of a loaded machine moves less than the medians' ratio.
 """
 import argparse
 import os
@@ -124,6 +127,7 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--cascade", default=os.environ.get("CASCADE_BIN", str(REPO / ".build/release/cascade")))
     parser.add_argument("--baseline", help="another cascade binary to build the plain copy with")
+    parser.add_argument("--baseline-p3", action="store_true", help="the baseline builds the P3 copy too")
     args = parser.parse_args()
     make_corpus(args.photos)
     for folder in ("plain", "p3"):
@@ -135,6 +139,8 @@ def main():
     runs = [("plain", args.cascade, "plain"), ("p3", args.cascade, "p3")]
     if args.baseline:
         runs.append(("baseline plain", args.baseline, "plain"))
+        if args.baseline_p3:
+            runs.append(("baseline p3", args.baseline, "p3"))
     times = {name: [] for name, _, _ in runs}
     for round_index in range(args.rounds):
         for name, binary, folder in (runs if round_index % 2 == 0 else list(reversed(runs))):
@@ -148,6 +154,10 @@ def main():
     print(f"  p3 / plain: {median['p3'] / median['plain']:.3f}")
     if args.baseline:
         print(f"  plain / baseline plain: {median['plain'] / median['baseline plain']:.3f}")
+    pairs = [("", "p3", "plain")] + ([("baseline ", "baseline p3", "baseline plain")] if "baseline p3" in times else [])
+    for label, p3, plain in pairs:
+        ratios = sorted(a / b for a, b in zip(times[p3], times[plain]))
+        print(f"  {label}p3 / plain by round: median {statistics.median(ratios):.3f}, range {ratios[0]:.3f}-{ratios[-1]:.3f}")
 
 
 if __name__ == "__main__":

@@ -90,11 +90,14 @@ final class ColourTransform: @unchecked Sendable {  // the handle is immutable a
     /// Whether the conversion runs on Cascade's own tables rather than Little CMS's transform.
     var usesTables: Bool { tables != nil }
 
-    /// Transforms `count` gd pixels at `pixels`, in place.
-    func apply(_ pixels: UnsafeMutablePointer<Int32>, count: Int) {
+    /// Transforms `count` gd pixels at `pixels`, in place; with `opaque`, each pixel's alpha
+    /// byte is also set to 0 (opaque) whatever it held, in the same pass where the tables
+    /// convert (a JPEG just decoded: see ``JPEGDecoder``).
+    func apply(_ pixels: UnsafeMutablePointer<Int32>, count: Int, opaque: Bool = false) {
         if let tables {
-            tables.apply(pixels, count: count)
+            tables.apply(pixels, count: count, opaque: opaque)
         } else {
+            if opaque { JPEGDecoder.clearFillerBytes(pixels, count: count) }
             cmsDoTransform(handle, pixels, pixels, UInt32(count))
         }
     }

@@ -67,33 +67,39 @@ struct FoldedMatrixShaper: Sendable {
         output = (0...(largest >> Self.fractionBits)).map { linearOutput[min(max($0 - offset, 0), top)] }
     }
 
-    /// Converts `count` gd pixels (`0xAARRGGBB`-style, alpha kept) at `pixels`, in place: eight
-    /// at a time in the C kernel (`CPixelKernels`), the rest in Swift. The same pixels either way.
-    func apply(_ pixels: UnsafeMutablePointer<Int32>, count: Int) {
+    /// Converts `count` gd pixels (`0xAARRGGBB`-style) at `pixels`, in place: eight at a time in
+    /// the C kernel (`CPixelKernels`), the rest in Swift. The same pixels either way. Alpha is
+    /// kept, or with `opaque` set to 0 (opaque) in the same pass, whatever it held.
+    func apply(_ pixels: UnsafeMutablePointer<Int32>, count: Int, opaque: Bool = false) {
         let done = words.withUnsafeBufferPointer { words in
             output.withUnsafeBufferPointer { output in
-                cascade_folded_matrix_shaper_apply(words.baseAddress, output.baseAddress, pixels, count)
+                opaque
+                    ? cascade_folded_matrix_shaper_apply_opaque(words.baseAddress, output.baseAddress, pixels, count)
+                    : cascade_folded_matrix_shaper_apply(words.baseAddress, output.baseAddress, pixels, count)
             }
         }
-        if done < count { applyScalar(pixels + done, count: count - done) }
+        if done < count { applyScalar(pixels + done, count: count - done, opaque: opaque) }
     }
 
-    /// ``apply(_:count:)`` with the C kernel's path for processors without BMI1 (for tests).
-    func applyPlainKernel(_ pixels: UnsafeMutablePointer<Int32>, count: Int) {
+    /// ``apply(_:count:opaque:)`` with the C kernel's path for processors without BMI1 (for tests).
+    func applyPlainKernel(_ pixels: UnsafeMutablePointer<Int32>, count: Int, opaque: Bool = false) {
         let done = words.withUnsafeBufferPointer { words in
             output.withUnsafeBufferPointer { output in
-                cascade_folded_matrix_shaper_apply_plain(words.baseAddress, output.baseAddress, pixels, count)
+                opaque
+                    ? cascade_folded_matrix_shaper_apply_opaque_plain(words.baseAddress, output.baseAddress, pixels, count)
+                    : cascade_folded_matrix_shaper_apply_plain(words.baseAddress, output.baseAddress, pixels, count)
             }
         }
-        if done < count { applyScalar(pixels + done, count: count - done) }
+        if done < count { applyScalar(pixels + done, count: count - done, opaque: opaque) }
     }
 
     /// Converts `count` gd pixels at `pixels` in place with the Swift loop alone: the C
     /// kernel's arithmetic (its reference in tests).
-    func applyScalar(_ pixels: UnsafeMutablePointer<Int32>, count: Int) {
+    func applyScalar(_ pixels: UnsafeMutablePointer<Int32>, count: Int, opaque: Bool = false) {
         let fraction = UInt64(Self.fractionBits)
         let field = UInt64(Self.fieldBits)
         let mask: UInt64 = (1 << (field - fraction)) - 1
+        let kept: UInt32 = opaque ? 0 : 0xFF00_0000
         words.withUnsafeBufferPointer { words in
             output.withUnsafeBufferPointer { output in
                 for x in 0..<count {
@@ -102,7 +108,7 @@ struct FoldedMatrixShaper: Sendable {
                     let r = UInt32(output[Int(sum >> fraction & mask)])
                     let g = UInt32(output[Int(sum >> (field + fraction) & mask)])
                     let b = UInt32(output[Int(sum >> (2 * field + fraction))])
-                    pixels[x] = Int32(bitPattern: pixel & 0xFF00_0000 | r << 16 | g << 8 | b)
+                    pixels[x] = Int32(bitPattern: pixel & kept | r << 16 | g << 8 | b)
                 }
             }
         }

@@ -55,8 +55,14 @@ enum JPEGDecoder {
     /// Decodes `bytes` (a JPEG whose header `info` describes and whose size `limits` allows) at
     /// the smallest size that is at least `minimumWidth` × `minimumHeight` in stored pixels,
     /// or returns nil when TurboJPEG cannot decode it to RGB (CMYK): use gd then.
+    ///
+    /// With a `conversion` (the photo's colour profile to sRGB or Display P3), the pixels are
+    /// converted as they are made gd pixels: one pass over the picture where decoding, then
+    /// converting, takes two (the tables' kernel clears the filler byte as it writes each pixel).
+    /// The same pixels as ``ColourConversion/apply(_:to:)`` on the decoded image.
     static func decode(
-        _ bytes: [UInt8], info: ImageInfo, limits: DecodeLimits, minimumWidth: Int, minimumHeight: Int
+        _ bytes: [UInt8], info: ImageInfo, limits: DecodeLimits, minimumWidth: Int, minimumHeight: Int,
+        converting conversion: ColourTransform? = nil
     ) throws(ImagingError) -> Image? {
         _ = try Image.checkBeforeDecoding(bytes, info: info, limits: limits)
         guard let handle = tjInitDecompress() else { throw .decodeFailed(.jpeg, detail: "the JPEG decoder cannot start") }
@@ -82,7 +88,11 @@ enum JPEGDecoder {
                 pixelFormat, 0)
         }
         try check(status, handle: handle)
-        clearFillerBytes(pixels, count: scaledWidth * scaledHeight)
+        if let conversion {
+            conversion.apply(pixels, count: scaledWidth * scaledHeight, opaque: true)
+        } else {
+            clearFillerBytes(pixels, count: scaledWidth * scaledHeight)
+        }
         return image
     }
 

@@ -96,10 +96,11 @@ struct MatrixShaperTables: Sendable {
                 [d * h - e * g, b * g - a * h, a * e - b * d]].map { $0.map { $0 / det } }
     }
 
-    /// Converts `count` gd pixels (`0xAARRGGBB`-style, alpha kept) at `pixels`, in place, with
-    /// the folded tables (``FoldedMatrixShaper/apply(_:count:)``).
-    func apply(_ pixels: UnsafeMutablePointer<Int32>, count: Int) {
-        folded.apply(pixels, count: count)
+    /// Converts `count` gd pixels (`0xAARRGGBB`-style) at `pixels`, in place, with the folded
+    /// tables (``FoldedMatrixShaper/apply(_:count:opaque:)``): alpha kept, or set to 0 (opaque)
+    /// with `opaque`.
+    func apply(_ pixels: UnsafeMutablePointer<Int32>, count: Int, opaque: Bool = false) {
+        folded.apply(pixels, count: count, opaque: opaque)
     }
 
     /// Converts `count` gd pixels at `pixels` in place with the unfolded arithmetic (each

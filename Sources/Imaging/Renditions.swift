@@ -77,7 +77,8 @@ public enum Renditions {
     ///
     /// The pixels are converted to sRGB through the photo's embedded colour profile (ICC in
     /// JPEG, PNG, WebP, TIFF, HEIF and AVIF, or a HEIF/AVIF `nclx` description; RGB, greyscale,
-    /// or CMYK in a JPEG, converted while decoded) right after decoding, before anything is
+    /// or CMYK; a CMYK JPEG, and an RGB one decoded at reduced size, are converted while decoded,
+    /// in the same pass over the pixels) right after decoding, before anything is
     /// resized or averaged; a profile that cannot be read leaves the pixels as they are, with a
     /// warning in the set. With `colour: .wide`, a photo whose profile reaches beyond sRGB is
     /// converted to Display P3 instead, and its images carry a Display P3 profile (see
@@ -123,23 +124,27 @@ public enum Renditions {
         let minimumWidth = swapsAxes ? neededHeight : neededWidth
         let minimumHeight = swapsAxes ? neededWidth : neededHeight
         let decoded: Image
+        var convertedWhileDecoded = false
         if info.format == .jpeg, case .cmyk(let transform)? = colourPlan,
             let cmyk = try CMYKDecoder.decode(
                 bytes, info: info, limits: limits, transform: transform, minimumWidth: minimumWidth, minimumHeight: minimumHeight)
         {
-            decoded = cmyk  // converted while decoded
+            decoded = cmyk
+            convertedWhileDecoded = true
         } else if info.format == .jpeg, largest < fullWidth {
+            let transform: ColourTransform? = if case .transform(let transform)? = colourPlan { transform } else { nil }
             let scaled = try JPEGDecoder.decode(
-                bytes, info: info, limits: limits, minimumWidth: minimumWidth, minimumHeight: minimumHeight)
+                bytes, info: info, limits: limits, minimumWidth: minimumWidth, minimumHeight: minimumHeight, converting: transform)
             if let scaled {
                 decoded = scaled
+                convertedWhileDecoded = transform != nil
             } else {
                 decoded = try Image.decode(bytes, info: info, limits: limits)
             }
         } else {
             decoded = try Image.decode(bytes, info: info, limits: limits)
         }
-        if let colourPlan, let problem = ColourConversion.apply(colourPlan, to: decoded) {
+        if let colourPlan, !convertedWhileDecoded, let problem = ColourConversion.apply(colourPlan, to: decoded) {
             warnings.append("\(problem); its colours are published as they are, read as sRGB")
         }
         // The first image made from the decoded picture turns it upright while scaling it (one

@@ -65,6 +65,34 @@ struct JPEGDecoderTests {
         #expect(differing == 0, "\(differing) pixels differ")
     }
 
+    @Test("converting while decoding gives every byte that decoding, then converting, gives")
+    func convertedWhileDecoded() throws {
+        guard case .transform(let transform) = ColourConversion.plan(for: .icc(RGBSpace.displayP3.iccProfile)) else {
+            Issue.record("no Display P3 transform")
+            return
+        }
+        #expect(transform.usesTables)
+        // 403 × 301 decodes at 1/2 to 202 × 151: a pixel count that is no multiple of 8, so the
+        // Swift loop converts the last pixels.
+        let jpeg = try noisyImage(width: 403, height: 301).encoded(as: .jpeg(quality: 90))
+        let info = try ImageProbe.probe(jpeg)
+        guard let together = try JPEGDecoder.decode(
+                jpeg, info: info, limits: .default, minimumWidth: 200, minimumHeight: 150, converting: transform),
+            let apart = try JPEGDecoder.decode(jpeg, info: info, limits: .default, minimumWidth: 200, minimumHeight: 150)
+        else { Issue.record("an RGB JPEG was not decoded by TurboJPEG"); return }
+        #expect(together.width == 202 && together.height == 151 && apart.width == 202 && apart.height == 151)
+        let count = apart.width * apart.height
+        #expect(count % 8 != 0)
+        let decoded = Array(UnsafeBufferPointer(start: apart.contiguousPixels!, count: count))
+        #expect(ColourConversion.apply(.transform(transform), to: apart) == nil)
+        let converted = Array(UnsafeBufferPointer(start: apart.contiguousPixels!, count: count))
+        let fused = Array(UnsafeBufferPointer(start: together.contiguousPixels!, count: count))
+        let differing = zip(fused, converted).filter { $0 != $1 }.count
+        #expect(differing == 0, "\(differing) of \(count) pixels differ")
+        #expect(fused.allSatisfy { $0 >> 24 == 0 }, "every pixel opaque (gd's alpha 0)")
+        #expect(zip(decoded, converted).filter { $0 != $1 }.count > count / 2, "the conversion changes most pixels")
+    }
+
     @Test("progressive JPEGs decode at reduced size too")
     func progressive() throws {
         let jpeg = try quadrantImage(width: 800, height: 600).encoded(as: .jpeg(quality: 90), progressive: true)

@@ -23,38 +23,53 @@ import TestSupport
     }
 
     /// Converts a copy of `pixels` with the kernel (BMI1's where the processor has it, else the
-    /// plain one) and with the folded Swift loop; the first pixel where they differ, if any.
-    static func firstDifference(_ tables: MatrixShaperTables, _ pixels: [Int32], plain: Bool = false) -> (Int32, Int32, Int32)? {
+    /// plain one) and with the folded Swift loop, alpha kept or made `opaque`; the first pixel
+    /// where they differ, if any. Made opaque, the Swift loop's pixels are those it gives with
+    /// alpha kept, alpha then cleared: so the opaque kernel is checked against the conversion
+    /// itself, not only against the Swift loop's own opaque path.
+    static func firstDifference(
+        _ tables: MatrixShaperTables, _ pixels: [Int32], plain: Bool = false, opaque: Bool = false
+    ) -> (Int32, Int32, Int32)? {
         var vector = pixels
         var scalar = pixels
+        var scalarOpaque = pixels
         if plain {
-            vector.withUnsafeMutableBufferPointer { tables.folded.applyPlainKernel($0.baseAddress!, count: $0.count) }
+            vector.withUnsafeMutableBufferPointer { tables.folded.applyPlainKernel($0.baseAddress!, count: $0.count, opaque: opaque) }
         } else {
-            vector.withUnsafeMutableBufferPointer { tables.apply($0.baseAddress!, count: $0.count) }
+            vector.withUnsafeMutableBufferPointer { tables.apply($0.baseAddress!, count: $0.count, opaque: opaque) }
         }
         scalar.withUnsafeMutableBufferPointer { tables.folded.applyScalar($0.baseAddress!, count: $0.count) }
+        if opaque {
+            scalarOpaque.withUnsafeMutableBufferPointer { tables.folded.applyScalar($0.baseAddress!, count: $0.count, opaque: true) }
+            if let index = pixels.indices.first(where: { scalarOpaque[$0] != scalar[$0] & 0x00FF_FFFF }) {
+                return (pixels[index], scalarOpaque[index], scalar[index] & 0x00FF_FFFF)
+            }
+            scalar = scalar.map { $0 & 0x00FF_FFFF }
+        }
         guard let index = pixels.indices.first(where: { vector[$0] != scalar[$0] }) else { return nil }
         return (pixels[index], vector[index], scalar[index])
     }
 
-    @Test(arguments: conversions)
-    func sameAsTheSwiftLoopOnRandomPixels(name: String) throws {
+    @Test(arguments: conversions, [false, true])
+    func sameAsTheSwiftLoopOnRandomPixels(name: String, opaque: Bool) throws {
         let tables = try Self.tables(name)
         var random = SplitMix64(seed: 12)
         let pixels = (0..<200_003).map { _ in Int32(truncatingIfNeeded: random.next()) }  // alpha bytes too
-        let difference = Self.firstDifference(tables, pixels)
+        let difference = Self.firstDifference(tables, pixels, opaque: opaque)
         #expect(difference == nil, "pixel \(String(describing: difference))")
-        let plainDifference = Self.firstDifference(tables, pixels, plain: true)
+        let plainDifference = Self.firstDifference(tables, pixels, plain: true, opaque: opaque)
         #expect(plainDifference == nil, "without BMI1: pixel \(String(describing: plainDifference))")
     }
 
-    /// All 2^24 colours (alpha 0, and the top alpha bit set), a red value at a time.
-    @Test(arguments: conversions)
-    func sameAsTheSwiftLoopOnEveryColour(name: String) throws {
+    /// All 2^24 colours (alpha 0, and the top alpha bit set; TurboJPEG's filler, 0xFF, made
+    /// opaque, with the conversion JPEGs meet most), a red value at a time.
+    @Test(arguments: conversions.map { ($0, false) } + [("Display P3 to sRGB", true)])
+    func sameAsTheSwiftLoopOnEveryColour(name: String, opaque: Bool) throws {
         let tables = try Self.tables(name)
         for red in 0..<256 {
-            let pixels = (0..<65536).map { Int32(truncatingIfNeeded: (red & 1 == 0 ? 0 : 0xC100_0000) | red << 16 | $0) }
-            let difference = Self.firstDifference(tables, pixels)
+            let alpha = opaque ? 0xFF00_0000 : red & 1 == 0 ? 0 : 0xC100_0000
+            let pixels = (0..<65536).map { Int32(truncatingIfNeeded: alpha | red << 16 | $0) }
+            let difference = Self.firstDifference(tables, pixels, opaque: opaque)
             #expect(difference == nil, "pixel \(String(describing: difference))")
             if difference != nil { break }
         }
@@ -95,12 +110,14 @@ import TestSupport
         for count in 0...19 {
             for start in 0..<3 {
                 let pixels = (0..<(start + count + 4)).map { _ in Int32(truncatingIfNeeded: random.next()) }
-                var vector = pixels
-                var scalar = pixels
-                vector.withUnsafeMutableBufferPointer { tables.apply($0.baseAddress! + start, count: count) }
-                scalar.withUnsafeMutableBufferPointer { tables.folded.applyScalar($0.baseAddress! + start, count: count) }
-                #expect(vector == scalar, "count \(count) from \(start)")
-                #expect(vector[..<start] == pixels[..<start] && vector[(start + count)...] == pixels[(start + count)...])
+                for opaque in [false, true] {
+                    var vector = pixels
+                    var scalar = pixels
+                    vector.withUnsafeMutableBufferPointer { tables.apply($0.baseAddress! + start, count: count, opaque: opaque) }
+                    scalar.withUnsafeMutableBufferPointer { tables.folded.applyScalar($0.baseAddress! + start, count: count, opaque: opaque) }
+                    #expect(vector == scalar, "count \(count) from \(start), opaque \(opaque)")
+                    #expect(vector[..<start] == pixels[..<start] && vector[(start + count)...] == pixels[(start + count)...])
+                }
             }
         }
     }

@@ -32,6 +32,14 @@ size_t cascade_folded_matrix_shaper_apply(const uint64_t *words, const uint8_t *
 /// `cascade_folded_matrix_shaper_apply` without BMI1 whatever the processor (for tests).
 size_t cascade_folded_matrix_shaper_apply_plain(const uint64_t *words, const uint8_t *output, int32_t *pixels, size_t count);
 
+/// `cascade_folded_matrix_shaper_apply` with each converted pixel's top byte (gd's alpha) set
+/// to 0, opaque, whatever it held: pixels just decoded (TurboJPEG's filler byte is 0xFF) are
+/// converted and made gd pixels in one pass. The same red, green and blue.
+size_t cascade_folded_matrix_shaper_apply_opaque(const uint64_t *words, const uint8_t *output, int32_t *pixels, size_t count);
+
+/// `cascade_folded_matrix_shaper_apply_opaque` without BMI1 whatever the processor (for tests).
+size_t cascade_folded_matrix_shaper_apply_opaque_plain(const uint64_t *words, const uint8_t *output, int32_t *pixels, size_t count);
+
 /// Fixed-point scale of the weights `cascade_area_sums` takes: 1.0 = 2^14.
 #define CASCADE_AREA_WEIGHT_BITS 14
 
