@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What a build does with one photo's images.
 enum ImageDecision: Equatable, Sendable {
     /// The images at the photo's own paths were made from this content with these settings:
@@ -97,30 +95,25 @@ struct ReusePlanner: Sendable {
 }
 
 /// The source path of the earlier record of each content hash (the least path wins, so the
-/// choice does not depend on dictionary order), made on first use by whichever thread asks
-/// first (the others wait for it).
+/// choice does not depend on dictionary order), made on first use.
 private final class PathsByHash: Sendable {
-    private let records: PhotoRecords
-    private let index = Mutex<[String: String]?>(nil)
+    private let index: Lazy<[String: String]>
 
     init(_ records: PhotoRecords) {
-        self.records = records
+        index = Lazy {
+            // The least path per hash, without sorting every path of a large library.
+            var byHash: [String: String] = [:]
+            byHash.reserveCapacity(records.count)
+            for (path, record) in records.boxes {
+                let hash = record.wrappedValue.contentHash
+                if let earlier = byHash[hash], earlier <= path { continue }
+                byHash[hash] = path
+            }
+            return byHash
+        }
     }
 
     func path(for hash: String) -> String? {
-        index.withLock { index in
-            if index == nil {
-                // The least path per hash, without sorting every path of a large library.
-                var byHash: [String: String] = [:]
-                byHash.reserveCapacity(records.count)
-                for (path, record) in records.boxes {
-                    let hash = record.wrappedValue.contentHash
-                    if let earlier = byHash[hash], earlier <= path { continue }
-                    byHash[hash] = path
-                }
-                index = byHash
-            }
-            return index![hash]
-        }
+        index.value[hash]
     }
 }

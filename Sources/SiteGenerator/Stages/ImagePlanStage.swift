@@ -117,10 +117,23 @@ struct ImagePlanStage {
         // (The kept photos are read from `decided`: the loop above turns only moves into makes.)
         @Sendable func keptPhotos() -> (kept: Set<String>, forgetting: [String], remaining: Set<String>) {
             var kept = Set<String>(minimumCapacity: decided.count)
+            // The catalog's records of the photos not kept (few in a rebuild).
+            var notKept: [String] = []
             for (index, photo) in decided.enumerated() {
-                if case .planned(_, .keep) = photo { kept.insert(plan.photos[index].photo.relativePath) }
+                let path = plan.photos[index].photo.relativePath
+                if case .planned(_, .keep) = photo {
+                    kept.insert(path)
+                } else if earlier.stored.photos.boxed(path) != nil {
+                    notKept.append(path)
+                }
             }
-            let forgetting = earlier.stored.photos.keys.filter { !kept.contains($0) }
+            // The records to forget: those of photos not kept, and of photos gone from the
+            // folder. A kept photo has the catalog's record (without a legacy manifest, the
+            // records it goes by are the catalog's), so that when the photos with a record are
+            // as many as the records, none is gone, and the catalog's every record need not be
+            // asked about.
+            let forgetting = !earlier.fromLegacyManifest && kept.count + notKept.count == earlier.stored.photos.count
+                ? notKept : earlier.stored.photos.keys.filter { !kept.contains($0) }
             // A photo is kept only when the records it goes by have it: without a legacy manifest,
             // those are the catalog's, and what it holds once the others are forgotten is `kept`.
             let remaining = earlier.fromLegacyManifest ? Set(earlier.stored.photos.keys).subtracting(forgetting) : kept

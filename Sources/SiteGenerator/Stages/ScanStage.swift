@@ -38,24 +38,27 @@ struct ScanStage {
             scanOptions.minRating = options.minRating
             scanOptions.videoTools = options.videoTools
             scanOptions.videoMaxDuration = options.video.maxDuration
-            // What ffprobe said about each video and motion clip, by the source's path.
-            var probes: [String: (FileIdentity, VideoInfo)] = [:]
-            for (path, box) in records.boxes {
-                guard let video = box.wrappedValue.video, let probe = video.probe else { continue }
-                let record = box.wrappedValue
-                if let clip = video.sourcePath, let identity = video.sourceIdentity {
-                    probes[clip] = (identity, probe)
-                } else if let inode = record.inode, let changeTime = record.changeTime {
-                    probes[path] = (FileIdentity(size: record.size, modificationTime: record.modificationTime,
-                                                 changeTime: changeTime, inode: inode), probe)
+            // What ffprobe said about each video and motion clip, by the source's path: gathered
+            // from the records when the scan first meets a video (a library without one never does).
+            let knownProbes = Lazy { () -> [String: (FileIdentity, VideoInfo)] in
+                var probes: [String: (FileIdentity, VideoInfo)] = [:]
+                for (path, box) in records.boxes {
+                    guard let video = box.wrappedValue.video, let probe = video.probe else { continue }
+                    let record = box.wrappedValue
+                    if let clip = video.sourcePath, let identity = video.sourceIdentity {
+                        probes[clip] = (identity, probe)
+                    } else if let inode = record.inode, let changeTime = record.changeTime {
+                        probes[path] = (FileIdentity(size: record.size, modificationTime: record.modificationTime,
+                                                     changeTime: changeTime, inode: inode), probe)
+                    }
                 }
+                return probes
             }
-            let knownProbes = probes
             scan = try GalleryScanner(options: scanOptions)
                 .scan(sourceDirectory: source, title: options.title, known: { [earlier] path, identity in
                     earlier.knownInfo(path, identity)
                 }, knownVideo: { path, identity in
-                    guard let (recorded, probe) = knownProbes[path], recorded == identity else { return nil }
+                    guard let (recorded, probe) = knownProbes.value[path], recorded == identity else { return nil }
                     return probe
                 }, listings: listings)
         } catch {
