@@ -43,17 +43,18 @@ struct PageStage {
         // out on every core first.
         let albums = plan.reachableAlbums
         let listing = self.listing
-        // (The albums' file lists are made again below rather than held for every album at once.)
-        let checks = parallelMap(albums, jobs: jobs) { [self] album -> (key: String, unchanged: Bool) in
+        // (The albums' file lists are kept from there: a few megabytes for a large library,
+        // made on every core instead of again one album after another below.)
+        let checks = parallelMap(albums, jobs: jobs) { [self] album -> (key: String, unchanged: Bool, files: [String]) in
             let key = renderer.inputKey(album: album, siteKey: siteKey)
             let files = albumFiles(album)
             return (key, Self.isUnchanged(files, keyPath: plan.albums[album].directory + "frames.json", key: key,
-                                          previousKeys: previousKeys, listing: listing))
+                                          previousKeys: previousKeys, listing: listing), files)
         }
         for (album, check) in zip(albums, checks) {
             let key = check.key
             let keyPath = plan.albums[album].directory + "frames.json"
-            let files = albumFiles(album)
+            let files = check.files
             let unchangedAlbum = check.unchanged
             if unchangedAlbum && !renderer.options.verifyAlbumKeys {
                 Self.carryOver(files, previousKeys: previousKeys, into: &output)

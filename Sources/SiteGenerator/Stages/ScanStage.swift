@@ -93,10 +93,15 @@ struct ScanStage {
     /// Whether each album folder of the last build (a folder of one of its photo pages) holds a
     /// file that is not the tool's (``EarlierBuild/hasForeignFile(inAlbum:)``), asked on every core.
     private func foreignFiles(inAlbumsOf earlier: EarlierBuild) -> [String: Bool] {
-        var folders = Set<String>()
-        for page in earlier.previous.pages.keys {
-            folders.insert(page.lastIndex(of: "/").map { String(page[...$0]) } ?? "")
-        }
+        // The pages' folders, from runs of the pages on every core.
+        let pages = Array(earlier.previous.pages.keys)
+        let folders = parallelMap(indexRuns(pages.count, length: 16_384), jobs: jobs) { run in
+            var folders = Set<String>()
+            for page in pages[run] {
+                folders.insert(page.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(page[...$0]) } ?? "")
+            }
+            return folders
+        }.reduce(into: Set<String>()) { $0.formUnion($1) }
         let list = Array(folders)
         return Dictionary(uniqueKeysWithValues: zip(list, parallelMap(list, jobs: jobs) { earlier.hasForeignFile(inAlbum: $0) }))
     }
