@@ -42,14 +42,18 @@ let package = Package(
         // Scanning a photo folder into albums and photos (with index.md, captions, sort order).
         .target(
             name: "Gallery",
-            dependencies: ["Imaging", "GalleryConfig", "Video", .product(name: "Ink", package: "Ink")]
+            dependencies: ["Imaging", "GalleryConfig", "Video", "DirectoryEntries", .product(name: "Ink", package: "Ink")]
         ),
+
+        // Reading a folder's entries with `readdir` safely: shared by the scan, the build's
+        // stamps and the preview server's watcher.
+        .target(name: "DirectoryEntries"),
 
         // Writing the static site: pages, thumbnails, frames.json.
         .target(
             name: "SiteGenerator",
             dependencies: [
-                "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video",
+                "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "DirectoryEntries",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -59,7 +63,7 @@ let package = Package(
         // `cascade serve`: the local preview server (static files, live reload, source watcher).
         // Knows nothing about galleries: it serves a folder and calls a rebuild closure.
         // Its HTTP/1.1 server is its own (POSIX sockets), so no networking framework is built.
-        .target(name: "PreviewServer"),
+        .target(name: "PreviewServer", dependencies: ["DirectoryEntries"]),
 
         // The thin command-line front end.
         .executableTarget(
@@ -82,7 +86,7 @@ let package = Package(
         .testTarget(name: "WaterfallTests", dependencies: ["Waterfall", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "GalleryConfigTests", dependencies: ["GalleryConfig", "TestSupport"]),
-        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GalleryConfig", "Imaging", "TestSupport"]),
+        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "DirectoryEntries", "GalleryConfig", "Imaging", "TestSupport"]),
         .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),

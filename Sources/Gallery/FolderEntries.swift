@@ -1,3 +1,4 @@
+import DirectoryEntries
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import DirectoryEntries
 import Foundation
 
 #if canImport(Glibc)
@@ -53,12 +54,22 @@ public struct SourceSnapshot: Sendable, Equatable {
     }
 
     private mutating func walk(_ directory: String, relative: String, visited: inout Set<[UInt64]>) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where !name.hasPrefix(".") {
+        // Each entry examined relative to the open folder (`fstatat`, following links as
+        // `stat` does), without resolving the folder's path again for each of its files.
+        guard let folder = opendir(directory) else { return }
+        defer { closedir(folder) }
+        while let item = readdir(folder) {
+            var bytes = directoryEntryName(item)
+            guard bytes.first != UInt8(ascii: ".") else { continue }  // hidden, and `.` and `..`
+            let name = String(decoding: bytes, as: UTF8.self)
             let path = directory + "/" + name
             let key = relative.isEmpty ? name : relative + "/" + name
             var status = stat()
-            guard stat(path, &status) == 0 else { continue }  // gone meanwhile, or a dangling link
+            bytes.append(0)
+            let found = bytes.withUnsafeBufferPointer { buffer in
+                fstatat(dirfd(folder), UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), &status, 0)
+            }
+            guard found == 0 else { continue }  // gone meanwhile, or a dangling link
             if status.st_mode & S_IFMT == S_IFDIR {
                 entries[key] = Entry(size: 0, modified: 0, inode: UInt64(status.st_ino), isDirectory: true)
                 if visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted {
@@ -204,14 +215,20 @@ public struct SourceWatcher: Sendable {
             }
             // New folders get their watch before the snapshot, so nothing made in them is missed.
             watching = meter.measure { events?.watchAll() ?? false }
+            var taken = DirectoryEvents.now()
             var current = currentSnapshot()
             if current == last { continue }
-            // Wait for the folder to settle.
+            // Wait for the folder to settle: with every folder watched, until no event came for
+            // the quiet period since the snapshot was begun (the snapshot is then what the folder
+            // holds); else until two snapshots the quiet period apart are the same. (A snapshot
+            // of a large library is a `stat` of every file: not taken twice when once will do.)
             while true {
                 guard (try? await Task.sleep(for: quietPeriod)) != nil else { return }
+                if watching, let events, events.lastEvent < taken { break }
                 watching = meter.measure { events?.watchAll() ?? false }
+                taken = DirectoryEvents.now()
                 let again = currentSnapshot()
-                if again == current { break }
+                if !watching || events == nil, again == current { break }
                 current = again
             }
             let change = current.changes(since: last)
