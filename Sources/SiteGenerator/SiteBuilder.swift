@@ -138,7 +138,7 @@ public struct SiteBuilder: Sendable {
         finished(PageStage.name)
 
         // The output folder's stamp for the next build is taken while the catalog is saved.
-        let (filesRemoved, outputStamp) = try SweepStage(writer: writer, catalog: catalog).run(
+        let (filesRemoved, outputStamp) = try SweepStage(writer: writer, catalog: catalog, jobs: jobs).run(
             made: made, refused: scan.refused, published: published, changedRecords: images.changedRecords,
             pageKeys: pages.keys, pending: imagePlan.pending, legacyManifest: legacyManifest, progress: progress,
             whileSaving: { BuildStamp.output(root: output, jobs: jobs) })

@@ -9,6 +9,7 @@ struct SweepStage {
 
     var writer: SiteWriter
     var catalog: Catalog
+    var jobs: Int
 
     /// Returns how many stale files were deleted, and what `whileSaving` returned: it runs on
     /// another core while the file system is synced and the catalog saved, once the output
@@ -22,7 +23,7 @@ struct SweepStage {
         let made = refused.isEmpty ? made : made.subtracting(refused)
         var removed = 0
         // The stale files (asked of a large library's every file) on every core.
-        let stale = Array(parallelMap(indexRuns(pending.files.count, length: 16_384), jobs: 2) { run in
+        let stale = Array(parallelMap(indexRuns(pending.files.count, length: 16_384), jobs: jobs) { run in
             pending.files[run].filter { !made.contains($0) }
         }.joined())
         let photoPaths = published.compactMap { $0?.photo.relativePath }
