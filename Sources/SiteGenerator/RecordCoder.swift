@@ -79,22 +79,11 @@ struct RecordFields {
 
     /// The offset of the value of `key`, or nil when there is none or it is null.
     private mutating func offset(_ key: StaticString) -> Int? {
-        let length = key.utf8CodeUnitCount
-        let start = key.utf8Start
-        let sketch = UInt32(truncatingIfNeeded: length) << 16
-            | (length == 0 ? 0 : UInt32(start[0]) << 8 | UInt32(start[length - 1]))
-        var index = next
-        for _ in 0..<entries.count {
-            if index == entries.count { index = 0 }
-            let entry = entries[index]
-            if entry.sketch == sketch, entry.key.count == length,
-               length == 0 || memcmp(start, reader.bytes.baseAddress! + entry.key.lowerBound, length) == 0 {
-                next = index + 1
-                return (try? reader.tag(at: entry.value)) == .null ? nil : entry.value
-            }
-            index += 1
-        }
-        return nil
+        let utf8 = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        guard let index = entryIndex(of: utf8, in: entries, from: next, reader: reader) else { return nil }
+        next = index + 1
+        let value = entries[index].value
+        return (try? reader.tag(at: value)) == .null ? nil : value
     }
 
     private mutating func required(_ key: StaticString) throws -> Int {
@@ -131,31 +120,29 @@ struct RecordFields {
     }
 
     mutating func string(_ key: StaticString) throws -> String {
-        try stringValue(at: try required(key))
+        try reader.string(at: try required(key))
     }
 
     mutating func stringIfPresent(_ key: StaticString) throws -> String? {
-        try offset(key).map { offset throws in try stringValue(at: offset) }
+        try offset(key).map { offset throws in try reader.string(at: offset) }
     }
 
     mutating func stringsIfPresent(_ key: StaticString) throws -> [String]? {
         guard let offset = offset(key) else { return nil }
-        return try list(at: offset) { offset throws in try stringValue(at: offset) }
+        return try list(at: offset, reader.string(at:))
     }
 
     mutating func strings(_ key: StaticString) throws -> [String] {
-        try list(at: try required(key)) { offset throws in try stringValue(at: offset) }
+        try list(at: try required(key), reader.string(at:))
     }
 
     mutating func record<T: RecordDecodable>(_ key: StaticString, as type: T.Type = T.self) throws -> T {
-        var fields = try RecordFields(reader: reader, offset: try required(key))
-        return try T(fields: &fields)
+        try record(at: try required(key))
     }
 
     mutating func recordIfPresent<T: RecordDecodable>(_ key: StaticString, as type: T.Type = T.self) throws -> T? {
         guard let offset = offset(key) else { return nil }
-        var fields = try RecordFields(reader: reader, offset: offset)
-        return try T(fields: &fields)
+        return try record(at: offset)
     }
 
     mutating func records<T: RecordDecodable>(_ key: StaticString, as type: T.Type = T.self) throws -> [T] {
@@ -173,11 +160,6 @@ struct RecordFields {
         return try decodeValue(T.self, reader: reader, offset: offset)
     }
 
-    private func stringValue(at offset: Int) throws -> String {
-        guard try reader.tag(at: offset) == .string else { throw reader.failure("a string was expected") }
-        return reader.string(try reader.stringRange(at: offset + 1))
-    }
-
     private func record<T: RecordDecodable>(at offset: Int) throws -> T {
         var fields = try RecordFields(reader: reader, offset: offset)
         return try T(fields: &fields)
@@ -185,11 +167,9 @@ struct RecordFields {
 
     /// The list at `offset`, each element read by `element` from its offset.
     private func list<T>(at offset: Int, _ element: (Int) throws -> T) throws -> [T] {
-        guard try reader.tag(at: offset) == .unkeyed else { throw reader.failure("a list was expected") }
-        var (count, next) = try reader.varint(at: offset + 1)
-        guard count <= UInt64(reader.bytes.count) else { throw reader.failure("too many entries") }
+        var (count, next) = try reader.list(at: offset)
         var values: [T] = []
-        values.reserveCapacity(Int(count))
+        values.reserveCapacity(count)
         while count > 0 {
             values.append(try element(next))
             next = try reader.skip(next)
@@ -220,6 +200,22 @@ private func keyedEntries(reader: Reader, offset: Int) throws -> [(key: Range<In
 /// A key's length and first and last bytes (see ``keyedEntries(reader:offset:)``).
 private func keySketch(_ utf8: UnsafeBufferPointer<UInt8>) -> UInt32 {
     UInt32(truncatingIfNeeded: utf8.count) << 16 | UInt32(utf8.first ?? 0) << 8 | UInt32(utf8.last ?? 0)
+}
+
+/// The index of the entry whose key is the UTF-8 `key`, looked for from `start` on and then
+/// from the first entry (values are mostly read in the order they were written, so that a key
+/// is found at the first try instead of after half the others); nil when there is none.
+private func entryIndex(
+    of key: UnsafeBufferPointer<UInt8>, in entries: [(key: Range<Int>, value: Int, sketch: UInt32)], from start: Int, reader: Reader
+) -> Int? {
+    let sketch = keySketch(key)
+    var index = start
+    for _ in 0..<entries.count {
+        if index == entries.count { index = 0 }
+        if entries[index].sketch == sketch, reader.equals(entries[index].key, key) { return index }
+        index += 1
+    }
+    return nil
 }
 
 // MARK: - Encoding: a tree of values, then bytes
@@ -438,12 +434,23 @@ private struct Reader {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
-    /// Whether the bytes in `range` are the UTF-8 of `key`.
-    func equals(_ range: Range<Int>, _ key: String) -> Bool {
-        var key = key
-        return key.withUTF8 { utf8 in
-            utf8.count == range.count && (utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress! + range.lowerBound, utf8.count) == 0)
-        }
+    /// Whether the bytes in `range` are `key`.
+    func equals(_ range: Range<Int>, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        key.count == range.count && (key.isEmpty || memcmp(key.baseAddress!, bytes.baseAddress! + range.lowerBound, key.count) == 0)
+    }
+
+    /// The string value at `offset`.
+    func string(at offset: Int) throws -> String {
+        guard try tag(at: offset) == .string else { throw failure("a string was expected") }
+        return string(try stringRange(at: offset + 1))
+    }
+
+    /// The number of values of the list at `offset`, and the offset of its first.
+    func list(at offset: Int) throws -> (count: Int, first: Int) {
+        guard try tag(at: offset) == .unkeyed else { throw failure("a list was expected") }
+        let (count, first) = try varint(at: offset + 1)
+        guard count <= UInt64(bytes.count) else { throw failure("too many entries") }
+        return (Int(count), first)
     }
 
     func tag(at offset: Int) throws -> RecordCoder.Tag {
@@ -529,10 +536,7 @@ private func integer<I: FixedWidthInteger>(_ type: I.Type, reader: Reader, offse
 /// Decodes the value at `offset`: the scalar types directly, anything else through its own
 /// `init(from:)`.
 private func decodeValue<T: Decodable>(_ type: T.Type, reader: Reader, offset: Int) throws -> T {
-    if type == String.self {
-        guard try reader.tag(at: offset) == .string else { throw reader.failure("a string was expected") }
-        return reader.string(try reader.stringRange(at: offset + 1)) as! T
-    }
+    if type == String.self { return try reader.string(at: offset) as! T }
     if type == Int.self { return try integer(Int.self, reader: reader, offset: offset) as! T }
     if type == Double.self { return try reader.double(at: offset) as! T }
     if type == Bool.self {
@@ -612,17 +616,9 @@ private struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func offset(of key: Key) -> Int? {
         var name = key.stringValue
-        let sketch = name.withUTF8(keySketch)
-        var index = cursor.next
-        for _ in 0..<entries.count {
-            if index == entries.count { index = 0 }
-            if entries[index].sketch == sketch, reader.equals(entries[index].key, name) {
-                cursor.next = index + 1
-                return entries[index].value
-            }
-            index += 1
-        }
-        return nil
+        guard let index = name.withUTF8({ entryIndex(of: $0, in: entries, from: cursor.next, reader: reader) }) else { return nil }
+        cursor.next = index + 1
+        return entries[index].value
     }
 
     private func value(_ key: Key) throws -> Int {
@@ -671,11 +667,9 @@ private struct UnkeyedDecoder: UnkeyedDecodingContainer {
 
     init(reader: Reader, offset: Int) throws {
         self.reader = reader
-        guard try reader.tag(at: offset) == .unkeyed else { throw reader.failure("a list was expected") }
-        let (count, next) = try reader.varint(at: offset + 1)
-        guard count <= UInt64(reader.bytes.count) else { throw reader.failure("too many entries") }
-        self.count = Int(count)
-        self.next = next
+        let list = try reader.list(at: offset)
+        count = list.count
+        next = list.first
     }
 
     var isAtEnd: Bool { currentIndex >= count! }
