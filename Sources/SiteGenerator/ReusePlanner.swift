@@ -48,16 +48,27 @@ struct ReusePlanner: Sendable {
     var colour: String
     /// Whether a site-relative file exists.
     var exists: @Sendable (String) -> Bool
-    /// Source paths of the earlier records, by content hash: made when a photo first needs it
-    /// (a rebuild whose photos all stay where they were never does).
-    private let pathsByHash: PathsByHash
+    /// Source paths of the earlier records, by content hash (the least path wins, so the choice
+    /// does not depend on dictionary order): made when a photo first needs it (a rebuild whose
+    /// photos all stay where they were never does).
+    private let pathsByHash: Lazy<[String: String]>
 
     init(previous: PhotoRecords, settings: [String], colour: String = "", exists: @escaping @Sendable (String) -> Bool) {
         self.previous = previous
         self.settings = settings
         self.colour = colour
         self.exists = exists
-        pathsByHash = PathsByHash(previous)
+        pathsByHash = Lazy {
+            // The least path per hash, without sorting every path of a large library.
+            var byHash: [String: String] = [:]
+            byHash.reserveCapacity(previous.count)
+            for (path, record) in previous.boxes {
+                let hash = record.wrappedValue.contentHash
+                if let earlier = byHash[hash], earlier <= path { continue }
+                byHash[hash] = path
+            }
+            return byHash
+        }
     }
 
     /// The decision for the photo at source path `path` whose content hash is `hash`, which
@@ -68,7 +79,7 @@ struct ReusePlanner: Sendable {
             let kept = reusableFormats(record.wrappedValue, widths: widths, wanted: wanted)
             if !kept.isEmpty { return .keep(formats: kept) }
         }
-        if let from = pathsByHash.path(for: hash), let record = previous.boxed(from), movable(record.wrappedValue, widths: widths) {
+        if let from = pathsByHash.value[hash], let record = previous.boxed(from), movable(record.wrappedValue, widths: widths) {
             return .move(from: from)
         }
         return .make
@@ -94,26 +105,3 @@ struct ReusePlanner: Sendable {
     }
 }
 
-/// The source path of the earlier record of each content hash (the least path wins, so the
-/// choice does not depend on dictionary order), made on first use.
-private final class PathsByHash: Sendable {
-    private let index: Lazy<[String: String]>
-
-    init(_ records: PhotoRecords) {
-        index = Lazy {
-            // The least path per hash, without sorting every path of a large library.
-            var byHash: [String: String] = [:]
-            byHash.reserveCapacity(records.count)
-            for (path, record) in records.boxes {
-                let hash = record.wrappedValue.contentHash
-                if let earlier = byHash[hash], earlier <= path { continue }
-                byHash[hash] = path
-            }
-            return byHash
-        }
-    }
-
-    func path(for hash: String) -> String? {
-        index.value[hash]
-    }
-}
