@@ -114,20 +114,9 @@ struct SitePlan: Sendable {
 
     /// Site-relative path of the image at `width` of the photo `slug` in the album `directory`.
     static func imagePath(directory: String, slug: String, width: Int, format: EncodeFormat) -> String {
-        // Joined into a string of the right size (interpolation grew it piece by piece: this is
+        // Joined at once into a string of its size (interpolation grew it piece by piece: this is
         // asked for every photo's every image several times a build).
-        let number = String(width)
-        let fileExtension = format.fileExtension
-        var path = ""
-        path.reserveCapacity(directory.utf8.count + slug.utf8.count + number.utf8.count + fileExtension.utf8.count + 9)
-        path += directory
-        path += "thumbs/"
-        path += slug
-        path += "-"
-        path += number
-        path += "."
-        path += fileExtension
-        return path
+        [directory, "thumbs/", slug, "-", String(width), ".", format.fileExtension].joined()
     }
 
     /// Site-relative paths of the images a photo gets, by width, one per format (in the order
@@ -163,13 +152,7 @@ struct SitePlan: Sendable {
 
     /// Site-relative path of a photo's page.
     func pagePath(photo index: Int) -> String {
-        let (directory, slug) = (photos[index].directory, photos[index].slug)
-        var path = ""
-        path.reserveCapacity(directory.utf8.count + slug.utf8.count + 5)
-        path += directory
-        path += slug
-        path += ".html"
-        return path
+        [photos[index].directory, photos[index].slug, ".html"].joined()
     }
 
     /// Site-relative path of a photo's original, published for download: `originals/` beside
