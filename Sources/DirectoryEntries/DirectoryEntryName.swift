@@ -24,3 +24,17 @@ public func directoryEntryName(_ entry: UnsafePointer<dirent>) -> [UInt8] {
 public func directoryEntryType(_ entry: UnsafePointer<dirent>) -> UInt8 {
     UnsafeRawPointer(entry).load(fromByteOffset: MemoryLayout<dirent>.offset(of: \dirent.d_type)!, as: UInt8.self)
 }
+
+/// What `fstatat` says of the entry `name` (its bytes, as ``directoryEntryName(_:)`` gives them)
+/// of the open folder `directory`, examined relative to it without resolving the folder's path
+/// again, and following a symbolic link when `followingLinks`; nil when it cannot be read.
+public func directoryEntryStatus(_ name: [UInt8], in directory: OpaquePointer, followingLinks: Bool) -> stat? {
+    var status = stat()
+    // The name with its NUL, on the stack (this is asked of every entry of a large library).
+    let result = withUnsafeTemporaryAllocation(of: CChar.self, capacity: name.count + 1) { path in
+        for (index, byte) in name.enumerated() { path[index] = CChar(bitPattern: byte) }
+        path[name.count] = 0
+        return fstatat(dirfd(directory), path.baseAddress!, &status, followingLinks ? 0 : AT_SYMLINK_NOFOLLOW)
+    }
+    return result == 0 ? status : nil
+}

@@ -95,18 +95,14 @@ enum FolderEntries {
             // `readdir` says an error only through `errno` (an `fstatat` below may have set it).
             errno = 0
             guard let entry = readdir(directory) else { break }
-            var bytes = directoryEntryName(entry)
+            let bytes = directoryEntryName(entry)
             if bytes == [UInt8(ascii: ".")] || bytes == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
             guard let name = String(validating: bytes, as: UTF8.self) else {
                 entries.append(FolderEntry(name: bytes, status: nil))
                 continue
             }
-            bytes.append(0)
-            var status = stat()
-            let result = bytes.withUnsafeBufferPointer { buffer in
-                fstatat(dirfd(directory), UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), &status, AT_SYMLINK_NOFOLLOW)
-            }
-            entries.append(FolderEntry(name: name, status: result == 0 ? FileStatus(status) : nil))
+            let status = directoryEntryStatus(bytes, in: directory, followingLinks: false)
+            entries.append(FolderEntry(name: name, status: status.map(FileStatus.init)))
         }
         guard errno == 0 else { return nil }
         entries.sort { $0.name < $1.name }

@@ -59,17 +59,13 @@ public struct SourceSnapshot: Sendable, Equatable {
         guard let folder = opendir(directory) else { return }
         defer { closedir(folder) }
         while let item = readdir(folder) {
-            var bytes = directoryEntryName(item)
+            let bytes = directoryEntryName(item)
             guard bytes.first != UInt8(ascii: ".") else { continue }  // hidden, and `.` and `..`
             let name = String(decoding: bytes, as: UTF8.self)
             let path = directory + "/" + name
             let key = relative.isEmpty ? name : relative + "/" + name
-            var status = stat()
-            bytes.append(0)
-            let found = bytes.withUnsafeBufferPointer { buffer in
-                fstatat(dirfd(folder), UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), &status, 0)
-            }
-            guard found == 0 else { continue }  // gone meanwhile, or a dangling link
+            // (Gone meanwhile, or a dangling link: left out.)
+            guard let status = directoryEntryStatus(bytes, in: folder, followingLinks: true) else { continue }
             if status.st_mode & S_IFMT == S_IFDIR {
                 entries[key] = Entry(size: 0, modified: 0, inode: UInt64(status.st_ino), isDirectory: true)
                 if visited.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted {

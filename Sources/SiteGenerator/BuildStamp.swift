@@ -126,18 +126,12 @@ struct TreeFingerprint {
         var subfolders: [[UInt8]] = []
         var entries: [FolderEntry] = []
         while let entry = readdir(directory) {
-            var name = directoryEntryName(entry)
+            let name = directoryEntryName(entry)
             if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
             var kind = directoryEntryType(entry)
             var details: [UInt64] = []
             if identities || kind == UInt8(DT_UNKNOWN) {
-                var status = stat()
-                name.append(0)
-                let result = name.withUnsafeBufferPointer { buffer in
-                    fstatat(dirfd(directory), UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), &status, AT_SYMLINK_NOFOLLOW)
-                }
-                name.removeLast()
-                guard result == 0 else { return false }
+                guard let status = directoryEntryStatus(name, in: directory, followingLinks: false) else { return false }
                 let file = FileStatus(status)
                 if listings != nil { entries.append(FolderEntry(name: name, status: file)) }
                 switch file.kind {
