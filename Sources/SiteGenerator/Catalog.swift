@@ -129,6 +129,14 @@ final class Catalog: Sendable {
     func snapshotAndFileSet(
         fileSet wantsSet: Bool, likelyPaths: (sample: [String], count: Int)? = nil
     ) throws(SiteError) -> (manifest: BuildManifest, files: Set<String>) {
+        try Self.snapshotAndFileSet(path: path, counting: database, fileSet: wantsSet, likelyPaths: likelyPaths)
+    }
+
+    /// ``snapshotAndFileSet(fileSet:likelyPaths:)`` of the catalog at `path`, counting its
+    /// photos (without `likelyPaths`) on the connection `counting`.
+    static func snapshotAndFileSet(
+        path: String, counting database: DatabaseQueue, fileSet wantsSet: Bool, likelyPaths: (sample: [String], count: Int)? = nil
+    ) throws(SiteError) -> (manifest: BuildManifest, files: Set<String>) {
         var manifest = BuildManifest()
         var fileSet: Set<String> = []
         do {

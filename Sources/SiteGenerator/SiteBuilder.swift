@@ -70,10 +70,15 @@ public struct BuildReport: Sendable {
 public struct SiteBuilder: Sendable {
     /// The build's options.
     public var options: SiteOptions
+    /// What the catalog holds, read after the last build while nothing was built (by `cascade
+    /// serve`, between changes): taken when the catalog has not changed since, and begun again
+    /// after this build.
+    public var catalogReadAhead: CatalogReadAhead?
 
     /// Creates a builder.
-    public init(options: SiteOptions) {
+    public init(options: SiteOptions, catalogReadAhead: CatalogReadAhead? = nil) {
         self.options = options
+        self.catalogReadAhead = catalogReadAhead
     }
 
     /// Builds the site. A photo that cannot be read is skipped and reported; only problems
@@ -89,7 +94,8 @@ public struct SiteBuilder: Sendable {
 
         let lock = try BuildLock(output: output, wait: options.waitForLock) { progress(.warning($0)) }
         defer { withExtendedLifetime(lock) {} }
-        let catalog = try Catalog(path: options.catalogPath ?? Catalog.defaultPath(output: output)) { progress(.warning($0)) }
+        let catalogPath = options.catalogPath ?? Catalog.defaultPath(output: output)
+        let catalog = try Catalog(path: catalogPath) { progress(.warning($0)) }
 
         // When the photo folder, the settings, the theme, the program and the output folder are
         // as the last complete build left them, the site is what this build would make.
@@ -105,8 +111,11 @@ public struct SiteBuilder: Sendable {
            last.stamp.output == BuildStamp.output(root: output, jobs: jobs) {
             let report = last.replay(output: output, progress: progress)
             finished("up to date")
+            catalogReadAhead?.begin(path: catalogPath, keepingCurrent: true)
             return report
         }
+        // (Taken before this build writes to the catalog.)
+        let readAhead = await catalogReadAhead?.take(path: catalogPath)
         if last != nil { try catalog.forgetLastBuild() }
         finished("up-to-date check")
 
@@ -114,8 +123,8 @@ public struct SiteBuilder: Sendable {
         // in `makeImages`, so that a large library's records are not held while pages are made.
         let recorder = ScanEventRecorder()
         let (scan, imagePlan, images, writer, earlierPages, legacyManifest, listing) = try await makeImages(
-            source: source, output: output, listings: stamped?.listings, catalog: catalog, jobs: jobs, finished: finished,
-            progress: progress, recorder: recorder)
+            source: source, output: output, listings: stamped?.listings, catalog: catalog, readAhead: readAhead, jobs: jobs,
+            finished: finished, progress: progress, recorder: recorder)
 
         var published = images.published
         let originals = try OriginalsStage(options: options, writer: writer)
@@ -165,20 +174,28 @@ public struct SiteBuilder: Sendable {
                 events: recorder.events))
         }
         // What the build held (a large library's sets of files, records and pages) is freed on
-        // another thread: the caller need not wait a tenth of a second for it.
-        releaseInBackground((consume scan, consume imagePlan, consume images, consume published, consume made, consume pages,
-                             consume renderer, consume listing, consume earlierPages))
+        // another thread: the caller need not wait a tenth of a second for it. (With a read
+        // ahead, by the thread that then reads the catalog.)
+        let held = (consume scan, consume imagePlan, consume images, consume published, consume made, consume pages,
+                    consume renderer, consume listing, consume earlierPages)
+        if let catalogReadAhead {
+            catalogReadAhead.begin(path: catalogPath, releasing: held)
+        } else {
+            releaseInBackground(held)
+        }
         return report
     }
 
-    /// The stages up to the images: reads what earlier builds made, scans, plans and makes the
-    /// images (the scan takes the folders' entries in `listings` instead of reading them again).
+    /// The stages up to the images: reads what earlier builds made (unless it was read ahead:
+    /// `readAhead`), scans, plans and makes the images (the scan takes the folders' entries in
+    /// `listings` instead of reading them again).
     /// Returns what the later stages need of it: the stages' outputs, the writer (which
     /// leaves the user's files of the output folder alone), the earlier build's page
     /// fingerprints, whether it came from a legacy manifest and what the output folder held,
     /// but not its photos' records.
     private func makeImages(
-        source: String, output: String, listings: FolderListings?, catalog: Catalog, jobs: Int, finished: (String) -> Void,
+        source: String, output: String, listings: FolderListings?, catalog: Catalog,
+        readAhead: (manifest: BuildManifest, files: Set<String>)?, jobs: Int, finished: (String) -> Void,
         progress: @Sendable (BuildEvent) -> Void, recorder: ScanEventRecorder
     ) async throws(SiteError) -> (ScanStage.Output, ImagePlanStage.Output, ImageStage.Output, SiteWriter, [String: String], Bool, OutputListing) {
         // (The photo folder's files, as the stamp's walk found them, tell the catalog where to
@@ -188,7 +205,9 @@ public struct SiteBuilder: Sendable {
             return (sample: sample.paths, count: sample.files)
         }
         // (Optional, so that it can be taken and freed on another thread at the end.)
-        var earlier: EarlierBuild! = try EarlierBuild(catalog: catalog, output: output, likelyPaths: likelyPaths) { progress(.warning($0)) }
+        var earlier: EarlierBuild! = try EarlierBuild(catalog: catalog, output: output, likelyPaths: likelyPaths, readAhead: readAhead) {
+            progress(.warning($0))
+        }
         SiteWriter(root: output).removeTemporaryFiles()
         // A sharded build's store: the shards' records spare reading every photo again.
         let store = try options.storeDirectory.map { folder throws(SiteError) in try ShardBuilder.openStore(folder, source: source, output: output) }
@@ -264,8 +283,8 @@ private func releaseInBackground<Value: Sendable>(_ value: consuming Value) {
     DispatchQueue.global(qos: .utility).async { held.value.withLock { $0 = nil } }
 }
 
-/// A value on its way to be freed (``releaseInBackground(_:)``).
-private final class HeldForRelease<Value: Sendable>: Sendable {
+/// A value on its way to be freed (``releaseInBackground(_:)``, ``CatalogReadAhead``).
+final class HeldForRelease<Value: Sendable>: Sendable {
     let value: Mutex<Value?>
     init(_ value: consuming Value) { self.value = Mutex(value) }
 }

@@ -37,6 +37,9 @@ struct Serve: AsyncParsableCommand {
         let site = self.site
         let options = try site.siteOptions()
         let quiet = self.quiet
+        // What the catalog holds, read while the server waits for a change: a rebuild then
+        // starts without reading it (when nothing else wrote to it meanwhile).
+        let readAhead = CatalogReadAhead()
 
         // The first snapshot comes before the first build, so edits made during it are seen.
         let watcher: SourceWatcher
@@ -54,7 +57,7 @@ struct Serve: AsyncParsableCommand {
         }
 
         let report: BuildReport
-        switch await Self.build(options, quiet: quiet) {
+        switch await Self.build(options, quiet: quiet, readAhead: readAhead) {
         case .success(let built): report = built
         case .failure(let error): Self.fail(error.description)
         }
@@ -86,7 +89,7 @@ struct Serve: AsyncParsableCommand {
                             Self.printError("cascade.yml has the error above; still serving the last good site")
                             return false
                         }
-                        switch await Self.build(current, quiet: quiet) {
+                        switch await Self.build(current, quiet: quiet, readAhead: readAhead) {
                         case .success: return true
                         case .failure(let error):
                             Self.printError("\(error.description) (still serving the last good site)")
@@ -104,11 +107,11 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// Builds, printing what `build` prints.
-    private static func build(_ options: SiteOptions, quiet: Bool) async -> Result<BuildReport, SiteError> {
+    private static func build(_ options: SiteOptions, quiet: Bool, readAhead: CatalogReadAhead) async -> Result<BuildReport, SiteError> {
         let reporter = ProgressReporter(verbosity: quiet ? .quiet : .normal)
         let start = Date()
         do throws(SiteError) {
-            let report = try await SiteBuilder(options: options).build { reporter.handle($0) }
+            let report = try await SiteBuilder(options: options, catalogReadAhead: readAhead).build { reporter.handle($0) }
             reporter.finish(report, seconds: Date().timeIntervalSince(start))
             flushOutput()
             return .success(report)

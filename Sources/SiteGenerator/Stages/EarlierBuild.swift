@@ -23,8 +23,13 @@ struct EarlierBuild: Sendable {
     /// Reads the catalog, or the legacy manifest in `output` when the catalog is empty.
     /// `likelyPaths` (see ``Catalog/snapshotAndFileSet(fileSet:likelyPaths:)``) spare the catalog
     /// a count of its photos.
-    init(catalog: Catalog, output: String, likelyPaths: (sample: [String], count: Int)? = nil, warning: (String) -> Void) throws(SiteError) {
-        let (stored, storedFiles) = try catalog.snapshotAndFileSet(fileSet: true, likelyPaths: likelyPaths)
+    /// `readAhead`, when given, is what the catalog holds, read before the build
+    /// (``CatalogReadAhead``): the catalog is not read again.
+    init(
+        catalog: Catalog, output: String, likelyPaths: (sample: [String], count: Int)? = nil,
+        readAhead: (manifest: BuildManifest, files: Set<String>)? = nil, warning: (String) -> Void
+    ) throws(SiteError) {
+        let (stored, storedFiles) = if let readAhead { readAhead } else { try catalog.snapshotAndFileSet(fileSet: true, likelyPaths: likelyPaths) }
         self.stored = stored
         var previous = stored
         var legacy = false
