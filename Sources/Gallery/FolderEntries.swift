@@ -53,6 +53,9 @@ public final class FolderListings: Sendable {
     /// How many folders' entries are held.
     public var count: Int { folders.withLock { $0.count } }
 
+    /// How many entries the folders held have, together.
+    public var entryCount: Int { folders.withLock { $0.values.reduce(0) { $0 + $1.count } } }
+
     /// The entries of the folder at `path`, by name in byte order, as ``FolderEntries/read(_:)``
     /// gives them, and no longer held here; nil when they are not.
     public func take(_ path: String) -> [FolderEntry]? {

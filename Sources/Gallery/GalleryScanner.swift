@@ -112,6 +112,8 @@ public struct GalleryScanner: Sendable {
 
         var walk = Walk(rootPath: root.path, concurrency: options.concurrency)
         walk.listings = listings
+        // (Room for every entry at once: a large library's list of candidates was copied as it grew.)
+        if let listings { walk.candidates.reserveCapacity(listings.entryCount) }
         let tree = walk.folder(at: root, relativePath: "")
         // Each candidate's header (or the catalog's), sidecar and photo, on every core.
         let items = probeAll(walk.candidates, known: known, knownVideo: knownVideo)
@@ -591,10 +593,13 @@ struct Walk {
         "thumbs.db", "desktop.ini", "ehthumbs.db", "icon\r", "@eadir", "__macosx", "$recycle.bin",
         "lost+found",
     ]
-    /// Whether the walk passes over the entry `name` (`lowercased`: the same, lower-cased):
-    /// hidden files and the clutter above.
-    static func isIgnored(_ name: String, lowercased: String) -> Bool {
-        name.hasPrefix(".") || ignoredNames.contains(lowercased)
+    /// The longest of ``ignoredNames``, in bytes.
+    static let longestIgnoredName = ignoredNames.map(\.utf8.count).max() ?? 0
+
+    /// Whether the walk passes over the entry `name`: hidden files and the clutter above. (Only
+    /// a name short enough to be one of those is lower-cased: this is asked of every entry.)
+    static func isIgnored(_ name: String) -> Bool {
+        name.utf8.first == UInt8(ascii: ".") || name.utf8.count <= longestIgnoredName && ignoredNames.contains(name.lowercased())
     }
 
     /// Extensions of companion files (sidecars, edits, notes) that are silently left alone.
@@ -633,7 +638,7 @@ struct Walk {
         let folderPath = url.path
         func pathInFolder(_ entry: String) -> String { folderPath.hasSuffix("/") ? folderPath + entry : folderPath + "/" + entry }
         // The sub-folders (not links to folders), read ahead a few at a time (``prefetch(_:)``).
-        let subfolderPaths = entries.filter { $0.status?.kind == .directory && !Self.isIgnored($0.name, lowercased: $0.name.lowercased()) }
+        let subfolderPaths = entries.filter { $0.status?.kind == .directory && !Self.isIgnored($0.name) }
             .map { pathInFolder($0.name) }
         var readAhead = 0
         // XMP sidecars and camera RAW files of this folder, by lower-cased name: matched with
@@ -645,8 +650,7 @@ struct Walk {
         // own order afterwards (`order`), so the walk need not pay for the natural sort.
         for item in entries {
             let entry = item.name
-            let lower = entry.lowercased()
-            if Self.isIgnored(entry, lowercased: lower) { continue }
+            if Self.isIgnored(entry) { continue }
             let childPath = pathInFolder(entry)
             let childRelative = relativePath.isEmpty ? entry : relativePath + "/" + entry
             guard let status = item.status else {
@@ -681,11 +685,14 @@ struct Walk {
             }
             guard targetStatus.kind == .regular else { continue }
             let ext = pathExtension(entry).lowercased()
-            if ext == "txt" || ext == "md", result.textFiles[lower] == nil {
-                result.textFiles[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size)
-            }
-            if ext == "xmp", sidecars[lower] == nil {
-                sidecars[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size)
+            if ext == "txt" || ext == "md" || ext == "xmp" {
+                let lower = entry.lowercased()
+                if ext != "xmp", result.textFiles[lower] == nil {
+                    result.textFiles[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size)
+                }
+                if ext == "xmp", sidecars[lower] == nil {
+                    sidecars[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size)
+                }
             }
             if Self.sidecarExtensions.contains(ext) { continue }
             if Self.rawExtensions.contains(ext) {
