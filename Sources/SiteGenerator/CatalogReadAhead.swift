@@ -39,16 +39,17 @@ public final class CatalogReadAhead: Sendable {
 
     /// Reads the catalog at `path` on another thread, in place of any earlier read (after a
     /// build, which changed it); with `keepingCurrent`, only when no read of it is held.
-    /// `releasing` (what the build held) is let go of first, and the memory it took handed
-    /// back to the system, so that the read does not come on top of it: a server that waits
-    /// for changes should not hold a large library's build twice over.
-    func begin(path: String, keepingCurrent: Bool = false, releasing: (any Sendable)? = nil) {
-        let held = HeldForRelease(releasing)
+    /// `releasing` (which lets go of what the build held) is called there first, and the memory
+    /// that frees handed back to the system, so that the read does not come on top of it: a
+    /// server that waits for changes should not hold a large library's build twice over.
+    func begin(path: String, keepingCurrent: Bool = false, releasing: (@Sendable () -> Void)? = nil) {
         reading.withLock { reading in
             if keepingCurrent, reading?.path == path { return }
             reading = (path, Task.detached(priority: .utility) {
-                held.value.withLock { $0 = nil }
-                Self.returnFreedMemory()
+                if let releasing {
+                    releasing()
+                    Self.returnFreedMemory()
+                }
                 return Self.read(path)
             })
         }

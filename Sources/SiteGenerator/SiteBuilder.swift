@@ -176,12 +176,13 @@ public struct SiteBuilder: Sendable {
         // What the build held (a large library's sets of files, records and pages) is freed on
         // another thread: the caller need not wait a tenth of a second for it. (With a read
         // ahead, by the thread that then reads the catalog.)
-        let held = (consume scan, consume imagePlan, consume images, consume published, consume made, consume pages,
-                    consume renderer, consume listing, consume earlierPages)
+        // (Moved into the box at once: a copy left here could be the last, freed on this thread.)
+        let held = HeldForRelease((consume scan, consume imagePlan, consume images, consume published, consume made, consume pages,
+                                   consume renderer, consume listing, consume earlierPages, consume tags))
         if let catalogReadAhead {
-            catalogReadAhead.begin(path: catalogPath, releasing: held)
+            catalogReadAhead.begin(path: catalogPath) { held.release() }
         } else {
-            releaseInBackground(held)
+            DispatchQueue.global(qos: .utility).async { held.release() }
         }
         return report
     }
@@ -279,12 +280,14 @@ public struct SiteBuilder: Sendable {
 /// Lets go of `value` on another thread: it is held by a box the thread empties, so its last
 /// reference is dropped there whichever of the two threads gets there first.
 private func releaseInBackground<Value: Sendable>(_ value: consuming Value) {
-    let held = HeldForRelease(value)
-    DispatchQueue.global(qos: .utility).async { held.value.withLock { $0 = nil } }
+    let held = HeldForRelease(consume value)
+    DispatchQueue.global(qos: .utility).async { held.release() }
 }
 
-/// A value on its way to be freed (``releaseInBackground(_:)``, ``CatalogReadAhead``).
+/// A value on its way to be freed on another thread: the box is all the caller keeps.
 final class HeldForRelease<Value: Sendable>: Sendable {
-    let value: Mutex<Value?>
+    private let value: Mutex<Value?>
     init(_ value: consuming Value) { self.value = Mutex(value) }
+    /// Frees the value (on the thread that calls this).
+    func release() { value.withLock { $0 = nil } }
 }
