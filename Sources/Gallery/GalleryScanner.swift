@@ -97,6 +97,13 @@ public struct GalleryScanner: Sendable {
         knownVideo: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> VideoInfo? = { _, _ in nil },
         listings: FolderListings? = nil
     ) throws(GalleryError) -> ScanResult {
+        scan(walked: try walk(sourceDirectory: sourceDirectory, listings: listings), title: title, known: known, knownVideo: knownVideo)
+    }
+
+    /// The first part of ``scan(sourceDirectory:title:known:knownVideo:listings:)``: walks
+    /// `sourceDirectory` (its folders' entries, from `listings` where they are given), reading
+    /// no file. A build walks while it reads its catalog, which the walk does not need.
+    public func walk(sourceDirectory: String, listings: FolderListings? = nil) throws(GalleryError) -> WalkedFolder {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: sourceDirectory, isDirectory: &isDirectory) else {
@@ -115,6 +122,18 @@ public struct GalleryScanner: Sendable {
         // (Room for every entry at once: a large library's list of candidates was copied as it grew.)
         if let listings { walk.candidates.reserveCapacity(listings.entryCount) }
         let tree = walk.folder(at: root, relativePath: "")
+        return WalkedFolder(tree: tree, candidates: walk.candidates, problems: walk.problems)
+    }
+
+    /// The rest of ``scan(sourceDirectory:title:known:knownVideo:listings:)``, from the folder
+    /// `walked`: reads each photo's header (unless `known` gives it), its sidecar and caption,
+    /// and puts the albums together.
+    public func scan(
+        walked: WalkedFolder, title: String,
+        known: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> ImageInfo? = { _, _ in nil },
+        knownVideo: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> VideoInfo? = { _, _ in nil }
+    ) -> ScanResult {
+        let (tree, walk) = (walked.tree, walked)
         // Each candidate's header (or the catalog's), sidecar and photo, on every core.
         let items = probeAll(walk.candidates, known: known, knownVideo: knownVideo)
         var problems = walk.problems
@@ -542,6 +561,14 @@ public struct GalleryScanner: Sendable {
     }
 }
 
+/// The photo folder's files and folders as ``GalleryScanner/walk(sourceDirectory:listings:)``
+/// found them, before any file is read.
+public struct WalkedFolder: Sendable {
+    let tree: Folder
+    let candidates: [Candidate]
+    let problems: [ScanProblem]
+}
+
 /// A file that may be a photo, found by the walk and probed afterwards.
 struct Candidate: Sendable {
     var path: String
@@ -561,7 +588,7 @@ struct TextFile: Sendable {
 }
 
 /// A folder found by the walk.
-struct Folder {
+struct Folder: Sendable {
     var name: String
     var relativePath: String
     var subfolders: [Folder]

@@ -55,6 +55,33 @@ import Synchronization
     return (a.take()[0], b.take()[0], c.take()[0])
 }
 
+/// `work`, started at once on a thread of its own (not one of Swift concurrency's, which a
+/// build's synchronous stages keep busy): ``wait()`` gives its value. For a piece of one-core
+/// work that can run while the caller does another.
+public final class BackgroundWork<Value: Sendable>: Sendable {
+    private let value = Mutex<Value?>(nil)
+    private let done = DispatchGroup()
+
+    /// Starts `work`.
+    public init(_ work: @escaping @Sendable () -> Value) {
+        done.enter()
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            let result = work()
+            value.withLock { $0 = result }
+            done.leave()
+        }
+    }
+
+    /// Waits for the work to end and gives its value (once: it is not kept).
+    public func wait() -> Value {
+        done.wait()
+        return value.withLock { value in
+            defer { value = nil }
+            return value!
+        }
+    }
+}
+
 /// `0..<count` cut into consecutive runs of `length` indices (the last may be shorter): how a
 /// long list is shared out to ``parallelMap(_:jobs:_:)`` a run at a time.
 @inlinable public func indexRuns(_ count: Int, length: Int) -> [Range<Int>] {

@@ -205,6 +205,10 @@ public struct SiteBuilder: Sendable {
             let sample = listings.sampleFiles(relativeTo: source, count: 256)
             return (sample: sample.paths, count: sample.files)
         }
+        // The photo folder is walked (nothing read) while the catalog is read: the walk needs
+        // nothing of it, and would otherwise run on one core after it.
+        let scanStage = ScanStage(options: options, jobs: jobs)
+        let walking = BackgroundWork { Result { () throws(SiteError) in try scanStage.walk(source: source, listings: listings) } }
         // (Optional, so that it can be taken and freed on another thread at the end.)
         var earlier: EarlierBuild! = try EarlierBuild(catalog: catalog, output: output, likelyPaths: likelyPaths, readAhead: readAhead) {
             progress(.warning($0))
@@ -220,8 +224,7 @@ public struct SiteBuilder: Sendable {
             recorder.record(event)
             progress(event)
         }
-        let scan = try ScanStage(options: options, jobs: jobs).run(
-            source: source, output: output, listings: listings, earlier: earlier, progress: scanProgress)
+        let scan = try scanStage.run(walked: walking.wait().get(), output: output, earlier: earlier, progress: scanProgress)
         progress(.scanned(photos: scan.plan.photos.count, albums: scan.plan.albums.count))
         for problem in scan.problems {
             scanProgress(problem.isWarning ? .warning("\(problem.path): \(problem.reason)") : .skipped(problem))

@@ -224,3 +224,18 @@ struct GalleryScannerTests {
         #expect(photo("2024:05:06 07:08:09").stem == "a")
     }
 }
+
+@Suite("Work on another thread")
+struct BackgroundWorkTests {
+    @Test("the work runs while the caller goes on, and its value is given once it ends")
+    func runsAlongside() {
+        // The work waits for the caller: it can only see the signal if it runs on a thread of
+        // its own (run by `init` itself, it would give up after 5 s).
+        let callerWent = DispatchSemaphore(value: 0)
+        let work = BackgroundWork { () -> Int in
+            callerWent.wait(timeout: .now() + 5) == .success ? 42 : -1
+        }
+        callerWent.signal()
+        #expect(work.wait() == 42)
+    }
+}

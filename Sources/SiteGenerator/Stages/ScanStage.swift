@@ -25,45 +25,54 @@ struct ScanStage {
     var options: SiteOptions
     var jobs: Int
 
-    func run(
-        source: String, output: String, listings: FolderListings? = nil, earlier: EarlierBuild,
-        progress: @Sendable (BuildEvent) -> Void
-    ) throws(SiteError) -> Output {
-        let scan: ScanResult
+    /// The scanner this build's options make.
+    private var scanner: GalleryScanner {
+        var scanOptions = ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs)
+        scanOptions.group = options.group
+        scanOptions.layout = options.layout
+        scanOptions.minRating = options.minRating
+        scanOptions.videoTools = options.videoTools
+        scanOptions.videoMaxDuration = options.video.maxDuration
+        return GalleryScanner(options: scanOptions)
+    }
+
+    /// Walks the photo folder `source` (taking folders' entries from `listings`), reading no
+    /// file: what ``run(walked:output:earlier:progress:)`` goes on from. It needs nothing of
+    /// the earlier build, so a build walks while it reads its catalog.
+    func walk(source: String, listings: FolderListings? = nil) throws(SiteError) -> WalkedFolder {
         do {
-            let records = earlier.previous.photos
-            var scanOptions = ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs)
-            scanOptions.group = options.group
-            scanOptions.layout = options.layout
-            scanOptions.minRating = options.minRating
-            scanOptions.videoTools = options.videoTools
-            scanOptions.videoMaxDuration = options.video.maxDuration
-            // What ffprobe said about each video and motion clip, by the source's path: gathered
-            // from the records when the scan first meets a video (a library without one never does).
-            let knownProbes = Lazy { () -> [String: (FileIdentity, VideoInfo)] in
-                var probes: [String: (FileIdentity, VideoInfo)] = [:]
-                for (path, box) in records.boxes {
-                    guard let video = box.wrappedValue.video, let probe = video.probe else { continue }
-                    let record = box.wrappedValue
-                    if let clip = video.sourcePath, let identity = video.sourceIdentity {
-                        probes[clip] = (identity, probe)
-                    } else if let inode = record.inode, let changeTime = record.changeTime {
-                        probes[path] = (FileIdentity(size: record.size, modificationTime: record.modificationTime,
-                                                     changeTime: changeTime, inode: inode), probe)
-                    }
-                }
-                return probes
-            }
-            scan = try GalleryScanner(options: scanOptions)
-                .scan(sourceDirectory: source, title: options.title, known: { [earlier] path, identity in
-                    earlier.knownInfo(path, identity)
-                }, knownVideo: { path, identity in
-                    guard let (recorded, probe) = knownProbes.value[path], recorded == identity else { return nil }
-                    return probe
-                }, listings: listings)
+            return try scanner.walk(sourceDirectory: source, listings: listings)
         } catch {
             throw .source(error.description)
         }
+    }
+
+    /// Scans the photo folder as `walked` found it (an unchanged file's header is taken from
+    /// `earlier`'s records) and plans where everything goes.
+    func run(walked: WalkedFolder, output: String, earlier: EarlierBuild, progress: @Sendable (BuildEvent) -> Void) throws(SiteError) -> Output {
+        let records = earlier.previous.photos
+        // What ffprobe said about each video and motion clip, by the source's path: gathered
+        // from the records when the scan first meets a video (a library without one never does).
+        let knownProbes = Lazy { () -> [String: (FileIdentity, VideoInfo)] in
+            var probes: [String: (FileIdentity, VideoInfo)] = [:]
+            for (path, box) in records.boxes {
+                guard let video = box.wrappedValue.video, let probe = video.probe else { continue }
+                let record = box.wrappedValue
+                if let clip = video.sourcePath, let identity = video.sourceIdentity {
+                    probes[clip] = (identity, probe)
+                } else if let inode = record.inode, let changeTime = record.changeTime {
+                    probes[path] = (FileIdentity(size: record.size, modificationTime: record.modificationTime,
+                                                 changeTime: changeTime, inode: inode), probe)
+                }
+            }
+            return probes
+        }
+        let scan = scanner.scan(walked: walked, title: options.title, known: { [earlier] path, identity in
+            earlier.knownInfo(path, identity)
+        }, knownVideo: { path, identity in
+            guard let (recorded, probe) = knownProbes.value[path], recorded == identity else { return nil }
+            return probe
+        })
         // Whether each album folder holds a file that is not the tool's, asked once per album:
         // the albums of the last build (the folders of its photo pages) on every core first.
         var foreignInAlbum = foreignFiles(inAlbumsOf: earlier)
