@@ -129,35 +129,20 @@ import TestSupport
         let folder = try TemporaryFolder()
         try folder.write("album/a.jpg", "a")
         try folder.write("other/b.jpg", "b")
-        let watcher = try SourceWatcher(directory: folder.path, interval: .milliseconds(40), quietPeriod: .milliseconds(40))
-        let seen = SeenChanges()
-        let task = Task {
-            await watcher.run { change in
-                seen.list.withLock { $0.append(change) }
-                return true
-            }
-        }
-        /// Waits up to 10 s for the `count`th change.
-        func change(_ count: Int) async throws -> SourceChange? {
-            for _ in 0..<200 where seen.list.withLock({ $0.count }) < count {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            return seen.list.withLock { $0.count >= count ? $0[count - 1] : nil }
-        }
+        let watcher = try RecordingWatcher(folder.path)
         try await Task.sleep(for: .milliseconds(300))  // the first look and the watches
         try FileManager.default.moveItem(atPath: folder.path + "/album", toPath: folder.path + "/renamed")
-        let moved = try await change(1)
+        let moved = try await watcher.change(1)
         #expect(moved?.added == ["renamed", "renamed/a.jpg"])
         #expect(moved?.removed == ["album", "album/a.jpg"])
         try folder.write("renamed/c.jpg", "c")
-        #expect(try await change(2)?.added == ["renamed/c.jpg"])
+        #expect(try await watcher.change(2)?.added == ["renamed/c.jpg"])
         try folder.remove("other")
-        #expect(try await change(3)?.removed == ["other", "other/b.jpg"])
+        #expect(try await watcher.change(3)?.removed == ["other", "other/b.jpg"])
         try folder.write("renamed/deep/er/d.jpg", "d")
-        #expect(try await change(4)?.added == ["renamed/deep", "renamed/deep/er", "renamed/deep/er/d.jpg"])
+        #expect(try await watcher.change(4)?.added == ["renamed/deep", "renamed/deep/er", "renamed/deep/er/d.jpg"])
         try folder.write("renamed/deep/er/e.jpg", "e")
-        #expect(try await change(5)?.added == ["renamed/deep/er/e.jpg"])
-        task.cancel()
-        await task.value
+        #expect(try await watcher.change(5)?.added == ["renamed/deep/er/e.jpg"])
+        await watcher.stop()
     }
 }

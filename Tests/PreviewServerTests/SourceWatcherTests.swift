@@ -156,32 +156,49 @@ func firstChange(
         let parent = try TemporaryFolder()
         try parent.write("photos/a.jpg", "a")
         let path = parent.path + "/photos"
-        let watcher = try SourceWatcher(directory: path, interval: .milliseconds(40), quietPeriod: .milliseconds(40))
-        let seen = SeenChanges()
-        let task = Task {
-            await watcher.run { change in
-                seen.list.withLock { $0.append(change) }
-                return true
-            }
-        }
-        /// Waits up to 10 s for the `count`th change.
-        func change(_ count: Int) async throws -> SourceChange? {
-            for _ in 0..<200 where seen.list.withLock({ $0.count }) < count {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            return seen.list.withLock { $0.count >= count ? $0[count - 1] : nil }
-        }
+        let watcher = try RecordingWatcher(path)
         try await Task.sleep(for: .milliseconds(200))
         try FileManager.default.removeItem(atPath: path)
-        #expect(try await change(1)?.removed == ["a.jpg"])
+        #expect(try await watcher.change(1)?.removed == ["a.jpg"])
         try parent.write("photos/b.jpg", "b")
-        #expect(try await change(2)?.added == ["b.jpg"])
-        task.cancel()
-        await task.value
+        #expect(try await watcher.change(2)?.added == ["b.jpg"])
+        await watcher.stop()
     }
 }
 
 /// The changes a watcher reported, in order.
 final class SeenChanges: Sendable {
     let list = Mutex<[SourceChange]>([])
+}
+
+/// A fast watcher of the folder at a path that records every change it reports.
+struct RecordingWatcher {
+    private let seen = SeenChanges()
+    private let task: Task<Void, Never>
+
+    /// Starts watching `path` (polling every 40 ms where it must, quiet for 40 ms).
+    init(_ path: String) throws {
+        let watcher = try SourceWatcher(directory: path, interval: .milliseconds(40), quietPeriod: .milliseconds(40))
+        let seen = self.seen
+        task = Task {
+            await watcher.run { change in
+                seen.list.withLock { $0.append(change) }
+                return true
+            }
+        }
+    }
+
+    /// Waits up to 10 s for the `count`th change.
+    func change(_ count: Int) async throws -> SourceChange? {
+        for _ in 0..<200 where seen.list.withLock({ $0.count }) < count {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return seen.list.withLock { $0.count >= count ? $0[count - 1] : nil }
+    }
+
+    /// Stops watching.
+    func stop() async {
+        task.cancel()
+        await task.value
+    }
 }

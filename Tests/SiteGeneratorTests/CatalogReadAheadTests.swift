@@ -23,39 +23,44 @@ struct CatalogReadAheadTests {
         try await SiteBuilder(options: options, catalogReadAhead: readAhead).build()
     }
 
-    @Test("a rebuild after a change takes the read, and ends like a clean build")
-    func readTaken() async throws {
+    /// A photo folder, an output folder and a folder for the catalog (kept alive by the caller),
+    /// the options for them, and a first build with a read ahead.
+    func firstBuild() async throws -> (folders: [TemporaryFolder], source: TemporaryFolder, options: SiteOptions, readAhead: CatalogReadAhead) {
         let source = try site.makeSource()
         let output = try TemporaryFolder()
+        let catalog = try TemporaryFolder()
         var options = site.options(source, output.path)
-        options.catalogPath = output.path + "-catalog.sqlite"
-        defer { try? FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite") }
+        options.catalogPath = catalog.path + "/catalog.sqlite"
         let readAhead = CatalogReadAhead()
         _ = try await build(options, readAhead)
+        return ([source, output, catalog], source, options, readAhead)
+    }
+
+    @Test("a rebuild after a change takes the read, and ends like a clean build")
+    func readTaken() async throws {
+        let (folders, source, options, readAhead) = try await firstBuild()
+        defer { withExtendedLifetime(folders) {} }
+        let output = options.outputDirectory
         for (step, red) in [UInt8(10), 220, 130].enumerated() {
             try source.write("A/photo 0.jpg", try photo(width: 320 + step, red: red))
             let report = try await build(options, readAhead)
             #expect(report.photosMade == 1 && report.photosReused == 3, "step \(step)")
             #expect(readAhead.readsUsed == step + 1)
-            #expect(try snapshot(output.path) == (try await site.cleanBuild(options)), "step \(step)")
+            #expect(try snapshot(output) == (try await site.cleanBuild(options)), "step \(step)")
         }
         // Up to date: the read is kept for the next change.
         #expect(try await build(options, readAhead).upToDate)
         try source.write("B/photo 3.jpg", try photo(width: 300, red: 90))
         _ = try await build(options, readAhead)
         #expect(readAhead.readsUsed == 4)
-        #expect(try snapshot(output.path) == (try await site.cleanBuild(options)))
+        #expect(try snapshot(output) == (try await site.cleanBuild(options)))
     }
 
     @Test("a read is not taken when another build wrote to the catalog, or the catalog was made anew")
     func readNotTakenAfterAnotherWrite() async throws {
-        let source = try site.makeSource()
-        let output = try TemporaryFolder()
-        var options = site.options(source, output.path)
-        options.catalogPath = output.path + "-catalog.sqlite"
-        defer { try? FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite") }
-        let readAhead = CatalogReadAhead()
-        _ = try await build(options, readAhead)
+        let (folders, source, options, readAhead) = try await firstBuild()
+        defer { withExtendedLifetime(folders) {} }
+        let output = options.outputDirectory
         // Another build (another process, say) changes the catalog after the read began.
         try source.write("A/photo 0.jpg", try photo(width: 333, red: 10))
         _ = try await build(options, nil)
@@ -63,7 +68,7 @@ struct CatalogReadAheadTests {
         let report = try await build(options, readAhead)
         #expect(readAhead.readsUsed == 0)
         #expect(report.photosMade == 1)
-        #expect(try snapshot(output.path) == (try await site.cleanBuild(options)))
+        #expect(try snapshot(output) == (try await site.cleanBuild(options)))
 
         // The catalog deleted and made anew by another build, after the read began.
         try FileManager.default.removeItem(atPath: options.catalogPath!)
@@ -72,6 +77,6 @@ struct CatalogReadAheadTests {
         try source.write("B/photo 3.jpg", try photo(width: 366, red: 170))
         _ = try await build(options, readAhead)
         #expect(readAhead.readsUsed == 0)
-        #expect(try snapshot(output.path) == (try await site.cleanBuild(options)))
+        #expect(try snapshot(output) == (try await site.cleanBuild(options)))
     }
 }
