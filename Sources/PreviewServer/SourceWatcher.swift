@@ -260,7 +260,9 @@ public struct SourceChange: Sendable, Equatable {
 /// Watches folders for changes: on Linux it waits for inotify events (``DirectoryEvents``), so
 /// nothing runs while nothing changes; elsewhere, or when a folder cannot be watched that way
 /// (the system's limit of watches, a folder that is gone), it polls every `interval`. Either
-/// way, what changed is found by comparing snapshots (``SourceSnapshot``), and the rebuild
+/// way, what changed is found by comparing snapshots (``SourceSnapshot``): with events, only
+/// the folders they name are read again and compared (a whole snapshot of a large library
+/// takes half a second; it is taken only when events may have been missed). The rebuild
 /// waits until the folder has been quiet for `quietPeriod` (so a copy of many files gives one
 /// rebuild, not one per file); then it calls the rebuild closure and, when it succeeded,
 /// signals the live-reload channel. Rebuilds never overlap; changes made during one lead to
