@@ -341,7 +341,8 @@ public struct SourceWatcher: Sendable {
             var current = last
             // The keys of the folders read since `last` (nil: the whole tree was read).
             var read = look(at: &current, events: events, watching: &watching)
-            if current.changes(since: last, in: read ?? current.allFolders(and: last)).isEmpty {
+            var change = current.changes(since: last, in: read ?? current.allFolders(and: last))
+            if change.isEmpty {
                 last = current  // (the same entries; the folders' paths as they are now)
                 continue
             }
@@ -355,9 +356,9 @@ public struct SourceWatcher: Sendable {
                 let before = current
                 let again = look(at: &current, events: events, watching: &watching)
                 read = read.flatMap { read in again.map { read.union($0) } }
+                change = current.changes(since: last, in: read ?? current.allFolders(and: last))
                 if !watching || events == nil, again == nil, current == before { break }
             }
-            let change = current.changes(since: last, in: read ?? current.allFolders(and: last))
             last = current
             if change.isEmpty { continue }
             if await rebuild(change) { reload?.signal() }
