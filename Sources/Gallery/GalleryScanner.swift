@@ -133,16 +133,15 @@ public struct GalleryScanner: Sendable {
         known: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> ImageInfo? = { _, _ in nil },
         knownVideo: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> VideoInfo? = { _, _ in nil }
     ) -> ScanResult {
-        let (tree, walk) = (walked.tree, walked)
         // Each candidate's header (or the catalog's), sidecar and photo, on every core.
-        let items = probeAll(walk.candidates, known: known, knownVideo: knownVideo)
-        var problems = walk.problems
+        let items = probeAll(walked.candidates, known: known, knownVideo: knownVideo)
+        var problems = walked.problems
         var photosByFolder: [String: [GalleryPhoto]] = [:]
         var videosWithoutTools: [String] = []
         // A folder's photos come in runs (the walk lists a folder's files together, but for its
         // sub-folders in between): each run joins its folder's list at once.
         var run: (folder: String, photos: [GalleryPhoto]) = ("", [])
-        for (candidate, item) in zip(walk.candidates, items) {
+        for (candidate, item) in zip(walked.candidates, items) {
             switch item {
             case .item(let photo, let warnings):
                 problems += warnings
@@ -160,7 +159,7 @@ public struct GalleryScanner: Sendable {
         }
         if !run.photos.isEmpty { photosByFolder[run.folder, default: []].append(contentsOf: run.photos) }
         for folder in photosByFolder.keys { photosByFolder[folder] = Self.pairingLivePhotos(photosByFolder[folder]!) }
-        let album = assemble(tree, name: title, photosByFolder: photosByFolder, problems: &problems, concurrency: options.concurrency)
+        let album = assemble(walked.tree, name: title, photosByFolder: photosByFolder, problems: &problems, concurrency: options.concurrency)
             ?? GalleryAlbum(name: title, relativePath: "", albums: [], photos: [], sort: options.sort)
         problems.sort { ($0.path, $0.line ?? 0) < ($1.path, $1.line ?? 0) }
         var result = ScanResult(root: album, problems: problems)
@@ -712,14 +711,18 @@ struct Walk {
             }
             guard targetStatus.kind == .regular else { continue }
             let ext = pathExtension(entry).lowercased()
-            if ext == "txt" || ext == "md" || ext == "xmp" {
+            // Captions and sidecars by lower-cased name, the first of each.
+            switch ext {
+            case "txt", "md":
                 let lower = entry.lowercased()
-                if ext != "xmp", result.textFiles[lower] == nil {
+                if result.textFiles[lower] == nil {
                     result.textFiles[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size)
                 }
-                if ext == "xmp", sidecars[lower] == nil {
-                    sidecars[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size)
-                }
+            case "xmp":
+                let lower = entry.lowercased()
+                if sidecars[lower] == nil { sidecars[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size) }
+            default:
+                break
             }
             if Self.sidecarExtensions.contains(ext) { continue }
             if Self.rawExtensions.contains(ext) {
