@@ -170,12 +170,7 @@ final class Catalog: Sendable {
             let parts = [Part.filesAndPages] + zip([nil] + boundaries, boundaries + [nil]).map { Part.photos(from: $0, to: $1) }
             let reads = try parallelMap(parts, jobs: ProcessInfo.processInfo.activeProcessorCount) { [path] part throws(SiteError) -> Read in
                 do {
-                    var configuration = Configuration()
-                    configuration.readonly = true
-                    configuration.busyMode = .timeout(10)
-                    // Pages read where the file is mapped, not copied into each connection's cache.
-                    configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
-                    return try DatabaseQueue(path: path, configuration: configuration).read { db in
+                    return try readOnlyConnection(path).read { db in
                         switch part {
                         case .filesAndPages:
                             let files = try String.fetchAll(db, sql: "SELECT path FROM file ORDER BY path")
@@ -218,6 +213,16 @@ final class Catalog: Sendable {
             throw .catalog(path: path, reason: "\(error)")
         }
         return (manifest, fileSet)
+    }
+
+    /// A read-only connection to the catalog at `path`, which waits for a writer as the catalog's
+    /// own does, and reads pages where the file is mapped, not copied into its cache.
+    static func readOnlyConnection(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
+        return try DatabaseQueue(path: path, configuration: configuration)
     }
 
     /// A photo record as the catalog stores it: in ``RecordCoder``'s form, or as JSON (what the

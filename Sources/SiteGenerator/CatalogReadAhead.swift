@@ -1,4 +1,5 @@
 import Foundation
+import Gallery
 import GRDB
 import Synchronization
 
@@ -28,7 +29,7 @@ public final class CatalogReadAhead: Sendable {
     }
 
     /// The read under way or done, with its catalog's path.
-    private let reading = Mutex<(path: String, task: Task<Read?, Never>)?>(nil)
+    private let reading = Mutex<(path: String, work: BackgroundWork<Read?>)?>(nil)
     private let taken = Atomic<Int>(0)
 
     /// How many builds used a read (for tests).
@@ -45,7 +46,9 @@ public final class CatalogReadAhead: Sendable {
     func begin(path: String, keepingCurrent: Bool = false, releasing: (@Sendable () -> Void)? = nil) {
         reading.withLock { reading in
             if keepingCurrent, reading?.path == path { return }
-            reading = (path, Task.detached(priority: .utility) {
+            // (On a thread of its own: not one of Swift concurrency's few, which the server's
+            // watcher needs meanwhile.)
+            reading = (path, BackgroundWork {
                 if let releasing {
                     releasing()
                     Self.returnFreedMemory()
@@ -65,11 +68,11 @@ public final class CatalogReadAhead: Sendable {
 
     /// The read of the catalog at `path`, when one was begun and nothing has written to the
     /// catalog since; waits for a read under way. The read is let go of either way.
-    func take(path: String) async -> (manifest: BuildManifest, files: Set<String>)? {
-        guard let (readPath, task) = reading.withLock({ reading in
+    func take(path: String) -> (manifest: BuildManifest, files: Set<String>)? {
+        guard let (readPath, work) = reading.withLock({ reading in
             defer { reading = nil }
             return reading
-        }), readPath == path, let read = await task.value else { return nil }
+        }), readPath == path, let read = work.wait() else { return nil }
         guard Self.identity(of: path) == read.identity, Self.version(read.connection) == read.version else { return nil }
         taken.add(1, ordering: .relaxed)
         return (read.manifest, read.files)
@@ -79,10 +82,7 @@ public final class CatalogReadAhead: Sendable {
     private static func read(_ path: String) -> Read? {
         guard let identity = identity(of: path) else { return nil }
         do {
-            var configuration = Configuration()
-            configuration.readonly = true
-            configuration.busyMode = .timeout(10)
-            let connection = try DatabaseQueue(path: path, configuration: configuration)
+            let connection = try Catalog.readOnlyConnection(path)
             guard let version = version(connection) else { return nil }
             let (manifest, files) = try Catalog.snapshotAndFileSet(path: path, counting: connection, fileSet: true)
             return Read(path: path, manifest: manifest, files: files, connection: connection, version: version, identity: identity)

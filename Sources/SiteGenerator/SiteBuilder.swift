@@ -115,7 +115,7 @@ public struct SiteBuilder: Sendable {
             return report
         }
         // (Taken before this build writes to the catalog.)
-        let readAhead = await catalogReadAhead?.take(path: catalogPath)
+        let readAhead = catalogReadAhead?.take(path: catalogPath)
         if last != nil { try catalog.forgetLastBuild() }
         finished("up-to-date check")
 
@@ -182,7 +182,7 @@ public struct SiteBuilder: Sendable {
         if let catalogReadAhead {
             catalogReadAhead.begin(path: catalogPath) { held.release() }
         } else {
-            DispatchQueue.global(qos: .utility).async { held.release() }
+            held.releaseInBackground()
         }
         return report
     }
@@ -283,8 +283,7 @@ public struct SiteBuilder: Sendable {
 /// Lets go of `value` on another thread: it is held by a box the thread empties, so its last
 /// reference is dropped there whichever of the two threads gets there first.
 private func releaseInBackground<Value: Sendable>(_ value: consuming Value) {
-    let held = HeldForRelease(consume value)
-    DispatchQueue.global(qos: .utility).async { held.release() }
+    HeldForRelease(consume value).releaseInBackground()
 }
 
 /// A value on its way to be freed on another thread: the box is all the caller keeps.
@@ -293,4 +292,6 @@ final class HeldForRelease<Value: Sendable>: Sendable {
     init(_ value: consuming Value) { self.value = Mutex(value) }
     /// Frees the value (on the thread that calls this).
     func release() { value.withLock { $0 = nil } }
+    /// Frees the value on another thread.
+    func releaseInBackground() { DispatchQueue.global(qos: .utility).async { self.release() } }
 }
