@@ -71,8 +71,34 @@ struct BuildManifest: Codable, Sendable, Equatable {
             files(madeWith: settings) ?? files(madeWith: settings + colour)
         }
 
-        /// Every image file of the photo, in every format.
-        var allPaths: [String] { filesBySettings.values.flatMap { $0 } + (video.map { [$0.path] } ?? []) }
+        /// Every image file of the photo, in every format, and its video's web version: the
+        /// files of ``filesBySettings`` (in no particular order) and the video's.
+        var allPaths: [String] {
+            var paths: [String] = []
+            forEachPath { paths.append($0) }
+            return paths
+        }
+
+        /// Calls `body` with each of ``allPaths``, without making the list or the dictionary
+        /// of ``filesBySettings`` (asked of a large library's every photo).
+        func forEachPath(_ body: (String) -> Void) {
+            let count = renditions.count
+            if let sources {
+                for (index, source) in sources.enumerated() where source.paths.count == count {
+                    // Two lists made with the same settings (no record this release writes has
+                    // them): only the one `files(madeWith:)` gives counts.
+                    if source.settings == settings
+                        || sources[(index + 1)...].contains(where: { $0.settings == source.settings && $0.paths.count == count }) {
+                        for files in filesBySettings.values { files.forEach(body) }
+                        if let video { body(video.path) }
+                        return
+                    }
+                }
+            }
+            for rendition in renditions { body(rendition.path) }
+            for source in sources ?? [] where source.paths.count == count { source.paths.forEach(body) }
+            if let video { body(video.path) }
+        }
 
         /// Whether the source file is the one the images were made from, by its identity alone.
         func matches(_ identity: FileIdentity) -> Bool {

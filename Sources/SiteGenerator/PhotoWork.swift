@@ -238,6 +238,42 @@ struct PhotoWork: Sendable {
             imagesWritten: written, warnings: images.warnings))
     }
 
+    /// The earlier record of `photo` (content hash `hash`), shared as it is, when it is the
+    /// very record that keeping all its images would make again
+    /// (``apply(_:video:to:hash:paths:previous:staged:)`` with `.keep` of every format, for a
+    /// photo without a video or motion clip); nil when that is not certain, and then the record
+    /// is made.
+    ///
+    /// For most of a large library's rebuild this spares working out the photo's image paths
+    /// and a new record. It holds only after ``ReusePlanner`` decided to keep every format: the
+    /// planner checked that the record's files per format are the ones this build wants, at
+    /// the same widths. What else the new record takes from the photo and the settings is
+    /// compared here: the file's identity and header, the probe's version, the settings of
+    /// every format (with the `colour` key for a wide-gamut photo) and the formats' types.
+    func unchangedRecord(of photo: GalleryPhoto, hash: String, previous: PhotoRecords) -> Boxed<BuildManifest.PhotoRecord>? {
+        guard let box = previous.boxed(photo.relativePath) else { return nil }
+        // (Read in place, field by field: the record is not copied.)
+        guard box.wrappedValue.video == nil, box.wrappedValue.contentHash == hash, box.wrappedValue.matches(photo.identity),
+              box.wrappedValue.probeVersion == ImageProbe.version, box.wrappedValue.info == photo.info
+        else { return nil }
+        let main = box.wrappedValue.settings
+        let wide = main != settings[0]
+        guard !wide || main == settings[0] + colourKey else { return nil }
+        if formats.count == 1 {
+            guard box.wrappedValue.sources == nil else { return nil }
+        } else {
+            guard let sources = box.wrappedValue.sources, sources.count == formats.count - 1 else { return nil }
+            let count = box.wrappedValue.renditions.count
+            for (offset, source) in sources.enumerated() {
+                let format = offset + 1
+                guard source.type == formats[format].mimeType, source.paths.count == count, source.settings != main,
+                      source.settings == (wide ? settings[format] + colourKey : settings[format])
+                else { return nil }
+            }
+        }
+        return box
+    }
+
     /// The record of a photo whose images an earlier build made (`made`: its size, colour and
     /// image sizes), now at `paths`.
     private func record(of photo: GalleryPhoto, hash: String, made: BuildManifest.PhotoRecord, paths: [Int: [String]]) -> BuildManifest.PhotoRecord {

@@ -246,7 +246,8 @@ public struct SiteBuilder: Sendable {
         finished(ImagePlanStage.name)
 
         let images = try await ImageStage(work: work, jobs: jobs).run(
-            scan: scan, images: imagePlan, previous: earlier.previous.photos, stored: earlier.stored.photos, progress: progress)
+            scan: scan, images: imagePlan, previous: earlier.previous.photos, stored: earlier.stored.photos,
+            previousIsStored: !earlier.fromLegacyManifest, progress: progress)
         PixelMemory.releaseKept()  // the pictures' memory kept for the next photo: none is left
         if let store = work.store {
             let recipe = work.recipe
@@ -266,7 +267,7 @@ public struct SiteBuilder: Sendable {
     /// motion clips), and the `originals` published for download.
     private static func photoFiles(_ published: [PublishedPhoto?], originals: Set<String>) -> Set<String> {
         var files = Set<String>(minimumCapacity: 4 * published.count + originals.count)
-        for case let photo? in published { files.formUnion(photo.images.allPaths) }
+        for case let photo? in published { photo.images.forEachPath { files.insert($0) } }
         files.formUnion(originals)
         return files
     }

@@ -129,6 +129,14 @@ struct SitePlan: Sendable {
         })
     }
 
+    /// The widths of a photo's images, ascending, and per format (in the order of `formats`) its
+    /// images' site-relative paths at those widths: ``imagePaths(photo:widths:formats:)`` as
+    /// lists, without the dictionary (asked of a large library's every photo).
+    func imageFiles(photo index: Int, widths: [Int], formats: [EncodeFormat]) -> (widths: [Int], files: [[String]]) {
+        let targets = Renditions.targetWidths(requested: widths, fullWidth: photos[index].photo.info.displayWidth)
+        return (targets, formats.map { format in targets.map { imagePath(photo: index, width: $0, format: format) } })
+    }
+
     /// Site-relative path of a video's web version: `<album>/videos/<slug>.mp4`.
     func videoPath(photo index: Int) -> String {
         Self.videoPath(directory: photos[index].directory, slug: photos[index].slug)

@@ -64,6 +64,26 @@ struct ReusePlannerTests {
         #expect(planner.decide(path: "C/c.jpg", hash: "h", widths: [100, 200], wanted: Self.wanted("c")) == .move(from: "A/a.jpg"))
     }
 
+    @Test("moves come from the least path with the content, whether it is looked for record by record or in the index")
+    func manyLookups() {
+        // 40 hashes asked about, more than are looked for one record at a time before the index
+        // is made; each held by up to three paths, and some by none.
+        var records = PhotoRecords()
+        var holders: [String: [String]] = [:]
+        var random = SystemRandomNumberGenerator()
+        for number in 0..<120 {
+            let hash = "h\(Int.random(in: 0..<50, using: &random))"
+            let path = "\(["B", "A", "C"].randomElement(using: &random)!)/p\(number).jpg"
+            records[path] = Self.record(hash: hash, slug: "p\(number)")
+            holders[hash, default: []].append(path)
+        }
+        let planner = planner(records)
+        for hash in (0..<40).map({ "h\($0)" }).shuffled(using: &random) {
+            let expected: ImageDecision = holders[hash].map { .move(from: $0.min()!) } ?? .make
+            #expect(planner.decide(path: "D/new.jpg", hash: hash, widths: [100, 200], wanted: Self.wanted("new")) == expected, "\(hash)")
+        }
+    }
+
     @Test("a record's files by settings, asked one settings at a time, are those of the whole dictionary")
     func filesBySettings() {
         var record = Self.record(hash: "h", slug: "x", webp: true)
@@ -76,5 +96,27 @@ struct ReusePlannerTests {
             #expect(record.files(madeWith: settings) == dictionary[settings], "\(settings)")
         }
         #expect(record.files(madeWith: sources[0].settings) == ["p1", "p2"])
+    }
+
+    @Test("a record's every path, listed without the dictionary, is the dictionary's files and the video's")
+    func allPaths() {
+        var random = SystemRandomNumberGenerator()
+        let settingsChoices = ["jpeg80", "webp80", "avif60", "jpeg80;colour=wide"]
+        for trial in 0..<2_000 {
+            var record = Self.record(hash: "h", slug: "s\(trial)")
+            record.settings = settingsChoices.randomElement(using: &random)!
+            // 0 to 3 further formats, some with repeated settings (the main's too) or too few files.
+            let further = Int.random(in: 0...3, using: &random)
+            record.sources = further == 0 && Bool.random(using: &random) ? nil : (0..<further).map { index in
+                let count = Int.random(in: 0...10, using: &random) == 0 ? 1 : 2
+                return .init(type: "image/x", settings: settingsChoices.randomElement(using: &random)!,
+                             paths: (0..<count).map { "f\(index)-\($0)" })
+            }
+            if Bool.random(using: &random) {
+                record.video = .init(path: "v.mp4", settings: "v", sourceHash: nil, sourceIdentity: nil, probe: nil, sourcePath: nil)
+            }
+            let reference = record.filesBySettings.values.flatMap { $0 } + (record.video.map { [$0.path] } ?? [])
+            #expect(record.allPaths.sorted() == reference.sorted(), "\(record)")
+        }
     }
 }

@@ -55,9 +55,7 @@ struct ImagePlanStage {
             switch hash {
             case .failure(let error): return .unreadable(error)
             case .success(let hash):
-                let paths = plan.imagePaths(photo: index, widths: work.widths, formats: work.formats)
-                let widths = paths.keys.sorted()
-                let wanted = work.formats.indices.map { format in widths.map { paths[$0]![format] } }
+                let (widths, wanted) = plan.imageFiles(photo: index, widths: work.widths, formats: work.formats)
                 return .planned(hash: hash, decision: planner.decide(path: photo.relativePath, hash: hash, widths: widths, wanted: wanted))
             }
         }

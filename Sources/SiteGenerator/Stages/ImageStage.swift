@@ -26,9 +26,12 @@ struct ImageStage {
     var work: PhotoWork
     var jobs: Int
 
+    /// Carries out `images` for the photos of `scan`. `previous` holds the records this build
+    /// goes by, `stored` the catalog's (the same records unless `previous` came from a legacy
+    /// manifest: then `previousIsStored` is false).
     func run(
         scan: ScanStage.Output, images: ImagePlanStage.Output, previous: PhotoRecords,
-        stored: PhotoRecords, progress: @Sendable (BuildEvent) -> Void
+        stored: PhotoRecords, previousIsStored: Bool, progress: @Sendable (BuildEvent) -> Void
     ) async throws(SiteError) -> Output {
         var plan = scan.plan
         var output = Output(plan: plan, published: [PublishedPhoto?](repeating: nil, count: plan.photos.count), problems: [])
@@ -47,7 +50,19 @@ struct ImageStage {
             let changed = !pendingPhotos.contains(path) || stored.boxed(path) != record
             return Accepted(result: result, published: PublishedPhoto(planned: plan.photos[index], sharing: record), changed: changed)
         }
-        try await process(plan: plan, images: images, previous: previous, publish: publish, progress: progress) { index, outcome in
+        // A photo whose earlier record stays as it is (``PhotoWork/unchangedRecord(of:hash:previous:)``):
+        // when the records this build goes by are the catalog's, the record is the catalog's own
+        // and the photo is kept (so among the pending photos): no change to look up.
+        let publishUnchanged: @Sendable (Int, Boxed<BuildManifest.PhotoRecord>) -> Accepted = { [plan] index, record in
+            let changed = previousIsStored ? false : {
+                let path = plan.photos[index].photo.relativePath
+                return !pendingPhotos.contains(path) || stored.boxed(path) != record
+            }()
+            return Accepted(result: PhotoResult(record: record.wrappedValue, reused: true, imagesWritten: 0),
+                            published: PublishedPhoto(planned: plan.photos[index], sharing: record), changed: changed)
+        }
+        try await process(plan: plan, images: images, previous: previous, publish: publish, publishUnchanged: publishUnchanged,
+                          progress: progress) { index, outcome in
             switch outcome {
             case .success(let accepted):
                 let result = accepted.result
@@ -80,6 +95,7 @@ struct ImageStage {
 
     private func process(
         plan: SitePlan, images: ImagePlanStage.Output, previous: PhotoRecords, publish: @escaping @Sendable (Int, PhotoResult) -> Accepted,
+        publishUnchanged: @escaping @Sendable (Int, Boxed<BuildManifest.PhotoRecord>) -> Accepted,
         progress: @Sendable (BuildEvent) -> Void, accept: (Int, Result<Accepted, SkipReason>) -> Void
     ) async throws(SiteError) {
         let count = plan.photos.count
@@ -113,9 +129,20 @@ struct ImageStage {
         // On every core, a batch at a time (not every photo's new record at once).
         for run in indexRuns(keeping.count, length: 2_000) {
             let batch = Array(keeping[run])
-            let results = parallelMap(batch, jobs: jobs) { kept in
-                let paths = plan.imagePaths(photo: kept.index, widths: work.widths, formats: work.formats)
+            let results = parallelMap(batch, jobs: jobs) { kept -> Result<Accepted, PhotoFailure> in
                 let photo = plan.photos[kept.index].photo
+                // Most photos: the earlier record itself, neither paths nor a record worked out.
+                // (Debug builds, the tests', check it is the record that would be made.)
+                if images.videos[kept.index] == nil, let record = work.unchangedRecord(of: photo, hash: kept.hash, previous: previous) {
+                    assert({
+                        let paths = plan.imagePaths(photo: kept.index, widths: work.widths, formats: work.formats)
+                        let made = work.apply(.keep(formats: kept.formats), to: photo, hash: kept.hash, paths: paths, previous: previous, staged: staged)
+                        guard case .success(let result) = made else { return false }
+                        return result.record == record.wrappedValue
+                    }(), "the earlier record of \(photo.relativePath) is not the one its kept images make")
+                    return .success(publishUnchanged(kept.index, record))
+                }
+                let paths = plan.imagePaths(photo: kept.index, widths: work.widths, formats: work.formats)
                 let outcome = work.apply(.keep(formats: kept.formats), video: images.videos[kept.index], to: photo,
                                          hash: kept.hash, paths: paths, previous: previous, staged: staged)
                 // How it is published, worked out here on every core rather than by `accept`.
