@@ -86,9 +86,8 @@ struct ScanStage {
         }
         // A photo's files are asked about only in albums that hold a file not the tool's
         // (every album's answer is known by now: the plan asked for each photo).
-        let (planned, refused) = plannedFiles(plan) { [foreignInAlbum] file, directory in
-            (directory.map { foreignInAlbum[$0] ?? true } ?? true) && earlier.isForeign(file)
-        }
+        let (planned, refused) = plannedFiles(plan, albumHoldsForeignFile: { [foreignInAlbum] in foreignInAlbum[$0] ?? true },
+                                              isForeign: earlier.isForeign)
         if !scan.videosWithoutTools.isEmpty {
             let count = scan.videosWithoutTools.count
             progress(.warning("\(count) video\(count == 1 ? " was" : "s were") skipped: ffmpeg and ffprobe are not on the PATH (\(MediaTools.installHint))"))
@@ -133,10 +132,11 @@ struct ScanStage {
     }
 
     /// The files this build may make: every photo's images (at the widths its size allows)
-    /// and every page and frame file of every album; and of them, those `refused(file,
-    /// directory)` is true of, where `directory` is a photo's album folder (nil for the others).
+    /// and every page and frame file of every album; and of them, those `isForeign` is true
+    /// of, asked of a photo's files only when `albumHoldsForeignFile` is true of its album's
+    /// folder (and of every other file).
     private func plannedFiles(
-        _ plan: SitePlan, refused: @Sendable (String, String?) -> Bool
+        _ plan: SitePlan, albumHoldsForeignFile: @Sendable (String) -> Bool, isForeign: @Sendable (String) -> Bool
     ) -> (planned: [String], refused: Set<String>) {
         // The photos' files, in runs of photos on every core (in the photos' order).
         let runs = indexRuns(plan.photos.count, length: 2048)
@@ -145,13 +145,14 @@ struct ScanStage {
             var refusedFiles: [String] = []
             for index in run {
                 let first = files.count
-                files += plan.imagePaths(photo: index, widths: options.allImageWidths, formats: options.allImageFormats).values.joined()
+                for formatFiles in plan.imageFiles(photo: index, widths: options.allImageWidths, formats: options.allImageFormats).files {
+                    files += formatFiles
+                }
                 files.append(plan.pagePath(photo: index))
                 if options.downloadOriginals { files.append(plan.originalPath(photo: index)) }
                 if plan.photos[index].photo.isVideo { files.append(plan.videoPath(photo: index)) }
                 if plan.photos[index].photo.motion != nil { files.append(plan.livePath(photo: index)) }
-                let directory = plan.photos[index].directory
-                refusedFiles += files[first...].filter { refused($0, directory) }
+                if albumHoldsForeignFile(plan.photos[index].directory) { refusedFiles += files[first...].filter(isForeign) }
             }
             return (files, refusedFiles)
         }
@@ -163,7 +164,7 @@ struct ScanStage {
             others += plan.albumFiles(album: index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         }
         files += others
-        let refusedFiles = Set(photoFiles.map(\.1).joined()).union(others.filter { refused($0, nil) })
+        let refusedFiles = Set(photoFiles.map(\.1).joined()).union(others.filter(isForeign))
         return (files, refusedFiles)
     }
 }
