@@ -88,8 +88,9 @@ public struct GalleryScanner: Sendable {
 
     /// Scans `sourceDirectory`; `title` names the root album.
     /// `known` may give what an earlier scan found in a file, by its relative path and identity
-    /// (size, times, inode): then its header is not read again (the pixel limit still applies).
-    /// `knownVideo` does the same for what ffprobe said about a video (not asked again).
+    /// (size, times, inode): then its header is not read again (the pixel limit still applies),
+    /// and the file is a photo. For a file `known` has nothing on, `knownVideo` may give what
+    /// ffprobe said about it as a video (not asked again).
     /// `listings` may give folders' entries already read (a folder not in it is read here).
     public func scan(
         sourceDirectory: String, title: String,
@@ -299,13 +300,14 @@ public struct GalleryScanner: Sendable {
         let limits = options.limits
         return parallelMap(Array(candidates.indices), jobs: options.concurrency) { index in
             let candidate = candidates[index]
+            // What the catalog knows of the file (asked once: it is a lookup and a copy): the
+            // header of a photo, never a video's.
+            let earlier = known(candidate.relativePath, candidate.identity)
             // A video an earlier build published is kept without the tools too (its probe is
             // the catalog's): only videos never published need them.
-            if let video = knownVideo(candidate.relativePath, candidate.identity) {
+            if earlier == nil, let video = knownVideo(candidate.relativePath, candidate.identity) {
                 return finish(index, Self.videoOutcome(video, maxDuration: maxDuration), nil)
             }
-            // What the catalog knows of the file (asked once: it is a lookup and a copy).
-            let earlier = known(candidate.relativePath, candidate.identity)
             if earlier == nil, Self.isVideo(path: candidate.path, name: candidate.name) {
                 let outcome = tools.map { Self.probeVideo(candidate, tools: $0, maxDuration: maxDuration) } ?? .videoWithoutTools
                 return finish(index, outcome, nil)

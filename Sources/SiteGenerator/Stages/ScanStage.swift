@@ -52,7 +52,8 @@ struct ScanStage {
     func run(walked: WalkedFolder, output: String, earlier: EarlierBuild, progress: @Sendable (BuildEvent) -> Void) throws(SiteError) -> Output {
         let records = earlier.previous.photos
         // What ffprobe said about each video and motion clip, by the source's path: gathered
-        // from the records when the scan first meets a video (a library without one never does).
+        // from the records when the scan first meets a file the records do not know by its own
+        // path (a new file, or a motion clip).
         let knownProbes = Lazy { () -> [String: (FileIdentity, VideoInfo)] in
             var probes: [String: (FileIdentity, VideoInfo)] = [:]
             for (path, box) in records.boxes {
@@ -70,6 +71,19 @@ struct ScanStage {
         let scan = scanner.scan(walked: walked, title: options.title, known: { [earlier] path, identity in
             earlier.knownInfo(path, identity)
         }, knownVideo: { path, identity in
+            // A file with a record of its own is a video by that record or no video it knows
+            // (a clip's probe is in its Live Photo's record, under the photo's path): its
+            // probe is the record's, with no index of every record's probes made (the changed
+            // photos of a rebuild are asked about).
+            if let box = records.boxed(path) {
+                guard let video = box.wrappedValue.video else { return nil }
+                if video.sourcePath == nil, let probe = video.probe, let inode = box.wrappedValue.inode,
+                   let changeTime = box.wrappedValue.changeTime,
+                   FileIdentity(size: box.wrappedValue.size, modificationTime: box.wrappedValue.modificationTime,
+                                changeTime: changeTime, inode: inode) == identity {
+                    return probe
+                }
+            }
             guard let (recorded, probe) = knownProbes.value[path], recorded == identity else { return nil }
             return probe
         })
