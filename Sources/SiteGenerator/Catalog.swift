@@ -294,9 +294,11 @@ final class Catalog: Sendable {
     /// from `old`.
     ///
     /// `removedFiles`, when the caller knows them, are the files of `old` that `files` lacks;
-    /// `photoPaths` lists each photo once.
+    /// `pageChanges`, the pages of `pages` whose fingerprint `old` lacks or differs, and the
+    /// pages of `old` that `pages` lacks; `photoPaths` lists each photo once.
     func save(
-        files: MadeFiles, removedFiles known: [String]? = nil, pages: [String: String], photoPaths: [String],
+        files: MadeFiles, removedFiles known: [String]? = nil, pages: [String: String],
+        pageChanges: (changed: [(String, String)], removed: [String])? = nil, photoPaths: [String],
         changedPhotos: [(String, BuildManifest.PhotoRecord)], replacing old: CatalogState
     ) throws(SiteError) {
         // The three comparisons (each over a large library's hundreds of thousands of entries)
@@ -311,7 +313,8 @@ final class Catalog: Sendable {
             let oldFiles = Set(old.files)
             return (files.filter { !oldFiles.contains($0) }, removed)
         }, {
-            (pages.filter { old.pages[$0.key] != $0.value }.map { ($0.key, $0.value) }, old.pages.keys.filter { pages[$0] == nil })
+            pageChanges.map { ($0.changed, $0.removed) }
+                ?? (pages.filter { old.pages[$0.key] != $0.value }.map { ($0.key, $0.value) }, old.pages.keys.filter { pages[$0] == nil })
         }, {
             // As with the files: when every old photo is among the new ones, none was removed
             // (asking the old set about each new path is cheaper than making a set of them).

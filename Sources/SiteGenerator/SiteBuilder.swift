@@ -149,7 +149,10 @@ public struct SiteBuilder: Sendable {
         // The output folder's stamp for the next build is taken while the catalog is saved.
         let (filesRemoved, outputStamp) = try SweepStage(writer: writer, catalog: catalog, jobs: jobs).run(
             made: made, refused: scan.refused, published: published, changedRecords: images.changedRecords,
-            pageKeys: pages.keys, pending: imagePlan.pending, legacyManifest: legacyManifest, progress: progress,
+            // (The page keys' changes are against the earlier build's: the catalog's, but for a
+            // legacy manifest's.)
+            pageKeys: pages.keys, pageChanges: legacyManifest ? nil : (pages.changedKeys, pages.removedKeys),
+            pending: imagePlan.pending, legacyManifest: legacyManifest, progress: progress,
             whileSaving: { BuildStamp.output(root: output, jobs: jobs) })
         finished(SweepStage.name)
 

@@ -14,6 +14,11 @@ struct PageStage {
         var files: Set<String> = []
         /// Each page's fingerprint, for the next build.
         var keys: [String: String] = [:]
+        /// How `keys` differs from the earlier build's (``run(previousKeys:)``): the pages whose
+        /// fingerprint is new or another (in the order they were set: a later one for the same
+        /// page counts), and the pages no longer made.
+        var changedKeys: [(String, String)] = []
+        var removedKeys: [String] = []
         /// HTML pages of the site.
         var pages = 0
         /// HTML pages written.
@@ -36,7 +41,10 @@ struct PageStage {
         var output = Output()
         // About as many as the last build had (not grown by doubling through a large library).
         output.files.reserveCapacity(previousKeys.count)
-        output.keys.reserveCapacity(previousKeys.count)
+        // The earlier keys, as those of the pages carried over keep them: the others are set
+        // (``setKey(_:_:in:)``), and the pages no longer made removed at the end.
+        output.keys = previousKeys
+        var keyChanges = KeyChanges()
         let siteKey = renderer.siteKey
         // An album whose inputs are what the catalog recorded, with all its files there, is not
         // rendered at all: its files and page keys carry over. Which albums those are is worked
@@ -57,14 +65,14 @@ struct PageStage {
             let files = check.files
             let unchangedAlbum = check.unchanged
             if unchangedAlbum && !renderer.options.verifyAlbumKeys {
-                Self.carryOver(files, previousKeys: previousKeys, into: &output)
-                output.keys[keyPath] = key
+                Self.carryOver(files, into: &output, keys: &keyChanges)
+                keyChanges.set(keyPath, key, in: &output)
                 continue
             }
             let writtenBefore = output.written
             var framesWritten = false
             for file in try renderer.albumFiles(album: album, unchanged: unchanged) {
-                if try record(file.path, key: file.key, contents: file.contents, in: &output), !file.path.hasSuffix(".html") {
+                if try record(file.path, key: file.key, contents: file.contents, in: &output, keys: &keyChanges), !file.path.hasSuffix(".html") {
                     framesWritten = true
                 }
             }
@@ -78,11 +86,11 @@ struct PageStage {
             }
             for page in pages {
                 output.files.insert(page.path)
-                output.keys[page.path] = page.key
+                keyChanges.set(page.path, page.key, in: &output)
                 output.pages += 1
                 if page.wrote { output.written += 1 }
             }
-            output.keys[keyPath] = key
+            keyChanges.set(keyPath, key, in: &output)
             if unchangedAlbum && (output.written > writtenBefore || framesWritten) {
                 fatalError("album \(plan.albums[album].directory)index.html: its input key did not change, yet a file of it did (verifyAlbumKeys)")
             }
@@ -96,28 +104,72 @@ struct PageStage {
                 let keyPath = renderer.tags.directory(index) + "frames.json"
                 let files = renderer.tags.wallFiles(index, tilesPerPage: renderer.options.tilesPerPage, framesChunkSize: renderer.options.framesChunkSize)
                 let unchangedTag = Self.isUnchanged(files, keyPath: keyPath, key: key, previousKeys: previousKeys, listing: listing)
-                output.keys[keyPath] = key
+                keyChanges.set(keyPath, key, in: &output)
                 if unchangedTag && !renderer.options.verifyAlbumKeys {
-                    Self.carryOver(files, previousKeys: previousKeys, into: &output)
+                    Self.carryOver(files, into: &output, keys: &keyChanges)
                 } else {
                     changed.append(index)
                     keys[index] = unchangedTag ? key : nil
                 }
             }
             for file in try renderer.tagWallFiles(changed, unchanged: unchanged) {
-                let wrote = try record(file.path, key: file.key, contents: file.contents, in: &output)
+                let wrote = try record(file.path, key: file.key, contents: file.contents, in: &output, keys: &keyChanges)
                 if wrote, let tag = renderer.tags.tags.indices.first(where: { file.path.hasPrefix(renderer.tags.directory($0)) }), keys[tag] != nil {
                     fatalError("tag page \(file.path): its input key did not change, yet it did (verifyAlbumKeys)")
                 }
             }
             let list = try renderer.tagListFile(unchanged: unchanged)
-            _ = try record(list.path, key: list.key, contents: list.contents, in: &output)
+            _ = try record(list.path, key: list.key, contents: list.contents, in: &output, keys: &keyChanges)
         }
         for (path, data) in renderer.theme.assets {
             try writer.writeIfChanged(data, to: "assets/" + path)
             output.files.insert("assets/" + path)
         }
+        keyChanges.removeStale(from: &output, previousKeys: previousKeys)
         return output
+    }
+
+    /// What this build did to the page keys it started from (the earlier build's): which it
+    /// set, and how many of the earlier ones it kept or set again. When that is all of them,
+    /// no page of the earlier build is gone, and its keys need not be asked about.
+    private struct KeyChanges {
+        /// The keys set (not carried over), each once.
+        var set = Set<String>()
+        /// Earlier keys carried over or set again.
+        var confirmed = 0
+
+        /// Sets the key of the page (or wall) at `path`, noting a change.
+        mutating func set(_ path: String, _ key: String, in output: inout Output) {
+            let before = output.keys.updateValue(key, forKey: path)
+            // (Set twice, the first value it replaces is this build's: the earlier one was counted.)
+            guard self.set.insert(path).inserted else {
+                if before != key { output.changedKeys.append((path, key)) }
+                return
+            }
+            if before != nil { confirmed += 1 }
+            if before != key { output.changedKeys.append((path, key)) }
+        }
+
+        /// Removes from `output`'s keys the earlier pages this build did not make (a page that
+        /// is in `output.files` was carried over).
+        func removeStale(from output: inout Output, previousKeys: [String: String]) {
+            defer { assert(Self.agreesWithAFullComparison(output, previousKeys: previousKeys, set: set)) }
+            guard confirmed != previousKeys.count else { return }
+            let files = output.files
+            let set = self.set
+            output.removedKeys = previousKeys.keys.filter { !set.contains($0) && !files.contains($0) }
+            for path in output.removedKeys { output.keys[path] = nil }
+        }
+
+        /// Whether `output`'s keys are the ones set and those of the pages carried over, and its
+        /// changes what comparing them with `previousKeys` gives (checked in debug builds).
+        static func agreesWithAFullComparison(_ output: Output, previousKeys: [String: String], set: Set<String>) -> Bool {
+            let carried = output.keys.keys.filter { !set.contains($0) }
+            guard carried.allSatisfy({ $0.hasSuffix(".html") && output.files.contains($0) && previousKeys[$0] == output.keys[$0] }) else { return false }
+            let changed = Dictionary(output.changedKeys, uniquingKeysWith: { $1 }).filter { previousKeys[$0.key] != $0.value }
+            return changed == output.keys.filter { previousKeys[$0.key] != $0.value }
+                && Set(output.removedKeys) == Set(previousKeys.keys.filter { output.keys[$0] == nil })
+        }
     }
 
     /// Whether a wall (an album's or a tag's) whose input key is `key` is as the catalog
@@ -130,23 +182,26 @@ struct PageStage {
             && files.allSatisfy(listing.isRegularFile)
     }
 
-    /// The files and page keys of an unchanged wall, carried over from the earlier build.
-    private static func carryOver(_ files: [String], previousKeys: [String: String], into output: inout Output) {
+    /// The files and page keys of an unchanged wall, carried over from the earlier build (every
+    /// page of it has its key there: ``isUnchanged(_:keyPath:key:previousKeys:listing:)``).
+    private static func carryOver(_ files: [String], into output: inout Output, keys: inout KeyChanges) {
         for path in files {
             output.files.insert(path)
             if path.hasSuffix(".html") {
-                output.keys[path] = previousKeys[path]
+                keys.confirmed += 1
                 output.pages += 1
             }
         }
     }
 
     /// Writes one of an album's files unless its bytes are the same; returns whether it wrote.
-    private func record(_ path: String, key: String?, contents: String?, in output: inout Output) throws(SiteError) -> Bool {
+    private func record(
+        _ path: String, key: String?, contents: String?, in output: inout Output, keys: inout KeyChanges
+    ) throws(SiteError) -> Bool {
         var wrote = false
         if let contents { wrote = try writer.writeIfChanged(SiteBuilder.pageData(contents), to: path) }
         output.files.insert(path)
-        if let key { output.keys[path] = key }
+        if let key { keys.set(path, key, in: &output) }
         if path.hasSuffix(".html") {
             output.pages += 1
             if wrote { output.written += 1 }

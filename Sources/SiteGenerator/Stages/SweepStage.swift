@@ -16,7 +16,7 @@ struct SweepStage {
     /// folder is as the build leaves it.
     func run<Value: Sendable>(
         made: MadeFiles, refused: Set<String>, published: [PublishedPhoto?], changedRecords: [(String, BuildManifest.PhotoRecord)],
-        pageKeys: [String: String], pending: CatalogState, legacyManifest: Bool,
+        pageKeys: [String: String], pageChanges: (changed: [(String, String)], removed: [String])?, pending: CatalogState, legacyManifest: Bool,
         progress: @Sendable (BuildEvent) -> Void, whileSaving: @Sendable () -> Value
     ) throws(SiteError) -> (removed: Int, value: Value) {
         // A file this build was refused (the user's own) is never the tool's.
@@ -37,7 +37,7 @@ struct SweepStage {
         let (saved, value) = parallel({ [writer, catalog] () -> Result<Void, SiteError> in
             writer.syncFileSystem()
             return Result { () throws(SiteError) in
-                try catalog.save(files: made, removedFiles: stale, pages: pageKeys, photoPaths: photoPaths, changedPhotos: changedRecords, replacing: pending)
+                try catalog.save(files: made, removedFiles: stale, pages: pageKeys, pageChanges: pageChanges, photoPaths: photoPaths, changedPhotos: changedRecords, replacing: pending)
             }
         }, whileSaving)
         try saved.get()
