@@ -74,7 +74,7 @@ public struct ShardBuilder: Sendable {
             throw .source(error.description)
         }
         for problem in scan.problems { progress(.skipped(problem)) }
-        let plan = SitePlan(root: scan.root)
+        let plan = SitePlan(root: scan.root, jobs: jobs)
         finished(ScanStage.name)
 
         let recipe = ImageRecipe(options: options)

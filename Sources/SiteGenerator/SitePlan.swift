@@ -63,26 +63,43 @@ struct SitePlan: Sendable {
     /// The plan of the site for the album tree `root`. `taken(directory, slug, photo)` says
     /// which file (if any) of the photo's page, images or original under that slug exists and
     /// is not the tool's: such a photo gets the next free slug (listed in ``collisions``).
-    init(root: GalleryAlbum, taken: (String, String, GalleryPhoto) -> String? = { _, _, _ in nil }) {
+    /// The slugs of the photos' names are worked out on `jobs` threads first.
+    init(root: GalleryAlbum, jobs: Int = 1, taken: (String, String, GalleryPhoto) -> String? = { _, _, _ in nil }) {
         photos.reserveCapacity(root.totalPhotoCount)
-        _ = add(root, directory: "", ancestors: [], insideHidden: false, taken: taken)
+        // Each photo's slug of its name, in the order `add` takes the photos (an album's photos,
+        // then its sub-albums'), on every core: most of the plan's work for a large library.
+        var inOrder: [GalleryPhoto] = []
+        inOrder.reserveCapacity(root.totalPhotoCount)
+        func gather(_ album: GalleryAlbum) {
+            inOrder += album.photos
+            album.albums.forEach(gather)
+        }
+        gather(root)
+        let nameSlugs = parallelMap(indexRuns(inOrder.count, length: 4096), jobs: jobs) { [inOrder] run in
+            inOrder[run].map { SlugAllocator.slug($0.stem) }
+        }.flatMap { $0 }
+        _ = add(root, directory: "", ancestors: [], insideHidden: false, nameSlugs: nameSlugs, taken: taken)
     }
 
+    /// Adds `album` and its sub-albums; `nameSlugs` holds the slug of each photo's name, by the
+    /// index the photo gets in ``photos``.
     private mutating func add(
         _ album: GalleryAlbum, directory: String, ancestors: [(name: String, directory: String)], insideHidden: Bool,
-        taken: (String, String, GalleryPhoto) -> String?
+        nameSlugs: [String], taken: (String, String, GalleryPhoto) -> String?
     ) -> Int {
         let index = albums.count
         let hidden = insideHidden || album.hidden
         albums.append(Album(name: album.name, title: album.title, descriptionHTML: album.descriptionHTML, date: album.date, hidden: hidden,
                             relativePath: album.relativePath, directory: directory,
                             ancestors: ancestors, albums: [], photos: [], group: album.group, layout: album.layout))
-        var photoSlugs = SlugAllocator(reserved: Self.reservedPhotoSlugs)
+        var photoSlugs = SlugAllocator(reserved: Self.reservedPhotoSlugs, capacity: album.photos.count)
         var photoIndices: [Int] = []
+        photoIndices.reserveCapacity(album.photos.count)
         for photo in album.photos {
-            var slug = photoSlugs.allocate(for: photo.stem, fallback: "photo")
+            let nameSlug = nameSlugs[photos.count]
+            var slug = photoSlugs.allocate(slug: nameSlug, fallback: "photo")
             while let file = taken(directory, slug, photo) {
-                let next = photoSlugs.allocate(for: photo.stem, fallback: "photo")
+                let next = photoSlugs.allocate(slug: nameSlug, fallback: "photo")
                 collisions.append((photo.relativePath, file, next))
                 slug = next
             }
@@ -97,7 +114,7 @@ struct SitePlan: Sendable {
         for child in album.albums {
             let slug = albumSlugs.allocate(for: child.name, fallback: "album")
             let childIndex = add(child, directory: directory + slug + "/",
-                                 ancestors: ancestors + [(album.title, directory)], insideHidden: hidden, taken: taken)
+                                 ancestors: ancestors + [(album.title, directory)], insideHidden: hidden, nameSlugs: nameSlugs, taken: taken)
             childIndices.append(childIndex)
             if !child.hidden { listed.append(childIndex) }
         }

@@ -9,14 +9,21 @@ import Foundation
 struct SlugAllocator {
     private var taken: Set<String>
 
-    /// `reserved` names are never handed out (e.g. `thumbs`, `assets`, `index`).
-    init(reserved: Set<String> = []) {
+    /// `reserved` names are never handed out (e.g. `thumbs`, `assets`, `index`); room is made
+    /// for `capacity` slugs more.
+    init(reserved: Set<String> = [], capacity: Int = 0) {
         taken = reserved
+        taken.reserveCapacity(reserved.count + capacity)
     }
 
     /// A slug for `name` not handed out before; `fallback` is used when nothing of the name is left.
     mutating func allocate(for name: String, fallback: String) -> String {
-        var base = Self.slug(name)
+        allocate(slug: Self.slug(name), fallback: fallback)
+    }
+
+    /// ``allocate(for:fallback:)`` of a name whose ``slug(_:)`` is `slug` (worked out beforehand).
+    mutating func allocate(slug: String, fallback: String) -> String {
+        var base = slug
         if base.isEmpty { base = fallback }
         var candidate = base
         var counter = 2

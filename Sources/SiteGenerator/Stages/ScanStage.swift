@@ -90,7 +90,7 @@ struct ScanStage {
         // Whether each album folder holds a file that is not the tool's, asked once per album:
         // the albums of the last build (the folders of its photo pages) on every core first.
         var foreignInAlbum = foreignFiles(inAlbumsOf: earlier)
-        let plan = SitePlan(root: scan.root) { directory, slug, photo in
+        let plan = SitePlan(root: scan.root, jobs: jobs) { directory, slug, photo in
             let foreign = foreignInAlbum[directory] ?? earlier.hasForeignFile(inAlbum: directory)
             foreignInAlbum[directory] = foreign
             return foreign ? photoFiles(directory: directory, slug: slug, photo: photo).first(where: earlier.isForeign) : nil
