@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What a build does with one photo's images.
 enum ImageDecision: Equatable, Sendable {
     /// The images at the photo's own paths were made from this content with these settings:
@@ -50,16 +48,27 @@ struct ReusePlanner: Sendable {
     var colour: String
     /// Whether a site-relative file exists.
     var exists: @Sendable (String) -> Bool
-    /// Source paths of the earlier records by content hash: where a photo's content was
-    /// published before under another name.
-    private let pathsByHash: PathsByHash
+    /// Source paths of the earlier records, by content hash (the least path wins, so the choice
+    /// does not depend on dictionary order): made when a photo first needs it (a rebuild whose
+    /// photos all stay where they were never does).
+    private let pathsByHash: Lazy<[String: String]>
 
     init(previous: PhotoRecords, settings: [String], colour: String = "", exists: @escaping @Sendable (String) -> Bool) {
         self.previous = previous
         self.settings = settings
         self.colour = colour
         self.exists = exists
-        pathsByHash = PathsByHash(previous)
+        pathsByHash = Lazy {
+            // The least path per hash, without sorting every path of a large library.
+            var byHash: [String: String] = [:]
+            byHash.reserveCapacity(previous.count)
+            for (path, record) in previous.boxes {
+                let hash = record.wrappedValue.contentHash
+                if let earlier = byHash[hash], earlier <= path { continue }
+                byHash[hash] = path
+            }
+            return byHash
+        }
     }
 
     /// The decision for the photo at source path `path` whose content hash is `hash`, which
@@ -70,7 +79,7 @@ struct ReusePlanner: Sendable {
             let kept = reusableFormats(record.wrappedValue, widths: widths, wanted: wanted)
             if !kept.isEmpty { return .keep(formats: kept) }
         }
-        if let from = pathsByHash.leastPath(withHash: hash), let record = previous.boxed(from), movable(record.wrappedValue, widths: widths) {
+        if let from = pathsByHash.value[hash], let record = previous.boxed(from), movable(record.wrappedValue, widths: widths) {
             return .move(from: from)
         }
         return .make
@@ -96,45 +105,3 @@ struct ReusePlanner: Sendable {
     }
 }
 
-
-/// The least source path (so the choice does not depend on dictionary order) of the earlier
-/// records with a given content hash.
-///
-/// The first few hashes asked about are looked for in every record, one after another (a
-/// rebuild after a few photos changed asks about those alone: a look through 100,000 records
-/// takes about a millisecond); after that, an index by hash is made once and asked (a tenth of
-/// a second for 100,000 records, on one core: the rebuild of a renamed album asks about each
-/// of its photos). A rebuild whose photos all stay where they were asks about none.
-private final class PathsByHash: Sendable {
-    /// How many hashes are looked for one record at a time before the index is made.
-    static let lookupsBeforeIndex = 8
-
-    private let previous: PhotoRecords
-    private let asked = Atomic<Int>(0)
-    private let index: Lazy<[String: String]>
-
-    init(_ previous: PhotoRecords) {
-        self.previous = previous
-        index = Lazy {
-            // The least path per hash, without sorting every path of a large library.
-            var byHash: [String: String] = [:]
-            byHash.reserveCapacity(previous.count)
-            for (path, record) in previous.boxes {
-                let hash = record.wrappedValue.contentHash
-                if let earlier = byHash[hash], earlier <= path { continue }
-                byHash[hash] = path
-            }
-            return byHash
-        }
-    }
-
-    /// The least source path whose record has content hash `hash`, if any.
-    func leastPath(withHash hash: String) -> String? {
-        guard asked.add(1, ordering: .relaxed).oldValue < Self.lookupsBeforeIndex else { return index.value[hash] }
-        var least: String?
-        for (path, record) in previous.boxes where record.wrappedValue.contentHash == hash {
-            if least.map({ path < $0 }) ?? true { least = path }
-        }
-        return least
-    }
-}

@@ -64,10 +64,9 @@ struct ReusePlannerTests {
         #expect(planner.decide(path: "C/c.jpg", hash: "h", widths: [100, 200], wanted: Self.wanted("c")) == .move(from: "A/a.jpg"))
     }
 
-    @Test("moves come from the least path with the content, whether it is looked for record by record or in the index")
+    @Test("of many earlier photos, each move comes from the least path with the content")
     func manyLookups() {
-        // 40 hashes asked about, more than are looked for one record at a time before the index
-        // is made; each held by up to three paths, and some by none.
+        // 40 hashes asked about, each held by up to three paths, and some by none.
         var records = PhotoRecords()
         var holders: [String: [String]] = [:]
         var random = SystemRandomNumberGenerator()
