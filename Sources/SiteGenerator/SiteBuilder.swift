@@ -227,7 +227,11 @@ public struct SiteBuilder: Sendable {
             recorder.record(event)
             progress(event)
         }
-        let scan = try scanStage.run(walked: walking.wait().get(), output: output, earlier: earlier, progress: scanProgress)
+        // Whether the earlier build's album folders hold files not the tool's, asked while the
+        // walk goes on (when the catalog was read ahead, the walk would otherwise run alone).
+        let foreignInAlbums = scanStage.foreignFiles(inAlbumsOf: earlier)
+        let scan = try scanStage.run(walked: walking.wait().get(), output: output, earlier: earlier, foreignInAlbums: foreignInAlbums,
+                                     progress: scanProgress)
         progress(.scanned(photos: scan.plan.photos.count, albums: scan.plan.albums.count))
         for problem in scan.problems {
             scanProgress(problem.isWarning ? .warning("\(problem.path): \(problem.reason)") : .skipped(problem))

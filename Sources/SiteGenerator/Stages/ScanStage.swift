@@ -48,8 +48,13 @@ struct ScanStage {
     }
 
     /// Scans the photo folder as `walked` found it (an unchanged file's header is taken from
-    /// `earlier`'s records) and plans where everything goes.
-    func run(walked: WalkedFolder, output: String, earlier: EarlierBuild, progress: @Sendable (BuildEvent) -> Void) throws(SiteError) -> Output {
+    /// `earlier`'s records) and plans where everything goes. `foreignInAlbums` is
+    /// ``foreignFiles(inAlbumsOf:)`` of `earlier`, worked out beforehand (it needs nothing of the
+    /// walk), or nil to work it out here.
+    func run(
+        walked: WalkedFolder, output: String, earlier: EarlierBuild, foreignInAlbums: [String: Bool]? = nil,
+        progress: @Sendable (BuildEvent) -> Void
+    ) throws(SiteError) -> Output {
         let records = earlier.previous.photos
         // What ffprobe said about each video and motion clip, by the source's path: gathered
         // from the records when the scan first meets a file the records do not know by its own
@@ -89,7 +94,7 @@ struct ScanStage {
         })
         // Whether each album folder holds a file that is not the tool's, asked once per album:
         // the albums of the last build (the folders of its photo pages) on every core first.
-        var foreignInAlbum = foreignFiles(inAlbumsOf: earlier)
+        var foreignInAlbum = foreignInAlbums ?? foreignFiles(inAlbumsOf: earlier)
         let plan = SitePlan(root: scan.root, jobs: jobs) { directory, slug, photo in
             let foreign = foreignInAlbum[directory] ?? earlier.hasForeignFile(inAlbum: directory)
             foreignInAlbum[directory] = foreign
@@ -114,7 +119,7 @@ struct ScanStage {
 
     /// Whether each album folder of the last build (a folder of one of its photo pages) holds a
     /// file that is not the tool's (``EarlierBuild/hasForeignFile(inAlbum:)``), asked on every core.
-    private func foreignFiles(inAlbumsOf earlier: EarlierBuild) -> [String: Bool] {
+    func foreignFiles(inAlbumsOf earlier: EarlierBuild) -> [String: Bool] {
         // The pages' folders, from runs of the pages on every core.
         let pages = Array(earlier.previous.pages.keys)
         let folders = parallelMap(indexRuns(pages.count, length: 16_384), jobs: jobs) { run in
