@@ -42,7 +42,7 @@ struct PageStage {
         // About as many as the last build had (not grown by doubling through a large library).
         output.files.reserveCapacity(previousKeys.count)
         // The earlier keys, as those of the pages carried over keep them: the others are set
-        // (``setKey(_:_:in:)``), and the pages no longer made removed at the end.
+        // (``KeyChanges/set(_:_:in:)``), and the pages no longer made removed at the end.
         output.keys = previousKeys
         var keyChanges = KeyChanges()
         let siteKey = renderer.siteKey
@@ -141,12 +141,9 @@ struct PageStage {
         /// Sets the key of the page (or wall) at `path`, noting a change.
         mutating func set(_ path: String, _ key: String, in output: inout Output) {
             let before = output.keys.updateValue(key, forKey: path)
-            // (Set twice, the first value it replaces is this build's: the earlier one was counted.)
-            guard self.set.insert(path).inserted else {
-                if before != key { output.changedKeys.append((path, key)) }
-                return
-            }
-            if before != nil { confirmed += 1 }
+            // (Set twice, the value it replaces the second time is this build's: the earlier
+            // one was counted the first time.)
+            if self.set.insert(path).inserted, before != nil { confirmed += 1 }
             if before != key { output.changedKeys.append((path, key)) }
         }
 
