@@ -140,9 +140,9 @@ struct SitePlan: Sendable {
     /// of `formats`): one width per requested width that its upright size allows (see
     /// `Renditions.targetWidths`).
     func imagePaths(photo index: Int, widths: [Int], formats: [EncodeFormat]) -> [Int: [String]] {
-        let targets = Renditions.targetWidths(requested: widths, fullWidth: photos[index].photo.info.displayWidth)
-        return Dictionary(uniqueKeysWithValues: targets.map { width in
-            (width, formats.map { imagePath(photo: index, width: width, format: $0) })
+        let (targets, files) = imageFiles(photo: index, widths: widths, formats: formats)
+        return Dictionary(uniqueKeysWithValues: targets.enumerated().map { position, width in
+            (width, files.map { $0[position] })
         })
     }
 
@@ -177,7 +177,12 @@ struct SitePlan: Sendable {
 
     /// Site-relative path of a photo's page.
     func pagePath(photo index: Int) -> String {
-        [photos[index].directory, photos[index].slug, ".html"].joined()
+        Self.pagePath(directory: photos[index].directory, slug: photos[index].slug)
+    }
+
+    /// Site-relative path of the page of the photo `slug` in the album `directory`.
+    static func pagePath(directory: String, slug: String) -> String {
+        [directory, slug, ".html"].joined()
     }
 
     /// Site-relative path of a photo's original, published for download: `originals/` beside
