@@ -82,12 +82,7 @@ struct ScanStage {
             // photos of a rebuild are asked about).
             if let box = records.boxed(path) {
                 guard let video = box.wrappedValue.video else { return nil }
-                if video.sourcePath == nil, let probe = video.probe, let inode = box.wrappedValue.inode,
-                   let changeTime = box.wrappedValue.changeTime,
-                   FileIdentity(size: box.wrappedValue.size, modificationTime: box.wrappedValue.modificationTime,
-                                changeTime: changeTime, inode: inode) == identity {
-                    return probe
-                }
+                if video.sourcePath == nil, let probe = video.probe, box.wrappedValue.matches(identity) { return probe }
             }
             guard let (recorded, probe) = knownProbes.value[path], recorded == identity else { return nil }
             return probe
@@ -134,9 +129,16 @@ struct ScanStage {
     }
 
     /// The files of the photo `slug` in the album `directory`: its page, its images at every
-    /// width its size allows and in every format, and its original.
+    /// width its size allows and in every format, its original, and its video or motion clip.
     private func photoFiles(directory: String, slug: String, photo: GalleryPhoto) -> [String] {
-        var files = [directory + slug + ".html"]
+        var files: [String] = []
+        appendPhotoFiles(directory: directory, slug: slug, photo: photo, to: &files)
+        return files
+    }
+
+    /// Appends ``photoFiles(directory:slug:photo:)`` to `files`.
+    private func appendPhotoFiles(directory: String, slug: String, photo: GalleryPhoto, to files: inout [String]) {
+        files.append(SitePlan.pagePath(directory: directory, slug: slug))
         for width in Renditions.targetWidths(requested: options.allImageWidths, fullWidth: photo.info.displayWidth) {
             for format in options.allImageFormats {
                 files.append(SitePlan.imagePath(directory: directory, slug: slug, width: width, format: format))
@@ -147,7 +149,6 @@ struct ScanStage {
         }
         if photo.isVideo { files.append(SitePlan.videoPath(directory: directory, slug: slug)) }
         if photo.motion != nil { files.append(SitePlan.livePath(directory: directory, slug: slug)) }
-        return files
     }
 
     /// The files this build may make: every photo's images (at the widths its size allows)
@@ -159,19 +160,14 @@ struct ScanStage {
     ) -> (planned: [String], refused: Set<String>) {
         // The photos' files, in runs of photos on every core (in the photos' order).
         let runs = indexRuns(plan.photos.count, length: 2048)
-        let photoFiles = parallelMap(runs, jobs: jobs) { [options] run in
+        let photoFiles = parallelMap(runs, jobs: jobs) { [self] run in
             var files: [String] = []
             var refusedFiles: [String] = []
             for index in run {
                 let first = files.count
-                for formatFiles in plan.imageFiles(photo: index, widths: options.allImageWidths, formats: options.allImageFormats).files {
-                    files += formatFiles
-                }
-                files.append(plan.pagePath(photo: index))
-                if options.downloadOriginals { files.append(plan.originalPath(photo: index)) }
-                if plan.photos[index].photo.isVideo { files.append(plan.videoPath(photo: index)) }
-                if plan.photos[index].photo.motion != nil { files.append(plan.livePath(photo: index)) }
-                if albumHoldsForeignFile(plan.photos[index].directory) { refusedFiles += files[first...].filter(isForeign) }
+                let planned = plan.photos[index]
+                appendPhotoFiles(directory: planned.directory, slug: planned.slug, photo: planned.photo, to: &files)
+                if albumHoldsForeignFile(planned.directory) { refusedFiles += files[first...].filter(isForeign) }
             }
             return (files, refusedFiles)
         }
