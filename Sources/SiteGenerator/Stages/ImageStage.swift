@@ -39,27 +39,27 @@ struct ImageStage {
         // What a photo's images come to: it is published, and its record is a change to the
         // catalog's or not. Worked out on the core that made or kept the images.
         let pendingPhotos = images.pending.photoPaths
+        // The catalog keeps the records of the photos kept as they were (the others it forgot).
+        // (`Boxed`'s == is the box's identity when the record is shared: no second compare.)
+        @Sendable func isChange(_ path: String, _ record: Boxed<BuildManifest.PhotoRecord>) -> Bool {
+            !pendingPhotos.contains(path) || stored.boxed(path) != record
+        }
         let publish: @Sendable (Int, PhotoResult) -> Accepted = { [plan] index, result in
             let path = plan.photos[index].photo.relativePath
             // A record that is what the catalog holds is shared with it, not copied (most of a
             // large library's rebuild).
             let record = previous.boxed(path).flatMap { $0.wrappedValue == result.record ? $0 : nil }
                 ?? Boxed(wrappedValue: result.record)
-            // The catalog keeps the records of the photos kept as they were (the others it forgot).
-            // (`Boxed`'s == is the box's identity when the record is shared: no second compare.)
-            let changed = !pendingPhotos.contains(path) || stored.boxed(path) != record
-            return Accepted(result: result, published: PublishedPhoto(planned: plan.photos[index], sharing: record), changed: changed)
+            return Accepted(result: result, published: PublishedPhoto(planned: plan.photos[index], sharing: record),
+                            changed: isChange(path, record))
         }
         // A photo whose earlier record stays as it is (``PhotoWork/unchangedRecord(of:hash:previous:)``):
         // when the records this build goes by are the catalog's, the record is the catalog's own
         // and the photo is kept (so among the pending photos): no change to look up.
         let publishUnchanged: @Sendable (Int, Boxed<BuildManifest.PhotoRecord>) -> Accepted = { [plan] index, record in
-            let changed = previousIsStored ? false : {
-                let path = plan.photos[index].photo.relativePath
-                return !pendingPhotos.contains(path) || stored.boxed(path) != record
-            }()
-            return Accepted(result: PhotoResult(record: record.wrappedValue, reused: true, imagesWritten: 0),
-                            published: PublishedPhoto(planned: plan.photos[index], sharing: record), changed: changed)
+            Accepted(result: PhotoResult(record: record.wrappedValue, reused: true, imagesWritten: 0),
+                     published: PublishedPhoto(planned: plan.photos[index], sharing: record),
+                     changed: !previousIsStored && isChange(plan.photos[index].photo.relativePath, record))
         }
         try await process(plan: plan, images: images, previous: previous, publish: publish, publishUnchanged: publishUnchanged,
                           progress: progress) { index, outcome in
