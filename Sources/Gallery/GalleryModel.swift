@@ -162,43 +162,51 @@ public struct GalleryPhoto: Sendable, Hashable {
     /// sidecar, then what the file holds (its embedded XMP, then EXIF, then IPTC). A caption
     /// file comes before all of them for the caption (see ``caption``).
     public var metadata: PhotoMetadata {
-        guard let sidecar else { return info.metadata }
-        return info.metadata.overlaid(with: sidecar)
+        // (Read in place when there is no sidecar: not a copy of the file's.)
+        _read {
+            if let sidecar {
+                yield info.metadata.overlaid(with: sidecar)
+            } else {
+                yield info.metadata
+            }
+        }
     }
 
     /// The described caption from the metadata (XMP description, EXIF ImageDescription or IPTC
     /// caption), when it has visible text.
     public var exifDescription: String? {
-        guard let text = metadata.description?.trimmingWhitespace(), !text.isEmpty else { return nil }
+        // (Each field read where it is, in the order ``metadata`` overlays them: a scan of a large
+        // library read the whole merged metadata, copied, for each field.)
+        guard let text = (sidecar?.description ?? info.metadata.description)?.trimmingWhitespace(), !text.isEmpty else { return nil }
         return text
     }
 
     /// The title given by a photo tool (XMP `dc:title`, else IPTC Object Name), when it has
     /// visible text; distinct from the caption.
     public var metadataTitle: String? {
-        guard let text = metadata.title?.trimmingWhitespace(), !text.isEmpty else { return nil }
+        guard let text = (sidecar?.title ?? info.metadata.title)?.trimmingWhitespace(), !text.isEmpty else { return nil }
         return text.filter { $0 != "\0" }
     }
 
     /// The keywords (XMP sidecar, else embedded XMP, else IPTC), each once; empty when none.
     public var keywords: [String] {
-        (metadata.keywords ?? []).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+        (sidecar?.keywords ?? info.metadata.keywords ?? []).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
     }
 
     /// The star rating (XMP `xmp:Rating`, else EXIF Rating): -1 rejected, 0 unrated, 1 to 5.
     public var rating: Int {
-        metadata.rating ?? 0
+        sidecar?.rating ?? info.metadata.rating ?? 0
     }
 
     /// The capture date (XMP `photoshop:DateCreated` or `exif:DateTimeOriginal`, else EXIF
     /// DateTimeOriginal), when the photo has a valid one.
     public var date: GalleryDate? {
-        metadata.dateTaken.flatMap(GalleryDate.init)
+        (sidecar?.dateTaken ?? info.metadata.dateTaken).flatMap(GalleryDate.init)
     }
 
     /// The capture date as `YYYY-MM-DD HH:MM:SS`, when the photo has one.
     public var captureDate: String? {
-        guard let raw = metadata.dateTaken?.trimmingWhitespace(), raw.count >= 10 else { return nil }
+        guard let raw = (sidecar?.dateTaken ?? info.metadata.dateTaken)?.trimmingWhitespace(), raw.count >= 10 else { return nil }
         var characters = Array(raw)
         // EXIF writes "YYYY:MM:DD HH:MM:SS"; a zeroed date means "unknown".
         if characters.count >= 10 { characters[4] = "-"; characters[7] = "-" }

@@ -228,8 +228,20 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     public var displayWidth: Int
     /// Height of the picture as shown.
     public var displayHeight: Int
-    /// EXIF metadata, where the format has it (JPEG, TIFF, HEIF).
-    @Boxed public var metadata: PhotoMetadata
+    /// EXIF metadata, where the format has it (JPEG, TIFF, HEIF); read in place, so that a read
+    /// of one of its fields does not copy the rest (as a `@Boxed` property's getter did: a scan
+    /// and the pages of a large library read a few fields of every photo's).
+    public var metadata: PhotoMetadata {
+        _read { yield boxedMetadata.wrappedValue }
+        set { boxedMetadata = Boxed(wrappedValue: newValue) }
+    }
+    /// The metadata, out of line (``Boxed``), encoded as the value itself under `metadata`.
+    private var boxedMetadata: Boxed<PhotoMetadata>
+
+    private enum CodingKeys: String, CodingKey {
+        case format, pixelWidth, pixelHeight, orientation, displayWidth, displayHeight
+        case boxedMetadata = "metadata"
+    }
 
     /// Creates image information.
     public init(
@@ -242,7 +254,7 @@ public struct ImageInfo: Sendable, Hashable, Codable {
         self.orientation = orientation
         self.displayWidth = displayWidth
         self.displayHeight = displayHeight
-        self.metadata = metadata
+        boxedMetadata = Boxed(wrappedValue: metadata)
     }
 
     /// Information whose display size follows from the orientation.
