@@ -23,6 +23,7 @@ import Gallery
 /// - ``output``: every entry of the output folder, by path and kind: a file deleted, added or
 ///   left behind (a killed build's temporary folder) makes the build run in full, which puts the
 ///   site right. (A full no-op rebuild also goes by whether each file is there, not by its bytes.)
+///   Folders unchanged since the last build's walk are not read again (``OutputStamp``).
 struct BuildStamp: Sendable, Equatable, Codable {
     /// Bumped when what a stamp covers changes, so older stamps never match.
     static let version = 1
@@ -58,10 +59,12 @@ struct BuildStamp: Sendable, Equatable, Codable {
         return (hasher.hex, listings)
     }
 
-    /// The fingerprint of the output folder `root`'s entries, its sub-folders walked `jobs` at a
-    /// time; nil when it cannot be read.
-    static func output(root: String, jobs: Int = 1) -> String? {
-        TreeFingerprint(root: root, identities: false, jobs: jobs)?.hex
+    /// The fingerprint of the output folder `root`'s entries, with what the walk found in each
+    /// folder: the folders whose identity is as `earlier` (the last walk's) recorded are not read
+    /// again (``OutputStamp``); the root's sub-folders are walked `jobs` at a time. Nil when a
+    /// folder cannot be read.
+    static func output(root: String, earlier: [String: OutputStamp.Folder]?, jobs: Int = 1) -> OutputStamp? {
+        OutputStamp(root: root, earlier: earlier, jobs: jobs)
     }
 
     /// The running program's file: its path and identity (a new build of Cascade is another
@@ -85,10 +88,7 @@ struct TreeFingerprint {
 
     /// The fingerprint as 48 hex digits.
     var hex: String {
-        [first, second, count].map { value in
-            let digits = String(value, radix: 16)
-            return String(repeating: "0", count: 16 - digits.count) + digits
-        }.joined()
+        Self.hex(first: first, second: second, count: count)
     }
 
     /// Every folder's entries, by the folder's absolute path, when the walk was asked to keep
@@ -191,9 +191,18 @@ struct TreeFingerprint {
         return true
     }
 
-    /// Adds one entry: the FNV-1a hash of its path, kind and details, and a mix of that hash
-    /// (SplitMix64's finaliser), each summed into its total.
+    /// Adds one entry (``entryHashes(prefix:name:kind:details:)``) to the sums.
     private mutating func add(prefix: [UInt8], name: [UInt8], kind: UInt8, details: [UInt64]) {
+        let (a, b) = Self.entryHashes(prefix: prefix, name: name, kind: kind, details: details)
+        first = first &+ a
+        second = second &+ b
+        count += 1
+    }
+
+    /// One entry's two hashes, summed into a fingerprint's totals: the FNV-1a hash of its path
+    /// (`prefix`, the folder's path relative to the root with a `/` after it, then `name`), kind
+    /// and details, and a mix of that hash (SplitMix64's finaliser).
+    static func entryHashes(prefix: [UInt8], name: [UInt8], kind: UInt8, details: [UInt64]) -> (UInt64, UInt64) {
         let prime: UInt64 = 0x0000_0100_0000_01B3
         var a: UInt64 = 0xcbf2_9ce4_8422_2325
         func feed(_ byte: UInt8) {
@@ -213,8 +222,14 @@ struct TreeFingerprint {
         b = (b ^ (b >> 30)) &* 0xbf58_476d_1ce4_e5b9
         b = (b ^ (b >> 27)) &* 0x94d0_49bb_1331_11eb
         b ^= b >> 31
-        first = first &+ a
-        second = second &+ b
-        count += 1
+        return (a, b)
+    }
+
+    /// The fingerprint's 48 hex digits for the sums `first` and `second` of `count` entries.
+    static func hex(first: UInt64, second: UInt64, count: UInt64) -> String {
+        [first, second, count].map { value in
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }.joined()
     }
 }

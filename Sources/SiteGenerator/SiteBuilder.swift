@@ -108,7 +108,7 @@ public struct SiteBuilder: Sendable {
         let inputs = stamped?.stamp
         let last = catalog.lastBuild()
         if let inputs, let last, last.stamp.inputs == inputs,
-           last.stamp.output == BuildStamp.output(root: output, jobs: jobs) {
+           last.stamp.output == BuildStamp.output(root: output, earlier: last.outputFolders, jobs: jobs)?.hex {
             let report = last.replay(output: output, progress: progress)
             finished("up to date")
             catalogReadAhead?.begin(path: catalogPath, keepingCurrent: true)
@@ -153,7 +153,7 @@ public struct SiteBuilder: Sendable {
             // legacy manifest's.)
             pageKeys: pages.keys, pageChanges: legacyManifest ? nil : (pages.changedKeys, pages.removedKeys),
             pending: imagePlan.pending, legacyManifest: legacyManifest, progress: progress,
-            whileSaving: { BuildStamp.output(root: output, jobs: jobs) })
+            whileSaving: { [earlierFolders = last?.outputFolders] in BuildStamp.output(root: output, earlier: earlierFolders, jobs: jobs) })
         finished(SweepStage.name)
 
         let albums = images.plan.reachableAlbums
@@ -170,10 +170,10 @@ public struct SiteBuilder: Sendable {
         // a video's encoder may have been stopped for taking too long on a busy machine).
         if let inputs, images.problems.isEmpty, let outputStamp {
             try catalog.recordLastBuild(LastBuild(
-                stamp: BuildStamp(inputs: inputs, output: outputStamp),
+                stamp: BuildStamp(inputs: inputs, output: outputStamp.hex),
                 scannedPhotos: scan.plan.photos.count, scannedAlbums: scan.plan.albums.count,
                 albums: report.albums, photos: report.photos, videos: report.videos, pages: report.pages,
-                events: recorder.events))
+                events: recorder.events, outputFolders: outputStamp.folders))
         }
         // What the build held (a large library's sets of files, records and pages) is freed on
         // another thread: the caller need not wait a tenth of a second for it. (With a read
