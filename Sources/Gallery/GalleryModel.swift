@@ -177,7 +177,9 @@ public struct GalleryPhoto: Sendable, Hashable {
     public var exifDescription: String? {
         // (Each field read where it is, in the order ``metadata`` overlays them: a scan of a large
         // library read the whole merged metadata, copied, for each field.)
-        guard let text = (sidecar?.description ?? info.metadata.description)?.trimmingWhitespace(), !text.isEmpty else { return nil }
+        let description: String?
+        if let value = fields.sidecar?.description { description = value } else { description = fields.info.metadata.description }
+        guard let text = description?.trimmingWhitespace(), !text.isEmpty else { return nil }
         return text
     }
 
@@ -190,7 +192,9 @@ public struct GalleryPhoto: Sendable, Hashable {
 
     /// The keywords (XMP sidecar, else embedded XMP, else IPTC), each once; empty when none.
     public var keywords: [String] {
-        (sidecar?.keywords ?? info.metadata.keywords ?? []).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+        let keywords: [String]?
+        if let value = fields.sidecar?.keywords { keywords = value } else { keywords = fields.info.metadata.keywords }
+        return (keywords ?? []).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
     }
 
     /// The star rating (XMP `xmp:Rating`, else EXIF Rating): -1 rejected, 0 unrated, 1 to 5.
@@ -201,7 +205,9 @@ public struct GalleryPhoto: Sendable, Hashable {
     /// The capture date (XMP `photoshop:DateCreated` or `exif:DateTimeOriginal`, else EXIF
     /// DateTimeOriginal), when the photo has a valid one.
     public var date: GalleryDate? {
-        (sidecar?.dateTaken ?? info.metadata.dateTaken).flatMap(GalleryDate.init)
+        let taken: String?
+        if let value = fields.sidecar?.dateTaken { taken = value } else { taken = fields.info.metadata.dateTaken }
+        return taken.flatMap(GalleryDate.init)
     }
 
     /// The capture date as `YYYY-MM-DD HH:MM:SS`, when the photo has one.
