@@ -50,27 +50,26 @@ struct ImageStage {
             // large library's rebuild).
             let record = previous.boxed(path).flatMap { $0.wrappedValue == result.record ? $0 : nil }
                 ?? Boxed(wrappedValue: result.record)
-            return Accepted(result: result, published: PublishedPhoto(planned: plan.photos[index], sharing: record),
-                            changed: isChange(path, record))
+            return Accepted(published: PublishedPhoto(planned: plan.photos[index], sharing: record), changed: isChange(path, record),
+                            reused: result.reused, fromStore: result.fromStore, imagesWritten: result.imagesWritten)
         }
         // A photo whose earlier record stays as it is (``PhotoWork/unchangedRecord(of:hash:previous:)``):
         // when the records this build goes by are the catalog's, the record is the catalog's own
         // and the photo is kept (so among the pending photos): no change to look up.
         let publishUnchanged: @Sendable (Int, Boxed<BuildManifest.PhotoRecord>) -> Accepted = { [plan] index, record in
-            Accepted(result: PhotoResult(record: record.wrappedValue, reused: true, imagesWritten: 0),
-                     published: PublishedPhoto(planned: plan.photos[index], sharing: record),
-                     changed: !previousIsStored && isChange(plan.photos[index].photo.relativePath, record))
+            Accepted(published: PublishedPhoto(planned: plan.photos[index], sharing: record),
+                     changed: !previousIsStored && isChange(plan.photos[index].photo.relativePath, record),
+                     reused: true, fromStore: false, imagesWritten: 0)
         }
         try await process(plan: plan, images: images, previous: previous, publish: publish, publishUnchanged: publishUnchanged,
                           progress: progress) { index, outcome in
             switch outcome {
             case .success(let accepted):
-                let result = accepted.result
-                output.imagesWritten += result.imagesWritten
-                if result.reused { output.photosReused += 1 } else { output.photosMade += 1 }
-                if result.fromStore { output.photosFromStore += 1 }
+                output.imagesWritten += accepted.imagesWritten
+                if accepted.reused { output.photosReused += 1 } else { output.photosMade += 1 }
+                if accepted.fromStore { output.photosFromStore += 1 }
                 output.published[index] = accepted.published
-                if accepted.changed { output.changedRecords.append((plan.photos[index].photo.relativePath, result.record)) }
+                if accepted.changed { output.changedRecords.append((plan.photos[index].photo.relativePath, accepted.published.images)) }
             case .failure(let error):
                 failures.append((index, error.text))
             }
@@ -85,12 +84,16 @@ struct ImageStage {
         return output
     }
 
-    /// A photo's images made or kept, as it is published (``run``'s `publish`).
+    /// A photo's images made or kept, as it is published (``run``'s `publish`), with what the
+    /// build's report counts of it. (Not its ``PhotoResult``: a kept photo's record is shared
+    /// in its ``PublishedPhoto``, and a copy of it per photo was a reference count per field.)
     private struct Accepted: Sendable {
-        var result: PhotoResult
         var published: PublishedPhoto
         /// Whether its record differs from the catalog's.
         var changed: Bool
+        var reused: Bool
+        var fromStore: Bool
+        var imagesWritten: Int
     }
 
     private func process(
