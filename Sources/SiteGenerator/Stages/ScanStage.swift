@@ -50,9 +50,9 @@ struct ScanStage {
     /// Scans the photo folder as `walked` found it (an unchanged file's header is taken from
     /// `earlier`'s records) and plans where everything goes. `foreignInAlbums` is
     /// ``foreignFiles(inAlbumsOf:)`` of `earlier`, worked out beforehand (it needs nothing of the
-    /// walk), or nil to work it out here.
+    /// walk, so it runs while the walk goes on).
     func run(
-        walked: WalkedFolder, output: String, earlier: EarlierBuild, foreignInAlbums: [String: Bool]? = nil,
+        walked: WalkedFolder, output: String, earlier: EarlierBuild, foreignInAlbums: [String: Bool],
         progress: @Sendable (BuildEvent) -> Void
     ) throws(SiteError) -> Output {
         let records = earlier.previous.photos
@@ -89,7 +89,7 @@ struct ScanStage {
         })
         // Whether each album folder holds a file that is not the tool's, asked once per album:
         // the albums of the last build (the folders of its photo pages) on every core first.
-        var foreignInAlbum = foreignInAlbums ?? foreignFiles(inAlbumsOf: earlier)
+        var foreignInAlbum = foreignInAlbums
         let plan = SitePlan(root: scan.root, jobs: jobs) { directory, slug, photo in
             let foreign = foreignInAlbum[directory] ?? earlier.hasForeignFile(inAlbum: directory)
             foreignInAlbum[directory] = foreign
