@@ -134,12 +134,7 @@ struct TreeFingerprint {
                 guard let status = directoryEntryStatus(name, in: directory, followingLinks: false) else { return false }
                 let file = FileStatus(status)
                 if listings != nil { entries.append(FolderEntry(name: name, status: file)) }
-                switch file.kind {
-                case .regular: kind = UInt8(DT_REG)
-                case .directory: kind = UInt8(DT_DIR)
-                case .symbolicLink: kind = UInt8(DT_LNK)
-                case .other: kind = UInt8(DT_UNKNOWN)
-                }
+                kind = file.kind.directoryEntryType
                 if identities {
                     let identity = file.identity
                     details = [UInt64(bitPattern: Int64(identity.size)), identity.inode,
@@ -231,5 +226,18 @@ struct TreeFingerprint {
             let digits = String(value, radix: 16)
             return String(repeating: "0", count: 16 - digits.count) + digits
         }.joined()
+    }
+}
+
+extension FileStatus.Kind {
+    /// The kind as `readdir` names it (`DT_REG`, `DT_DIR`, `DT_LNK`, else `DT_UNKNOWN`): what the
+    /// fingerprints hash for an entry whose type `readdir` did not give.
+    var directoryEntryType: UInt8 {
+        switch self {
+        case .regular: UInt8(DT_REG)
+        case .directory: UInt8(DT_DIR)
+        case .symbolicLink: UInt8(DT_LNK)
+        case .other: UInt8(DT_UNKNOWN)
+        }
     }
 }

@@ -144,12 +144,7 @@ struct OutputStamp: Sendable {
                 var kind = directoryEntryType(entry)
                 if kind == UInt8(DT_UNKNOWN) {
                     guard let status = directoryEntryStatus(name, in: directory, followingLinks: false) else { return nil }
-                    switch FileStatus(status).kind {
-                    case .regular: kind = UInt8(DT_REG)
-                    case .directory: kind = UInt8(DT_DIR)
-                    case .symbolicLink: kind = UInt8(DT_LNK)
-                    case .other: kind = UInt8(DT_UNKNOWN)
-                    }
+                    kind = FileStatus(status).kind.directoryEntryType
                 }
                 let (a, b) = TreeFingerprint.entryHashes(prefix: prefix, name: name, kind: kind, details: [])
                 sums[0] = sums[0] &+ a
