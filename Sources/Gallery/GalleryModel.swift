@@ -172,47 +172,51 @@ public struct GalleryPhoto: Sendable, Hashable {
         }
     }
 
+    /// One field of ``metadata``, read where it is (not from a merged copy, which a scan of a
+    /// large library made for each field of every photo): the sidecar's, else the file's.
+    private func metadataField<Value>(_ sidecarValue: (XMPMetadata) -> Value?, _ fileValue: (PhotoMetadata) -> Value?) -> Value? {
+        if let value = fields.sidecar.flatMap(sidecarValue) { return value }
+        return fileValue(fields.info.metadata)
+    }
+
     /// The described caption from the metadata (XMP description, EXIF ImageDescription or IPTC
     /// caption), when it has visible text.
     public var exifDescription: String? {
-        // (Each field read where it is, in the order ``metadata`` overlays them: a scan of a large
-        // library read the whole merged metadata, copied, for each field.)
-        let description: String?
-        if let value = fields.sidecar?.description { description = value } else { description = fields.info.metadata.description }
-        guard let text = description?.trimmingWhitespace(), !text.isEmpty else { return nil }
+        guard let text = metadataField({ $0.description }, { $0.description })?.trimmingWhitespace(), !text.isEmpty else { return nil }
         return text
     }
 
     /// The title given by a photo tool (XMP `dc:title`, else IPTC Object Name), when it has
     /// visible text; distinct from the caption.
     public var metadataTitle: String? {
-        guard let text = (sidecar?.title ?? info.metadata.title)?.trimmingWhitespace(), !text.isEmpty else { return nil }
+        guard let text = metadataField({ $0.title }, { $0.title })?.trimmingWhitespace(), !text.isEmpty else { return nil }
         return text.filter { $0 != "\0" }
     }
 
     /// The keywords (XMP sidecar, else embedded XMP, else IPTC), each once; empty when none.
     public var keywords: [String] {
-        let keywords: [String]?
-        if let value = fields.sidecar?.keywords { keywords = value } else { keywords = fields.info.metadata.keywords }
-        return (keywords ?? []).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+        (metadataField({ $0.keywords }, { $0.keywords }) ?? []).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
     }
 
     /// The star rating (XMP `xmp:Rating`, else EXIF Rating): -1 rejected, 0 unrated, 1 to 5.
     public var rating: Int {
-        sidecar?.rating ?? info.metadata.rating ?? 0
+        metadataField({ $0.rating }, { $0.rating }) ?? 0
     }
 
-    /// The capture date (XMP `photoshop:DateCreated` or `exif:DateTimeOriginal`, else EXIF
-    /// DateTimeOriginal), when the photo has a valid one.
+    /// The capture date as the metadata writes it (XMP `photoshop:DateCreated` or
+    /// `exif:DateTimeOriginal`, else EXIF DateTimeOriginal).
+    private var dateTaken: String? {
+        metadataField({ $0.dateTaken }, { $0.dateTaken })
+    }
+
+    /// The capture date, when the photo has a valid one (``dateTaken``).
     public var date: GalleryDate? {
-        let taken: String?
-        if let value = fields.sidecar?.dateTaken { taken = value } else { taken = fields.info.metadata.dateTaken }
-        return taken.flatMap(GalleryDate.init)
+        dateTaken.flatMap(GalleryDate.init)
     }
 
     /// The capture date as `YYYY-MM-DD HH:MM:SS`, when the photo has one.
     public var captureDate: String? {
-        guard let raw = (sidecar?.dateTaken ?? info.metadata.dateTaken)?.trimmingWhitespace(), raw.count >= 10 else { return nil }
+        guard let raw = dateTaken?.trimmingWhitespace(), raw.count >= 10 else { return nil }
         var characters = Array(raw)
         // EXIF writes "YYYY:MM:DD HH:MM:SS"; a zeroed date means "unknown".
         if characters.count >= 10 { characters[4] = "-"; characters[7] = "-" }
