@@ -1,7 +1,9 @@
 import CPixelKernels
 
 /// A matrix-shaper conversion (``MatrixShaperTables``) with the matrix folded into the input
-/// tables, the form pixels are converted in. For each input channel and 8-bit value, one 64-bit
+/// tables: the form pixels are converted in where the faster pair tables
+/// (``PairedMatrixShaper``) cannot serve, as for BT.2020, whose blue primary is not sRGB's.
+/// For each input channel and 8-bit value, one 64-bit
 /// word holds that value's contribution to each of the three target channels: its linear light
 /// times the matrix entry, rounded to 2^-5 of an output-table step, in three 21-bit fields.
 /// A pixel's three words added give the three target channels' output-table indices, so a

@@ -5,9 +5,9 @@ import CLCMS2
 /// to linear light, one matrix from the source's primaries to the target's, and linear light
 /// back to 8 bits. The same arithmetic as Little CMS's relative colorimetric transform of such
 /// profiles, at a fraction of its per-pixel cost (it calls a formatter, an evaluator and a
-/// packer for every pixel). Pixels are converted with the matrix folded into the input tables
-/// (``FoldedMatrixShaper``: a C kernel, and a Swift loop for the rest), within one level of
-/// this unfolded arithmetic, which ``applyUnfolded(_:count:)`` keeps for tests.
+/// packer for every pixel). Pixels are converted by one of two kinds of tables made from these
+/// (a ``Kernel``), each within one level of this unfolded arithmetic, which
+/// ``applyUnfolded(_:count:)`` keeps for tests.
 struct MatrixShaperTables: Sendable {
     /// Fixed-point scales: linear light in the input tables (1.0 = 2^16), the matrix (2^14),
     /// and the output table's index (2^14 steps from 0 to 1.0, both included).
@@ -19,16 +19,52 @@ struct MatrixShaperTables: Sendable {
     /// Per input channel (red, green, blue), the linear light of each 8-bit value (fixed point).
     private let input: [[Int32]]
     /// Row-major, target linear RGB from source linear RGB (fixed point).
-    private let matrix: [Int]
+    let matrix: [Int]
     /// 8-bit target values of linear light at `i / 2^outputBits`.
     private let output: [UInt8]
-    /// The same conversion with the matrix folded into the input tables: what converts pixels.
-    let folded: FoldedMatrixShaper
+    /// What converts pixels.
+    let kernel: Kernel
 
-    /// The tables from `source` to `target`, or nil when either is not a plain matrix-shaper
-    /// profile (one with lookup tables is left to Little CMS, which prefers those) or the
-    /// matrix's sums are too wide to fold (none of the real profiles').
-    init?(from source: borrowing LCMSProfile, to target: borrowing LCMSProfile) {
+    /// The tables pixels are converted by.
+    enum Kernel: Sendable {
+        /// Red and green looked up by the source's red and green together, where the matrix's
+        /// red and green rows take nothing from blue (profiles that share their blue primary:
+        /// Display P3, Adobe RGB, sRGB).
+        case paired(PairedMatrixShaper)
+        /// The matrix folded into the input tables: any matrix.
+        case folded(FoldedMatrixShaper)
+
+        /// Converts `count` gd pixels at `pixels` in place in the C kernel; alpha kept, or set
+        /// to 0 (opaque) with `opaque`.
+        func apply(_ pixels: UnsafeMutablePointer<Int32>, count: Int, opaque: Bool = false) {
+            switch self {
+            case .paired(let paired): paired.apply(pixels, count: count, opaque: opaque)
+            case .folded(let folded): folded.apply(pixels, count: count, opaque: opaque)
+            }
+        }
+
+        /// ``apply(_:count:opaque:)`` with the C kernel's path for processors without BMI1 (for tests).
+        func applyPlainKernel(_ pixels: UnsafeMutablePointer<Int32>, count: Int, opaque: Bool = false) {
+            switch self {
+            case .paired(let paired): paired.applyPlainKernel(pixels, count: count, opaque: opaque)
+            case .folded(let folded): folded.applyPlainKernel(pixels, count: count, opaque: opaque)
+            }
+        }
+
+        /// The same arithmetic in a Swift loop alone: the C kernel's reference in tests.
+        func applyScalar(_ pixels: UnsafeMutablePointer<Int32>, count: Int, opaque: Bool = false) {
+            switch self {
+            case .paired(let paired): paired.applyScalar(pixels, count: count, opaque: opaque)
+            case .folded(let folded): folded.applyScalar(pixels, count: count, opaque: opaque)
+            }
+        }
+    }
+
+    /// The tables from `source` to `target` (the pair tables where the matrix allows them and
+    /// `pairing` is set, else the folded tables), or nil when either profile is not a plain
+    /// matrix-shaper profile (one with lookup tables is left to Little CMS, which prefers
+    /// those) or the matrix's sums are too wide to fold (none of the real profiles').
+    init?(from source: borrowing LCMSProfile, to target: borrowing LCMSProfile, pairing: Bool = true) {
         guard let sourceMatrix = Self.colorants(source.handle), let targetMatrix = Self.colorants(target.handle),
             let inverse = Self.inverse(targetMatrix)
         else { return nil }
@@ -57,12 +93,17 @@ struct MatrixShaperTables: Sendable {
             }
         }
         let shift = Self.inputBits + Self.matrixBits - Self.outputBits
-        guard let folded = FoldedMatrixShaper(input: input, matrix: product, linearOutput: output, top: 1 << Self.outputBits, shift: shift)
-        else { return nil }
+        let top = 1 << Self.outputBits
+        if pairing, let paired = PairedMatrixShaper(input: input, matrix: product, linearOutput: output, top: top, shift: shift) {
+            kernel = .paired(paired)
+        } else if let folded = FoldedMatrixShaper(input: input, matrix: product, linearOutput: output, top: top, shift: shift) {
+            kernel = .folded(folded)
+        } else {
+            return nil
+        }
         self.input = input
         self.matrix = product
         self.output = output
-        self.folded = folded
     }
 
     /// Whether all three of `target`'s tone curves are the same (the output table serves all three).
@@ -96,16 +137,15 @@ struct MatrixShaperTables: Sendable {
                 [d * h - e * g, b * g - a * h, a * e - b * d]].map { $0.map { $0 / det } }
     }
 
-    /// Converts `count` gd pixels (`0xAARRGGBB`-style) at `pixels`, in place, with the folded
-    /// tables (``FoldedMatrixShaper/apply(_:count:opaque:)``): alpha kept, or set to 0 (opaque)
-    /// with `opaque`.
+    /// Converts `count` gd pixels (`0xAARRGGBB`-style) at `pixels`, in place, with the
+    /// ``kernel``'s tables: alpha kept, or set to 0 (opaque) with `opaque`.
     func apply(_ pixels: UnsafeMutablePointer<Int32>, count: Int, opaque: Bool = false) {
-        folded.apply(pixels, count: count, opaque: opaque)
+        kernel.apply(pixels, count: count, opaque: opaque)
     }
 
     /// Converts `count` gd pixels at `pixels` in place with the unfolded arithmetic (each
     /// channel's linear light times the matrix, summed, rounded once), in integer arithmetic
-    /// (no conversion that could trap in the loop): the reference the folded tables are
+    /// (no conversion that could trap in the loop): the reference both kinds of tables are
     /// checked against in tests, within one level.
     func applyUnfolded(_ pixels: UnsafeMutablePointer<Int32>, count: Int) {
         let m = (matrix[0], matrix[1], matrix[2], matrix[3], matrix[4], matrix[5], matrix[6], matrix[7], matrix[8])

@@ -56,10 +56,23 @@ struct RGBSpace: Sendable {
     var iccProfile: [UInt8] {
         let bradford = [[1.0478112, 0.0228866, -0.0501270], [0.0295424, 0.9904844, -0.0170491], [-0.0092345, 0.0150436, 0.7521316]]
         let adapted = multiply(bradford, toXYZ)
+        return Self.displayProfile(colorants: (0..<3).map { index in adapted.map { $0[index] } }, curveTag: curveTag)
+    }
+
+    /// Display P3 as Apple's "Display P3" profile (the one iPhones embed) stores its colorants,
+    /// D50-adapted and rounded to 16-bit fractions by its maker, not by these tests: the red,
+    /// green and blue columns.
+    static let appleDisplayP3Colorants = [
+        [0.515121, 0.241196, -0.001053], [0.291977, 0.692245, 0.041885], [0.157104, 0.066574, 0.784073],
+    ]
+
+    /// A version 2 display profile with these D50 `colorants` (red, green and blue, each XYZ)
+    /// and one tone curve for the three channels.
+    static func displayProfile(colorants: [[Double]], curveTag: [UInt8]) -> [UInt8] {
         func xyzTag(_ v: [Double]) -> [UInt8] { Array("XYZ ".utf8) + [0, 0, 0, 0] + v.flatMap(s15Fixed16) }
         let d50 = [0.9642, 1.0, 0.8249]
         var tags: [(String, [UInt8])] = [("wtpt", xyzTag(d50))]
-        for (index, name) in ["rXYZ", "gXYZ", "bXYZ"].enumerated() { tags.append((name, xyzTag(adapted.map { $0[index] }))) }
+        for (index, name) in ["rXYZ", "gXYZ", "bXYZ"].enumerated() { tags.append((name, xyzTag(colorants[index]))) }
         var curve = curveTag
         while curve.count % 4 != 0 { curve.append(0) }
         // The three curves share one copy, as many profiles do.

@@ -40,6 +40,23 @@ size_t cascade_folded_matrix_shaper_apply_opaque(const uint64_t *words, const ui
 /// `cascade_folded_matrix_shaper_apply_opaque` without BMI1 whatever the processor (for tests).
 size_t cascade_folded_matrix_shaper_apply_opaque_plain(const uint64_t *words, const uint8_t *output, int32_t *pixels, size_t count);
 
+/// Converts `count` gd pixels (0xAARRGGBB in each int32, alpha kept) in place with a paired
+/// matrix-shaper conversion (see PairedMatrixShaper.swift) and returns `count`. `pairs` holds
+/// 65,536 words, one for each source red << 8 | green: the target's red << 24 | green << 16 |
+/// a bucket << 8; `blue` holds 65,536 bytes, the target's blue for each bucket << 8 | source
+/// blue. Scalar code, with BMI1 where the processor has it; every path gives the same pixels.
+size_t cascade_paired_matrix_shaper_apply(const uint32_t *pairs, const uint8_t *blue, int32_t *pixels, size_t count);
+
+/// `cascade_paired_matrix_shaper_apply` without BMI1 whatever the processor (for tests).
+size_t cascade_paired_matrix_shaper_apply_plain(const uint32_t *pairs, const uint8_t *blue, int32_t *pixels, size_t count);
+
+/// `cascade_paired_matrix_shaper_apply` with each pixel's top byte (gd's alpha) set to 0,
+/// opaque, whatever it held (as `cascade_folded_matrix_shaper_apply_opaque`).
+size_t cascade_paired_matrix_shaper_apply_opaque(const uint32_t *pairs, const uint8_t *blue, int32_t *pixels, size_t count);
+
+/// `cascade_paired_matrix_shaper_apply_opaque` without BMI1 whatever the processor (for tests).
+size_t cascade_paired_matrix_shaper_apply_opaque_plain(const uint32_t *pairs, const uint8_t *blue, int32_t *pixels, size_t count);
+
 /// Fixed-point scale of the weights `cascade_area_sums` takes: 1.0 = 2^14.
 #define CASCADE_AREA_WEIGHT_BITS 14
 
