@@ -2,6 +2,7 @@
 """Colour-management benchmark: what converting Display P3 photos to sRGB costs cascade.
 
 Usage: python3 benchmarks/colour.py [--photos N] [--rounds N] [--jobs N] [--cascade PATH] [--baseline PATH]
+                                   [--baseline-p3] [--corpus gradients|camera] [--perf]
 
 1. Corpus (cached in .bench/colour-v1/): N camera-like JPEGs of 4000x3000, quality 90 (smooth
    gradients and shapes with sensor-like grain, seeded by index), each in two copies with the
@@ -16,10 +17,24 @@ Usage: python3 benchmarks/colour.py [--photos N] [--rounds N] [--jobs N] [--casc
    ratios p3/plain and plain/baseline-plain (1.00 = the same cost); then, for each binary, the
    p3/plain of each round (its two builds back to back) and their median and range, which a
    slow phase of a loaded machine moves less than the medians' ratio.
+
+`--corpus camera` takes the first N photos of benchmarks/thumbnails.py's corpus instead (camera-
+like 12-13.5 MP JPEGs with sensor grain, one in five a portrait through EXIF orientation 6; made
+in .bench/corpus-v2/ if missing), copied to .bench/colour-camera-v1/ with and without the P3
+profile, built with sigal's two sizes (400 and 2400 px) as that benchmark does.
+
+`--perf` measures with `perf record` instead of the clock, which these machines' noise moves far
+less: each round builds each copy with one worker under `perf record -F 1999`, and prints the
+share of the samples in the conversion kernel (`apply_opaque_bmi`) in the P3 build, and the
+share of `Renditions.make` in each build (the plain build's is larger by the pass that clears
+TurboJPEG's filler byte, which the P3 build does in the conversion). Then, per binary, the
+medians and P3 / plain = (1 - clear pass's share of the plain build) / (1 - conversion's share
+of the P3 build).
 """
 import argparse
 import os
 import pathlib
+import re
 import resource
 import shutil
 import statistics
@@ -30,6 +45,13 @@ import time
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 CORPUS = REPO / ".bench" / "colour-v1"
+CAMERA = REPO / ".bench" / "colour-camera-v1"
+TWO_SIZES_CONFIG = """\
+# Written by benchmarks/colour.py: sigal's two sizes, as benchmarks/thumbnails.py builds them.
+thumbnail_widths: [400]
+photo_widths: [2400]
+"""
+CAMERA_FLAGS = ["--quality", "82", "--format", "jpeg"]
 
 
 def s15(v):
@@ -109,15 +131,85 @@ def make_corpus(count):
         (CORPUS / "p3" / "album" / name).write_bytes(with_profile(jpeg, profile))
 
 
-def build(binary, source, jobs):
-    output = CORPUS / "out"
+def make_camera_corpus(count, jobs):
+    """The first `count` photos of benchmarks/thumbnails.py's corpus, plain and with the P3 profile."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    import thumbnails
+    thumbnails.build_corpus(count, jobs)
+    profile = p3_profile()
+    for folder in ("plain", "p3"):
+        (CAMERA / folder / "album").mkdir(parents=True, exist_ok=True)
+        (CAMERA / folder / "cascade.yml").write_text(TWO_SIZES_CONFIG)
+    for index in range(count):
+        name = thumbnails.corpus_name(index)
+        source = thumbnails.CORPUS / name
+        if not (CAMERA / "plain" / "album" / name).exists():
+            os.link(source, CAMERA / "plain" / "album" / name)
+        if not (CAMERA / "p3" / "album" / name).exists():
+            partial = CAMERA / "p3" / "album" / (name + ".part")
+            partial.write_bytes(with_profile(source.read_bytes(), profile))
+            partial.rename(CAMERA / "p3" / "album" / name)
+
+
+def build_command(binary, source, output, jobs, flags):
+    return [binary, "build", str(source), "-o", str(output), "--catalog", str(output.with_name("out-catalog")),
+            "--jobs", str(jobs), "--quiet"] + flags
+
+
+def clean(output):
     shutil.rmtree(output, ignore_errors=True)
+    shutil.rmtree(output.with_name("out-catalog"), ignore_errors=True)
+
+
+def build(binary, source, jobs, flags):
+    output = source.parent / "out"
+    clean(output)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
-    subprocess.run([binary, "build", str(source), "-o", str(output), "--jobs", str(jobs), "--quiet"], check=True)
+    subprocess.run(build_command(binary, source, output, jobs, flags), check=True)
     wall = time.monotonic() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+
+def perf_shares(binary, source, flags):
+    """Shares (%) of a one-worker build's samples: the conversion kernel's and Renditions.make's."""
+    output = source.parent / "out"
+    clean(output)
+    data = source.parent / "perf.data"
+    subprocess.run(["perf", "record", "-q", "-F", "1999", "-o", str(data)] + build_command(binary, source, output, 1, flags),
+                   check=True, stderr=subprocess.DEVNULL)
+    report = subprocess.run(["perf", "report", "-i", str(data), "--no-children", "--sort", "symbol"],
+                            capture_output=True, text=True, check=True).stdout
+    conversion = make = 0.0
+    for line in report.splitlines():
+        match = re.match(r"\s+([\d.]+)%\s+\[\.\]\s+(\S+)", line)
+        if match and match.group(2) == "apply_opaque_bmi":
+            conversion += float(match.group(1))
+        elif match and "RenditionsO4make" in match.group(2):
+            make += float(match.group(1))
+    return conversion, make
+
+
+def perf_main(args, root, flags, binaries):
+    if shutil.which("perf") is None:
+        sys.exit("--perf needs perf (apt-get install linux-perf)")
+    shares = {binary: {"conversion": [], "make p3": [], "make plain": []} for binary in binaries}
+    for round_index in range(args.rounds):
+        for binary in (binaries if round_index % 2 == 0 else list(reversed(binaries))):
+            conversion, make_p3 = perf_shares(binary, root / "p3", flags)
+            _, make_plain = perf_shares(binary, root / "plain", flags)
+            shares[binary]["conversion"].append(conversion)
+            shares[binary]["make p3"].append(make_p3)
+            shares[binary]["make plain"].append(make_plain)
+            print(f"round {round_index + 1} {binary}: conversion {conversion:.2f}% of the P3 build; "
+                  f"Renditions.make {make_p3:.2f}% (P3), {make_plain:.2f}% (plain)", flush=True)
+    print(f"\n{args.photos} photos ({args.corpus}), one worker, median of {args.rounds} rounds:")
+    for binary, values in shares.items():
+        conversion = statistics.median(values["conversion"])
+        clear = max(0.0, statistics.median(values["make plain"]) - statistics.median(values["make p3"]))
+        print(f"  {binary}: conversion {conversion:.2f}% (range {min(values['conversion']):.2f}-{max(values['conversion']):.2f}), "
+              f"clear pass {clear:.2f}%, P3 / plain {(1 - clear / 100) / (1 - conversion / 100):.3f}")
 
 
 def main():
@@ -128,14 +220,27 @@ def main():
     parser.add_argument("--cascade", default=os.environ.get("CASCADE_BIN", str(REPO / ".build/release/cascade")))
     parser.add_argument("--baseline", help="another cascade binary to build the plain copy with")
     parser.add_argument("--baseline-p3", action="store_true", help="the baseline builds the P3 copy too")
+    parser.add_argument("--corpus", choices=["gradients", "camera"], default="gradients",
+                        help="gradients with grain, 4000x3000 (default), or thumbnails.py's camera-like photos")
+    parser.add_argument("--perf", action="store_true", help="measure perf sample shares instead of CPU time")
     args = parser.parse_args()
-    make_corpus(args.photos)
+    if args.corpus == "camera":
+        make_camera_corpus(args.photos, args.jobs)
+        root, flags = CAMERA, CAMERA_FLAGS
+    else:
+        make_corpus(args.photos)
+        root, flags = CORPUS, []
     for folder in ("plain", "p3"):
-        files = sorted((CORPUS / folder / "album").glob("*.jpg"))[: args.photos]
+        files = sorted((root / folder / "album").glob("*.jpg"))[: args.photos]
         if len(files) < args.photos:
             sys.exit("corpus incomplete")
+        if len(sorted((root / folder / "album").glob("*.jpg"))) > args.photos:
+            sys.exit(f"{root / folder} holds more than {args.photos} photos: use the same --photos, or delete it")
         for f in files:
             f.read_bytes()  # into the page cache
+    if args.perf:
+        perf_main(args, root, flags, [args.cascade] + ([args.baseline] if args.baseline else []))
+        return
     runs = [("plain", args.cascade, "plain"), ("p3", args.cascade, "p3")]
     if args.baseline:
         runs.append(("baseline plain", args.baseline, "plain"))
@@ -144,11 +249,11 @@ def main():
     times = {name: [] for name, _, _ in runs}
     for round_index in range(args.rounds):
         for name, binary, folder in (runs if round_index % 2 == 0 else list(reversed(runs))):
-            cpu, wall = build(binary, CORPUS / folder, args.jobs)
+            cpu, wall = build(binary, root / folder, args.jobs, flags)
             times[name].append(cpu / args.photos)
             print(f"round {round_index + 1} {name:15} {cpu / args.photos:.3f} s CPU/photo ({wall:.1f} s wall)", flush=True)
     median = {name: statistics.median(values) for name, values in times.items()}
-    print(f"\n{args.photos} photos 4000x3000, --jobs {args.jobs}, median of {args.rounds} rounds (CPU s/photo):")
+    print(f"\n{args.photos} photos ({args.corpus}), --jobs {args.jobs}, median of {args.rounds} rounds (CPU s/photo):")
     for name, value in median.items():
         print(f"  {name:15} {value:.3f}")
     print(f"  p3 / plain: {median['p3'] / median['plain']:.3f}")
