@@ -82,23 +82,23 @@ struct PairedMatrixShaper: Sendable {
     /// Converts `count` gd pixels (`0xAARRGGBB`-style) at `pixels`, in place, in the C kernel
     /// (`CPixelKernels`). Alpha is kept, or with `opaque` set to 0 (opaque) in the same pass.
     func apply(_ pixels: UnsafeMutablePointer<Int32>, count: Int, opaque: Bool = false) {
-        pairs.withUnsafeBufferPointer { pairs in
-            blue.withUnsafeBufferPointer { blue in
-                _ = opaque
-                    ? cascade_paired_matrix_shaper_apply_opaque(pairs.baseAddress, blue.baseAddress, pixels, count)
-                    : cascade_paired_matrix_shaper_apply(pairs.baseAddress, blue.baseAddress, pixels, count)
-            }
-        }
+        convert(pixels, count: count, with: opaque ? cascade_paired_matrix_shaper_apply_opaque : cascade_paired_matrix_shaper_apply)
     }
 
     /// ``apply(_:count:opaque:)`` with the C kernel's path for processors without BMI1 (for tests).
     func applyPlainKernel(_ pixels: UnsafeMutablePointer<Int32>, count: Int, opaque: Bool = false) {
+        convert(
+            pixels, count: count,
+            with: opaque ? cascade_paired_matrix_shaper_apply_opaque_plain : cascade_paired_matrix_shaper_apply_plain)
+    }
+
+    /// Hands the tables and the pixels to one of the C kernel's entry points.
+    private func convert(
+        _ pixels: UnsafeMutablePointer<Int32>, count: Int,
+        with kernel: (UnsafePointer<UInt32>?, UnsafePointer<UInt8>?, UnsafeMutablePointer<Int32>?, Int) -> Int
+    ) {
         pairs.withUnsafeBufferPointer { pairs in
-            blue.withUnsafeBufferPointer { blue in
-                _ = opaque
-                    ? cascade_paired_matrix_shaper_apply_opaque_plain(pairs.baseAddress, blue.baseAddress, pixels, count)
-                    : cascade_paired_matrix_shaper_apply_plain(pairs.baseAddress, blue.baseAddress, pixels, count)
-            }
+            blue.withUnsafeBufferPointer { blue in _ = kernel(pairs.baseAddress, blue.baseAddress, pixels, count) }
         }
     }
 
