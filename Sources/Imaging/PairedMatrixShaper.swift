@@ -37,15 +37,10 @@ struct PairedMatrixShaper: Sendable {
         guard leftOut <= Self.largestLeftOut, shift >= 1 else { return nil }
         let half = 1 << (shift - 1)
         func encode(_ value: Int) -> UInt32 { UInt32(linearOutput[min(max((value + half) >> shift, 0), top)]) }
-        func share(_ red: Int, _ green: Int) -> Int { matrix[6] * Int(input[0][red]) + matrix[7] * Int(input[1][green]) }
-        var lowest = Int.max
-        var highest = Int.min
-        for red in 0..<256 {
-            for green in 0..<256 {
-                lowest = min(lowest, share(red, green))
-                highest = max(highest, share(red, green))
-            }
-        }
+        // Each pair's (red << 8 | green) share of the target's blue.
+        let shares = (0..<65536).map { matrix[6] * Int(input[0][$0 >> 8]) + matrix[7] * Int(input[1][$0 & 0xFF]) }
+        let lowest = shares.min()!
+        let highest = shares.max()!
         let width = Double(highest - lowest) / 255
         // A share is at most half a bucket (plus the centre's rounding) from its bucket's
         // centre, and a red or green sum at most the left-out entry times the largest blue from
@@ -61,13 +56,10 @@ struct PairedMatrixShaper: Sendable {
         }
         func bucket(_ value: Int) -> Int { width > 0 ? Int((Double(value - lowest) / width).rounded()) : 0 }
         func centre(_ bucket: Int) -> Int { lowest + Int((Double(bucket) * width).rounded()) }
-        var pairs = [UInt32](repeating: 0, count: 65536)
-        for red in 0..<256 {
-            for green in 0..<256 {
-                let r = encode(matrix[0] * Int(input[0][red]) + matrix[1] * Int(input[1][green]))
-                let g = encode(matrix[3] * Int(input[0][red]) + matrix[4] * Int(input[1][green]))
-                pairs[red << 8 | green] = r << 24 | g << 16 | UInt32(bucket(share(red, green))) << 8
-            }
+        let pairs = shares.indices.map { pair in
+            let (red, green) = (Int(input[0][pair >> 8]), Int(input[1][pair & 0xFF]))
+            return encode(matrix[0] * red + matrix[1] * green) << 24 | encode(matrix[3] * red + matrix[4] * green) << 16
+                | UInt32(bucket(shares[pair])) << 8
         }
         var blue = [UInt8](repeating: 0, count: 65536)
         for bucket in 0..<256 {
