@@ -43,15 +43,13 @@ import subprocess
 import sys
 import time
 
+import thumbnails  # (benchmarks/, the script's own folder)
+
 REPO = pathlib.Path(__file__).resolve().parents[1]
 CORPUS = REPO / ".bench" / "colour-v1"
 CAMERA = REPO / ".bench" / "colour-camera-v1"
-TWO_SIZES_CONFIG = """\
-# Written by benchmarks/colour.py: sigal's two sizes, as benchmarks/thumbnails.py builds them.
-thumbnail_widths: [400]
-photo_widths: [2400]
-"""
-CAMERA_FLAGS = ["--quality", "82", "--format", "jpeg"]
+# The camera corpus is built as benchmarks/thumbnails.py builds it: its cascade.yml, quality and format.
+CAMERA_FLAGS = ["--quality", str(thumbnails.QUALITY), "--format", "jpeg"]
 
 
 def s15(v):
@@ -133,13 +131,15 @@ def make_corpus(count):
 
 def make_camera_corpus(count, jobs):
     """The first `count` photos of benchmarks/thumbnails.py's corpus, plain and with the P3 profile."""
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    import thumbnails
+    missing = [name for name in thumbnails.SOURCES if not name.exists()]
+    if missing and any(not (thumbnails.CORPUS / thumbnails.corpus_name(i)).exists() for i in range(count)):
+        sys.exit(f"the camera corpus is made from {missing[0]} and others: run python3 benchmarks/thumbnails.py "
+                 f"--photos {count} first (it installs them)")
     thumbnails.build_corpus(count, jobs)
     profile = p3_profile()
     for folder in ("plain", "p3"):
         (CAMERA / folder / "album").mkdir(parents=True, exist_ok=True)
-        (CAMERA / folder / "cascade.yml").write_text(TWO_SIZES_CONFIG)
+        (CAMERA / folder / "cascade.yml").write_text(thumbnails.TWO_SIZES_CONFIG)
     for index in range(count):
         name = thumbnails.corpus_name(index)
         source = thumbnails.CORPUS / name
@@ -231,10 +231,10 @@ def main():
         make_corpus(args.photos)
         root, flags = CORPUS, []
     for folder in ("plain", "p3"):
-        files = sorted((root / folder / "album").glob("*.jpg"))[: args.photos]
+        files = sorted((root / folder / "album").glob("*.jpg"))
         if len(files) < args.photos:
             sys.exit("corpus incomplete")
-        if len(sorted((root / folder / "album").glob("*.jpg"))) > args.photos:
+        if len(files) > args.photos:
             sys.exit(f"{root / folder} holds more than {args.photos} photos: use the same --photos, or delete it")
         for f in files:
             f.read_bytes()  # into the page cache
