@@ -330,7 +330,7 @@ struct PageRenderer: Sendable {
 
     // MARK: - frames.json
 
-    /// An album's frame data (documented in the README): `frames.json`, compact and complete
+    /// An album's frame data (documented in docs/layout.md): `frames.json`, compact and complete
     /// for placing every tile (aspect ratios, each tile's column per breakpoint, photo ids),
     /// and the per-photo details in chunks `frames/N.json` that the viewer loads when their
     /// tiles come near the screen.

@@ -67,7 +67,7 @@ def load(frames_json):
 
 def place(column, ratios, n, gap, width, sections=(), header=0):
     """Every item's frame [x, y, width, height] and every section's box [y, height] at a wall
-    `width`, by the README's formulas: in a grouped album each section's columns start below
+    `width`, by docs/layout.md's formulas: in a grouped album each section's columns start below
     its header and a gap, and end at its largest column ratio sum and count; the next section's
     header is a gap below."""
     colw = (width - (n - 1) * gap) / n

@@ -49,7 +49,7 @@ def overlaps(a, b):
 
 
 def expected_layout(frames, width):
-    """Tiles' frames and sections' boxes at a wall width, by the README's formulas."""
+    """Tiles' frames and sections' boxes at a wall width, by docs/layout.md's formulas."""
     bp = [b for b in frames["breakpoints"] if width >= b["minWidth"]][-1]
     ratios = [item["ratio"] for item in frames["items"]]
     return framedata.place(bp["column"], ratios, bp["columns"], frames["gap"], width,

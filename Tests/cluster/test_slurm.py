@@ -57,7 +57,7 @@ def big_photos(folder, count, seed):
 
 @pytest.mark.parametrize("by, array", [("content", "0-3"), ("path", "1-4")])
 def test_four_way_job_array_makes_the_one_machine_site(cluster, tmp_path, by, array):
-    """By content with task ids 0-3; by path (as the README's batch script) with ids 1-4,
+    """By content with task ids 0-3; by path (as docs/shards.md's batch script) with ids 1-4,
     which --shard auto counts from SLURM_ARRAY_TASK_MIN."""
     source = tmp_path / "photos"
     for album, count in (("harbour", 120), ("market", 100), ("night/streets", 80)):

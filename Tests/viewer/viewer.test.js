@@ -261,7 +261,7 @@ test("the pool keeps at most its limit of free nodes", function () {
 });
 
 /** A grouped album (frames.json version 3 with sections): the sections every few items, and
- *  the frames of tiles and section boxes computed here by the README's rules at each
+ *  the frames of tiles and section boxes computed here by docs/layout.md's rules at each
  *  breakpoint's reference width. */
 function groupedAlbum(count, seed) {
   const data = album(count, seed);
