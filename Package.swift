@@ -69,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "cascade",
             dependencies: [
-                "SiteGenerator", "GalleryConfig", "PreviewServer",
+                "SiteGenerator", "GalleryConfig", "PreviewServer", "Video",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

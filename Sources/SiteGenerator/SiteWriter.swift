@@ -1,6 +1,7 @@
 import Foundation
 import Gallery
 import Synchronization
+import Video
 
 #if canImport(Glibc)
     import Glibc
@@ -74,11 +75,13 @@ struct SiteWriter: Sendable {
         self.refused = refused
     }
 
-    /// A new temporary path (absolute) in the temporary folder, which is made if needed.
+    /// A new temporary path (absolute) in the temporary folder, which is made if needed. (An
+    /// interrupted build removes the folder, and never makes it again: ``Interruption``.)
     func temporaryPath() throws(SiteError) -> String {
         let folder = root + "/" + Self.temporaryFolder
-        if mkdir(folder, 0o755) != 0, errno != EEXIST {
-            throw .write(path: folder, reason: String(cString: strerror(errno)))
+        let failure = Interruption.makeTemporaryFolder(folder)
+        if failure != 0 {
+            throw .write(path: folder, reason: String(cString: strerror(failure)))
         }
         return folder + "/\(getpid())-\(Self.counter.add(1, ordering: .relaxed).newValue)"
     }

@@ -27,7 +27,9 @@ public struct ProcessOutput: Sendable {
 /// --pdeathsig KILL`, which sets the kernel's parent-death signal (`PR_SET_PDEATHSIG`) and then
 /// execs the program (same process, same id). When cascade ends in any way (Ctrl-C, `kill`,
 /// `kill -9`, a crash), the kernel kills every program it was running; nothing in cascade has
-/// to run for that, which no signal handler can promise for `SIGKILL`. Foundation's `Process`
+/// to run for that, which no signal handler can promise for `SIGKILL`. (Ctrl-C, `SIGTERM` and
+/// `SIGHUP` are handled: ``Interruption`` kills the running programs itself before the build
+/// ends, so that it can remove its temporary files after them.) Foundation's `Process`
 /// cannot set that signal itself (it has no hook between fork and exec), hence the wrapper;
 /// and since it starts each program in a process group of its own, not even a terminal's
 /// Ctrl-C reaches them otherwise. The signal comes when the *thread* that started the program
@@ -53,6 +55,7 @@ public enum ProcessRunner {
 
     /// Runs `executable` with `arguments`; `timeout` in seconds.
     public static func run(_ executable: String, _ arguments: [String], timeout: Double) throws(VideoError) -> ProcessOutput {
+        Interruption.parkIfInterrupted()
         let tool = (executable as NSString).lastPathComponent
         // Checked here: through the wrapper, a missing program would only be the wrapper's exit status.
         guard FileManager.default.isExecutableFile(atPath: executable) else {
@@ -86,6 +89,13 @@ public enum ProcessRunner {
         } catch {
             throw .toolFailed(tool: tool, reason: "cannot be started: \(error.localizedDescription)")
         }
+        // An interruption kills the program (see ``Interruption``) and this thread waits for the
+        // process's end instead of reporting the program as failed.
+        let child = process.processIdentifier
+        if !Interruption.adopt(child) {
+            done.wait()
+            Interruption.parkIfInterrupted()
+        }
         var timedOut = false
         if done.wait(timeout: .now() + timeout) == .timedOut {
             timedOut = true
@@ -96,6 +106,8 @@ public enum ProcessRunner {
             }
         }
         process.waitUntilExit()
+        Interruption.release(child)
+        Interruption.parkIfInterrupted()
         let output = (try? Data(contentsOf: outURL)) ?? Data()
         let error = (try? Data(contentsOf: errURL)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let status = timedOut || process.terminationReason == .uncaughtSignal ? -1 : process.terminationStatus

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Imaging
 import SiteGenerator
+import Video
 
 @main
 struct Cascade: AsyncParsableCommand {
@@ -61,6 +62,7 @@ struct Build: AsyncParsableCommand {
     }
 
     func run() async throws {
+        StopSignals.install(note: "; the files written are whole, and the next build completes the site")
         var options = try site.siteOptions()
         let reporter = ProgressReporter(verbosity: quiet ? .quiet : verbose ? .verbose : .normal)
         let start = Date()
@@ -70,13 +72,16 @@ struct Build: AsyncParsableCommand {
                 spec = try ShardSpec(parsing: shard, environment: ProcessInfo.processInfo.environment)
                 spec.assignment = shardBy.flatMap(ShardSpec.Assignment.init(rawValue:)) ?? .content
             } catch {
+                Interruption.parkIfInterrupted()
                 FileHandle.standardError.write(Data("cascade: \(ProgressReporter.printable(error.description))\n".utf8))
                 throw ExitCode.failure
             }
             do {
                 let report = try await ShardBuilder(options: options, shard: spec, store: store).build { reporter.handle($0) }
+                Interruption.parkIfInterrupted()
                 reporter.finish(report, seconds: Date().timeIntervalSince(start))
             } catch {
+                Interruption.parkIfInterrupted()
                 FileHandle.standardError.write(Data("cascade: \(ProgressReporter.printable(error.description))\n".utf8))
                 throw ExitCode.failure
             }
@@ -85,8 +90,11 @@ struct Build: AsyncParsableCommand {
         options.storeDirectory = store
         do {
             let report = try await SiteBuilder(options: options).build { reporter.handle($0) }
+            // Interrupted at the very end: the process ends with the signal's status, not 0.
+            Interruption.parkIfInterrupted()
             reporter.finish(report, seconds: Date().timeIntervalSince(start))
         } catch {
+            Interruption.parkIfInterrupted()
             FileHandle.standardError.write(Data("cascade: \(ProgressReporter.printable(error.description))\n".utf8))
             throw ExitCode.failure
         }

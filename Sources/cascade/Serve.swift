@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PreviewServer
 import SiteGenerator
+import Video
 
 #if canImport(Glibc)
 import Glibc
@@ -35,6 +36,14 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let site = self.site
+        // A signal stops a rebuild under way as it stops a build, then the server (held reload
+        // polls are answered, connections closed) before the process ends.
+        let (stopRequests, requestStop) = AsyncStream.makeStream(of: Void.self)
+        let stopped = DispatchSemaphore(value: 0)
+        StopSignals.install(note: "") { _ in
+            requestStop.yield()
+            _ = stopped.wait(timeout: .now() + 1.5)
+        }
         let options = try site.siteOptions()
         let quiet = self.quiet
         // What the catalog holds, read while the server waits for a change: a rebuild then
@@ -97,13 +106,19 @@ struct Serve: AsyncParsableCommand {
                         }
                     }
                 }
+                group.addTask {
+                    for await _ in stopRequests { return }
+                }
                 // The server only returns or throws when it cannot go on; stop watching then.
                 try await group.next()
                 group.cancelAll()
             }
         } catch {
+            Interruption.parkIfInterrupted()
             Self.fail(String(describing: error))
         }
+        stopped.signal()
+        Interruption.parkIfInterrupted()
     }
 
     /// Builds, printing what `build` prints.
@@ -112,10 +127,12 @@ struct Serve: AsyncParsableCommand {
         let start = Date()
         do throws(SiteError) {
             let report = try await SiteBuilder(options: options, catalogReadAhead: readAhead).build { reporter.handle($0) }
+            Interruption.parkIfInterrupted()
             reporter.finish(report, seconds: Date().timeIntervalSince(start))
             flushOutput()
             return .success(report)
         } catch {
+            Interruption.parkIfInterrupted()
             return .failure(error)
         }
     }

@@ -186,19 +186,49 @@ def long_video(tmp_path_factory):
     return source
 
 
-def kill_and_expect_child_gone(build, child, sig, name):
+def wait_until(condition, what, seconds=120):
+    """Waits until `condition()` holds; `seconds` is only a guard against a hang (the tests wait
+    for states, never for a time)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"{what} did not happen within {seconds} s"
+        time.sleep(0.02)
+
+
+def send(process, sig, group):
+    """Sends `sig` to `process` alone, or to its whole process group (a terminal's Ctrl-C)."""
+    if group:
+        os.killpg(process.pid, sig)
+    else:
+        os.kill(process.pid, sig)
+
+
+# (signal, sent to the process group?, the exit status it must give, started with SIGINT ignored?)
+# (A shell without job control starts background commands with SIGINT ignored: a CI job.)
+STOPPING = [(signal.SIGINT, False, 130, False), (signal.SIGINT, True, 130, False), (signal.SIGTERM, False, 143, False),
+            (signal.SIGHUP, False, 129, False), (signal.SIGINT, False, 130, True)]
+STOPPING_IDS = ["SIGINT", "SIGINT-to-group", "SIGTERM", "SIGHUP", "SIGINT-ignored-at-start"]
+
+
+def ignoring_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def kill_and_expect_child_gone(build, child, sig, name, group=False):
     """Sends `sig` to the build and asserts that its tool process `child` (`name` in the message)
-    is gone within 3 s of the build's end; kills a child that is not."""
+    is gone once the build has ended; kills a child that is not."""
     try:
-        os.kill(build.pid, sig)
-        build.wait(timeout=30)
-        deadline = time.monotonic() + 3
-        while alive(child) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not alive(child), f"{name} still runs after the build got {sig.name}"
+        send(build, sig, group)
+        wait_until(lambda: build.poll() is not None, f"the end of the build after {sig.name}")
+        wait_until(lambda: not alive(child), f"the end of {name} after the build's", seconds=60)
     finally:
         if alive(child):
             os.kill(child, signal.SIGKILL)
+
+
+def published_videos(out):
+    return sorted(p.relative_to(out).as_posix() for p in pathlib.Path(out).rglob("*.mp4")
+                  if ".cascade-tmp" not in p.parts)
 
 
 @needs_ffmpeg
@@ -207,6 +237,89 @@ def test_a_killed_build_leaves_no_ffmpeg_running(tmp_path, long_video, sig):
     build = start(long_video, tmp_path / "out", tmp_path / "catalog.sqlite")
     encoder = wait_for_child(build, "libx264")
     kill_and_expect_child_gone(build, encoder, sig, f"ffmpeg ({command_line(encoder)[:80]}...)")
+    # The build ended because of the signal, not because the 5-minute encode was done.
+    assert not published_videos(tmp_path / "out")
+
+
+@needs_ffmpeg
+@pytest.mark.parametrize("sig,group,status,ignored", STOPPING, ids=STOPPING_IDS)
+def test_a_signal_stops_the_build_during_an_encode(tmp_path, long_video, sig, group, status, ignored):
+    """Ctrl-C (to the build, or to its process group as a terminal sends it), SIGTERM and SIGHUP
+    stop the build while ffmpeg encodes: the shell's status for the signal, ffmpeg gone, no
+    temporary file left, no video published (the encode was cut short), and the next build of
+    the same folder equals a clean build."""
+    source = tmp_path / "source"
+    shutil.copytree(long_video, source)
+    for index in range(3):
+        corpus.save(source, f"A/p{index}.jpg", photo(300 + index))
+    out = tmp_path / "out"
+    catalog = tmp_path / "catalog.sqlite"
+    corpus.save(out, USER_FILE, b"mine")
+    build = subprocess.Popen([binary(), "build", str(source), "-o", str(out), "--catalog", str(catalog), "-q"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO,
+                             start_new_session=True, preexec_fn=ignoring_sigint if ignored else None)
+    encoder = wait_for_child(build, "libx264")
+    kill_and_expect_child_gone(build, encoder, sig, "ffmpeg", group=group)
+    err = build.stderr.read().decode(errors="replace")
+    assert build.returncode == status, f"exit status {build.returncode} after {sig.name}: {err}"
+    assert "stopped by" in err, err
+    assert not published_videos(out), "the build ran on until the encode was done"
+    assert not (out / ".cascade-tmp").exists(), "temporary files left"
+    # The next build finishes the site: the long clip is replaced by a short one of the same
+    # name (so that two more builds need not encode five minutes each).
+    (source / "long.avi").unlink()
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10",
+                    "-t", "1", "-c:v", "mpeg4", str(source / "long.avi")], check=True, timeout=300)
+    assert_like_clean_build(tmp_path, source, out, catalog, sig.name)
+
+
+def test_ctrl_c_while_photos_are_made_exits_130_and_the_next_build_is_clean(tmp_path):
+    """A Ctrl-C while photos are made (seen by the first image in the output folder) stops the
+    build with status 130, not 0, and leaves no temporary file; the next build equals a clean one."""
+    source = tmp_path / "source"
+    for index in range(150):
+        corpus.save(source, f"{'AB'[index % 2]}/p{index:03}.jpg", photo(2000 + index))
+    out = tmp_path / "out"
+    catalog = tmp_path / "catalog.sqlite"
+    corpus.save(out, USER_FILE, b"mine")
+    build = subprocess.Popen([binary(), "build", str(source), "-o", str(out), "--catalog", str(catalog), "-q"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO,
+                             start_new_session=True)
+
+    def an_image_is_written():
+        assert build.poll() is None, "the build ended before its first image was seen"
+        return any(p.suffix == ".jpg" for p in out.rglob("*.jpg"))
+
+    wait_until(an_image_is_written, "the first image")
+    os.killpg(build.pid, signal.SIGINT)
+    wait_until(lambda: build.poll() is not None, "the end of the build after SIGINT")
+    err = build.stderr.read().decode(errors="replace")
+    assert build.returncode == 130, f"exit status {build.returncode} after SIGINT: {err}"
+    assert not (out / ".cascade-tmp").exists(), "temporary files left"
+    assert_like_clean_build(tmp_path, source, out, catalog, "ctrl-c")
+
+
+@pytest.mark.parametrize("sig,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
+def test_serve_stops_on_a_signal(tmp_path, sig, status):
+    source = tmp_path / "source"
+    corpus.save(source, "A/p.jpg", photo(1))
+    serve = subprocess.Popen([binary(), "serve", str(source), "-o", str(tmp_path / "out"), "--catalog",
+                              str(tmp_path / "catalog.sqlite"), "-p", "0"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO,
+                             start_new_session=True)
+    try:
+        printed = ""
+        while "Serving" not in printed:  # (the first build's summary comes before it)
+            line = serve.stdout.readline().decode(errors="replace")
+            assert line, printed + serve.stderr.read().decode(errors="replace")
+            printed += line
+        os.kill(serve.pid, sig)
+        wait_until(lambda: serve.poll() is not None, f"the end of serve after {sig.name}", seconds=60)
+        assert serve.returncode == status, serve.stderr.read().decode(errors="replace")
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+            serve.wait()
 
 
 @needs_ffmpeg
