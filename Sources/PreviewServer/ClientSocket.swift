@@ -67,6 +67,18 @@ struct ClientSocket: Sendable {
         return recv(descriptor.raw, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0
     }
 
+    /// Whether bytes have arrived that nobody has read yet.
+    var hasPendingInput: Bool {
+        var byte: UInt8 = 0
+        return recv(descriptor.raw, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
+    }
+
+    /// Sends what fits into the socket's buffer now, without waiting (a short answer to a
+    /// connection about to be closed).
+    func sendAtOnce(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glibc_send(descriptor.raw, $0.baseAddress!, $0.count) }
+    }
+
     /// Stops both directions, waking a thread blocked on this socket (the descriptor stays
     /// open until its owner closes it).
     func shutDown() { _ = shutdown(descriptor.raw, Int32(SHUT_RDWR)) }

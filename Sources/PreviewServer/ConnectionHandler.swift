@@ -38,6 +38,12 @@ struct ConnectionHandler: Sendable {
                 } catch .unsupportedVersion {
                     _ = send(.plain(505, "Only HTTP/1.0 and HTTP/1.1 are served.\n"), closing: true)
                     return
+                } catch .duplicateHost {
+                    _ = send(.plain(400, "More than one Host field.\n"), closing: true)
+                    return
+                } catch .malformedContentLength {
+                    _ = send(.plain(400, "Malformed or conflicting Content-Length.\n"), closing: true)
+                    return
                 } catch {
                     _ = send(.plain(400, "Malformed request.\n"), closing: true)
                     return
@@ -60,11 +66,7 @@ struct ConnectionHandler: Sendable {
                 _ = send(.plain(501, "Request bodies are not accepted.\n"), closing: true)
                 return
             }
-            if let length = head["content-length"] {
-                guard let count = Int(length), count >= 0 else {
-                    _ = send(.plain(400, "Malformed Content-Length.\n"), closing: true)
-                    return
-                }
+            if let count = head.contentLength {
                 if count > Self.largestDiscardedBody || !discard(count, from: &buffer) { keepAlive = false }
             }
             let response = responder.respond(
@@ -163,20 +165,51 @@ struct ConnectionHandler: Sendable {
             guard socket.send(head, timeout: limits.sendTimeout) else { return false }
             let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: min(Self.chunkSize, max(count, 1)), alignment: 16)
             defer { chunk.deallocate() }
-            var sent = 0
-            while sent < count {
-                let wanted = min(chunk.count, count - sent)
-                let got = pread(file.raw, chunk.baseAddress, wanted, off_t(offset + sent))
-                if got < 0, errno == EINTR { continue }
-                // The file shrank since its length was sent (builds replace files by renaming,
-                // so only another program can do that): end the connection, never pad.
-                guard got > 0 else { return false }
-                guard socket.send(UnsafeRawBufferPointer(rebasing: chunk[..<got]), timeout: limits.sendTimeout) else {
-                    return false
+            return sendFile(file, offset: offset, count: count, chunk: chunk)
+        case .spliced(let file, let insert, let at, let offset, let count):
+            guard socket.send(head, timeout: limits.sendTimeout) else { return false }
+            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: min(Self.chunkSize, max(count, 1)), alignment: 16)
+            defer { chunk.deallocate() }
+            // Three parts: the file before `at`, the inserted bytes, the rest of the file.
+            var position = offset
+            let end = offset + count
+            while position < end {
+                let part: Int
+                if position < at {
+                    part = min(end, at) - position
+                    guard sendFile(file, offset: position, count: part, chunk: chunk) else { return false }
+                } else if position < at + insert.count {
+                    part = min(end, at + insert.count) - position
+                    let sent = insert.withUnsafeBytes { bytes in
+                        socket.send(UnsafeRawBufferPointer(rebasing: bytes[(position - at)..<(position - at + part)]), timeout: limits.sendTimeout)
+                    }
+                    guard sent else { return false }
+                } else {
+                    part = end - position
+                    guard sendFile(file, offset: position - insert.count, count: part, chunk: chunk) else { return false }
                 }
-                sent += got
+                position += part
             }
             return true
         }
+    }
+
+    /// Sends `count` bytes of `file` from `offset`, a `chunk` at a time, each read only once
+    /// the client has taken the last.
+    private func sendFile(_ file: Descriptor, offset: Int, count: Int, chunk: UnsafeMutableRawBufferPointer) -> Bool {
+        var sent = 0
+        while sent < count {
+            let wanted = min(chunk.count, count - sent)
+            let got = pread(file.raw, chunk.baseAddress, wanted, off_t(offset + sent))
+            if got < 0, errno == EINTR { continue }
+            // The file shrank since its length was sent (builds replace files by renaming,
+            // so only another program can do that): end the connection, never pad.
+            guard got > 0 else { return false }
+            guard socket.send(UnsafeRawBufferPointer(rebasing: chunk[..<got]), timeout: limits.sendTimeout) else {
+                return false
+            }
+            sent += got
+        }
+        return true
     }
 }

@@ -7,9 +7,12 @@ import Darwin
 #endif
 
 /// The open connections of a server, with the limits that keep idle clients from locking it
-/// out: at most ``maximumConnections`` at once (when a new one comes at the limit, the
-/// connection idle the longest is closed to make room, as a browser reconnects at will) and at
-/// most ``maximumPolls`` held reload polls.
+/// out: at most ``maximumConnections`` at once and at most ``maximumPolls`` held reload polls.
+/// When a new connection comes at the limit, the connection idle the longest is closed to make
+/// room: quietly when it is a kept-alive one between requests (as HTTP allows, and browsers
+/// then reconnect), with a 503 and `Retry-After` when it has sent no request yet. A connection
+/// whose request has arrived but is not read yet is not idle. When none is idle, the new
+/// connection is answered 503 (see ``PreviewServer``).
 final class ConnectionRegistry: Sendable {
     /// The most connections open at once.
     let maximumConnections: Int
@@ -20,6 +23,8 @@ final class ConnectionRegistry: Sendable {
         var socket: ClientSocket
         /// Waiting for a request (none under way): may be closed to make room.
         var idleSince: ContinuousClock.Instant?
+        /// Whether a request came on it (a kept-alive connection, when idle).
+        var hadRequest = false
     }
 
     private struct State {
@@ -46,8 +51,10 @@ final class ConnectionRegistry: Sendable {
         state.withLock { state in
             guard !state.stopping else { return nil }
             if state.entries.count >= maximumConnections {
-                let idle = state.entries.filter { $0.value.idleSince != nil }
-                guard let oldest = idle.min(by: { $0.value.idleSince! < $1.value.idleSince! }) else { return nil }
+                let idle = state.entries.filter { $0.value.idleSince != nil }.sorted { $0.value.idleSince! < $1.value.idleSince! }
+                // (A request that has come but is not read yet makes a connection busy.)
+                guard let oldest = idle.first(where: { !$0.value.socket.hasPendingInput }) else { return nil }
+                if !oldest.value.hadRequest { oldest.value.socket.sendAtOnce(Response.busy.bytes(closing: true)) }
                 // Its thread sees the end of the stream, removes it and closes the descriptor.
                 oldest.value.socket.shutDown()
                 state.entries[oldest.key]?.idleSince = nil
@@ -63,6 +70,7 @@ final class ConnectionRegistry: Sendable {
     func setIdle(_ id: UInt64, _ idle: Bool) -> Bool {
         state.withLock { state in
             state.entries[id]?.idleSince = idle ? .now : nil
+            if !idle { state.entries[id]?.hadRequest = true }
             return !state.stopping
         }
     }

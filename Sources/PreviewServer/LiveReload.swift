@@ -12,12 +12,18 @@ import Synchronization
 /// A version is a random token of this server's run plus a counter, so pages opened before the
 /// server restarted reload too once it is back.
 public final class LiveReload: Sendable {
-    /// The reserved path prefix: requests below it never reach the site's files.
-    public static let reservedPrefix = "/__cascade/"
-    /// The long-poll endpoint: `GET /__cascade/reload?version=V` answers `{"version":"W"}`.
-    public static let pollPath = "/__cascade/reload"
+    /// The reserved path prefix: requests below it never reach the site's files. No site file
+    /// can be there: a slug never holds a `.`, and names starting with `.cascade` are never
+    /// served (``SiteFileOpener``).
+    public static let reservedPrefix = "/.cascade/"
+    /// The long-poll endpoint: `GET /.cascade/reload?version=V` answers `{"version":"W"}`.
+    public static let pollPath = "/.cascade/reload"
     /// The script the preview server adds to every HTML page it serves.
-    public static let scriptPath = "/__cascade/live-reload.js"
+    public static let scriptPath = "/.cascade/live-reload.js"
+    /// The prefix of earlier releases (`/__cascade/`), which an album named `__cascade` can
+    /// take: it still answers, for pages opened before an upgrade, where the site has nothing
+    /// at the path asked for.
+    static let legacyPrefix = "/__cascade/"
 
     private struct State {
         var counter = 0

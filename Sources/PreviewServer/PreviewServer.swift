@@ -141,18 +141,21 @@ public struct PreviewServer: Sendable {
             pollTimeout: configuration.pollTimeout)
         let limits = configuration.limits
         let reload = liveReload
+        let closer = LingeringCloser()
         let stop: @Sendable () -> Void = {
             listener.stop()
             reload.close()  // answer the held reload polls, so that stopping never waits for them
             registry.stop()
+            closer.stop()
         }
         let done = Completion()
         let thread = Thread {
             listener.acceptLoop { socket in
                 guard let id = registry.admit(socket) else {
-                    // Every connection is busy answering: say so rather than hang.
-                    let busy = Response.plain(503, "The server is busy.\n")
-                    if case .bytes(let body) = busy.body { _ = socket.send(busy.head(closing: true) + body, timeout: .seconds(1)) }
+                    // Every connection is busy answering: say so (come back in a second), and
+                    // close so that the client gets it although its request is not read.
+                    socket.sendAtOnce(Response.busy.bytes(closing: true))
+                    closer.close(socket)
                     return
                 }
                 let handler = ConnectionHandler(socket: socket, id: id, registry: registry, responder: responder, limits: limits)

@@ -16,6 +16,17 @@ struct RequestHead: Sendable, Equatable {
         case malformedRequestLine
         case unsupportedVersion
         case malformedField
+        /// More than one `Host` field (RFC 9112 3.2).
+        case duplicateHost
+        /// `Content-Length` values that differ or are not numbers (RFC 9112 6.3).
+        case malformedContentLength
+    }
+
+    /// The body's length from `Content-Length` (identical repeated values count once); `nil`
+    /// without one.
+    var contentLength: Int? {
+        let values = fields.filter { $0.name == "content-length" }.flatMap { $0.value.split(separator: ",") }
+        return values.first.flatMap { Int(String($0).trimmingSpaces()) }
     }
 
     /// The value of the first field named `name` (lowercase).
@@ -54,7 +65,15 @@ struct RequestHead: Sendable, Equatable {
         else { throw .malformedRequestLine }
         let version = String(decoding: parts[2], as: UTF8.self)
         guard version == "HTTP/1.1" || version == "HTTP/1.0" else { throw .unsupportedVersion }
-        let target = String(decoding: parts[1], as: UTF8.self)
+        var target = String(decoding: parts[1], as: UTF8.self)
+        // The absolute form (`http://host:port/path`, RFC 9112 3.2.2), which a server must
+        // accept: its path is what is asked for (the host is this server, whatever it says).
+        if let scheme = target.range(of: "://"), ["http", "https"].contains(target[..<scheme.lowerBound].lowercased()) {
+            let rest = target[scheme.upperBound...]
+            let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+            guard authorityEnd > rest.startIndex else { throw .malformedRequestLine }
+            target = (rest[authorityEnd...].first == "/" ? "" : "/") + rest[authorityEnd...]
+        }
         var path = target
         var query: String?
         if let mark = target.firstIndex(of: "?") {
@@ -72,6 +91,14 @@ struct RequestHead: Sendable, Equatable {
             }
             let value = String(decoding: line[line.index(after: colon)...], as: UTF8.self).trimmingSpaces()
             fields.append((String(decoding: name, as: UTF8.self).lowercased(), value))
+        }
+        // Two hosts, or two lengths, could be read differently by a proxy in front: refused.
+        guard fields.count(where: { $0.name == "host" }) <= 1 else { throw .duplicateHost }
+        let lengths = fields.filter { $0.name == "content-length" }.flatMap { $0.value.split(separator: ",", omittingEmptySubsequences: false) }
+            .map { String($0).trimmingSpaces() }
+        if let first = lengths.first {
+            guard lengths.allSatisfy({ $0 == first && !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }), Int(first) != nil
+            else { throw .malformedContentLength }
         }
         return RequestHead(method: String(decoding: parts[0], as: UTF8.self), path: path, query: query, minorVersion: version == "HTTP/1.1" ? 1 : 0, fields: fields)
     }

@@ -4,10 +4,14 @@ struct Response {
     enum Body {
         /// Nothing (`HEAD`, 304, 416, or an empty file).
         case none
-        /// Bytes in memory (pages with the reload script, short messages).
+        /// Bytes in memory (short messages, the reload script).
         case bytes([UInt8])
         /// `count` bytes of an open file from `offset`, read and sent in chunks.
         case file(Descriptor, offset: Int, count: Int)
+        /// `count` bytes from `offset` of an open file with `insert` put in at the file's
+        /// offset `at` (a page with the reload script): offsets count the inserted bytes, and
+        /// the file is read and sent in chunks.
+        case spliced(Descriptor, insert: [UInt8], at: Int, offset: Int, count: Int)
     }
 
     var status: Int
@@ -50,6 +54,15 @@ struct Response {
         if closing { text += "Connection: close\r\n" }
         text += "\r\n"
         return Array(text.utf8)
+    }
+
+    /// The answer past the connection limit: come back in a second.
+    static var busy: Response { .plain(503, "The server is busy; try again in a second.\n", extra: [("Retry-After", "1")]) }
+
+    /// The head and, when the body is in memory, the body.
+    func bytes(closing: Bool) -> [UInt8] {
+        guard case .bytes(let body) = body else { return head(closing: closing) }
+        return head(closing: closing) + body
     }
 
     /// A short plain-text answer.

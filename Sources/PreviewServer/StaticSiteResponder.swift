@@ -15,9 +15,6 @@ struct StaticSiteResponder: Sendable {
     let liveReload: LiveReload?
     /// How long a reload poll waits for a change before answering with the same version.
     let pollTimeout: Duration
-    /// Pages above this size are sent as they are, without the reload script (they are read
-    /// whole to add it).
-    static let largestPageWithScript = 8 << 20
 
     /// What the responder needs of the connection a request came on.
     struct Connection {
@@ -37,7 +34,7 @@ struct StaticSiteResponder: Sendable {
 
     private func answer(_ request: RequestHead, connection: Connection) -> Response {
         if request.path.hasPrefix(LiveReload.reservedPrefix) {
-            return reserved(request, connection: connection)
+            return reserved(request, name: String(request.path.dropFirst(LiveReload.reservedPrefix.count)), connection: connection)
         }
         guard request.method == "GET" || request.method == "HEAD" else {
             return .plain(405, "Only GET and HEAD are served.\n", extra: [("Allow", "GET, HEAD")])
@@ -50,6 +47,10 @@ struct StaticSiteResponder: Sendable {
         }
         switch files.open(path.segments) {
         case nil:
+            // Only where the site has nothing: an album may be called `__cascade`.
+            if request.path.hasPrefix(LiveReload.legacyPrefix) {
+                return reserved(request, name: String(request.path.dropFirst(LiveReload.legacyPrefix.count)), connection: connection)
+            }
             return notFound()
         case .folder:
             guard path.isFolderRequest || path.segments.isEmpty else {
@@ -73,13 +74,15 @@ struct StaticSiteResponder: Sendable {
         ]
         let size = Int(info.st_size)
         // A page gets the reload script: its bytes depend on the reload version, so it is
-        // never cached and has no validators.
-        var page: [UInt8]?
+        // never cached and has no validators. It is sent from the file like any other, with
+        // the script spliced in on the way (before the last `</body>`, found by reading the
+        // file backwards from its end), so a page costs no more memory than a photo.
+        var insertion: (at: Int, bytes: [UInt8])?
         var etag: String?
         var lastModified: String?
-        if let liveReload, MediaTypes.isHTML(type), size <= Self.largestPageWithScript {
-            guard let data = Self.readWhole(file, size: size) else { return .plain(500, "Cannot read the file.\n") }
-            page = Array(liveReload.inject(into: Data(data)))
+        if let liveReload, MediaTypes.isHTML(type) {
+            guard let at = Self.lastBodyEnd(in: file, size: size) else { return .plain(500, "Cannot read the file.\n") }
+            insertion = (at, Array((liveReload.scriptTag() + "\n").utf8))
             headers.append(("Cache-Control", "no-store"))
         } else {
             #if canImport(Darwin)
@@ -98,7 +101,7 @@ struct StaticSiteResponder: Sendable {
                 }
             }
         }
-        let length = page?.count ?? size
+        let length = size + (insertion?.bytes.count ?? 0)
 
         var range = ByteRange(header: request["range"], size: length)
         if let ifRange = request["if-range"], ifRange != etag, ifRange != lastModified {
@@ -121,33 +124,61 @@ struct StaticSiteResponder: Sendable {
         }
         headers.append(("Content-Length", String(bytes?.count ?? 0)))
         guard let bytes else { return Response(status: status, headers: headers, body: .none) }
-        if let page {
-            return Response(status: status, headers: headers, body: .bytes(Array(page[bytes])))
+        if let insertion {
+            return Response(
+                status: status, headers: headers,
+                body: .spliced(file, insert: insertion.bytes, at: insertion.at, offset: bytes.lowerBound, count: bytes.count))
         }
         return Response(status: status, headers: headers, body: .file(file, offset: bytes.lowerBound, count: bytes.count))
     }
 
-    /// A small file's bytes, read through its descriptor.
-    private static func readWhole(_ file: Descriptor, size: Int) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: size)
-        var done = 0
-        while done < size {
-            let count = bytes.withUnsafeMutableBytes { pread(file.raw, $0.baseAddress! + done, size - done, off_t(done)) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return nil }  // shrank: builds replace files by renaming, never truncate
-            done += count
+    /// Where the last `</body>` (in any case) of the file starts, or its size when it has none;
+    /// `nil` when it cannot be read. The file is read backwards in windows of 64 KB that
+    /// overlap by the tag's length less one byte, so a tag across two windows is found too.
+    static func lastBodyEnd(in file: Descriptor, size: Int, window: Int = 64 * 1024) -> Int? {
+        let tag = Array("</body>".utf8)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(window, tag.count), alignment: 16)
+        defer { buffer.deallocate() }
+        var end = size
+        while end > 0 {
+            let start = max(0, end - buffer.count)
+            var done = 0
+            while done < end - start {
+                let count = pread(file.raw, buffer.baseAddress! + done, end - start - done, off_t(start + done))
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return nil }  // shrank: builds replace files by renaming, never truncate
+                done += count
+            }
+            let bytes = buffer.prefix(end - start)
+            var index = bytes.count - tag.count
+            while index >= 0 {
+                var matches = true
+                for offset in 0..<tag.count {
+                    let byte = bytes[index + offset]
+                    // ASCII lower case: `</BODY>` is valid HTML too.
+                    if ((0x41...0x5A).contains(byte) ? byte | 0x20 : byte) != tag[offset] {
+                        matches = false
+                        break
+                    }
+                }
+                if matches { return start + index }
+                index -= 1
+            }
+            if start == 0 { break }
+            end = start + tag.count - 1
         }
-        return bytes
+        return size
     }
 
     // MARK: Reserved paths
 
-    private func reserved(_ request: RequestHead, connection: Connection) -> Response {
+    /// Answers `name` below ``LiveReload/reservedPrefix`` (or the legacy prefix).
+    private func reserved(_ request: RequestHead, name: String, connection: Connection) -> Response {
         guard request.method == "GET" || request.method == "HEAD" else {
             return .plain(405, "Only GET and HEAD are served.\n", extra: [("Allow", "GET, HEAD")])
         }
         guard let liveReload else { return .plain(404, "Not found.\n") }
-        switch request.path {
+        switch LiveReload.reservedPrefix + name {
         case LiveReload.scriptPath:
             let body = Array(LiveReload.script.utf8)
             return Response(

@@ -23,6 +23,7 @@ import TestSupport
         ("/empty/", .notFound),
         ("/digits.txt/", .notFound),
         ("/__cascade/unknown", .notFound),
+        ("/.cascade/unknown", .notFound),
         ("/caf%C3", .badRequest),
     ])
     func statusCodes(path: String, status: TestClient.Status) async throws {
@@ -115,6 +116,7 @@ import TestSupport
         ("/thumbs/photo.png", "image/png"),
         ("/thumbs/data.bin", "application/octet-stream"),
         ("/__cascade/live-reload.js", "text/javascript; charset=utf-8"),
+        ("/.cascade/live-reload.js", "text/javascript; charset=utf-8"),
     ])
     func mediaTypes(path: String, type: String) async throws {
         let (folder, root) = try makeSite()
@@ -210,7 +212,7 @@ import TestSupport
             (try await client.get(path), server.liveReload.version)
         }
         let page = response.text
-        let tag = #"<script src="/__cascade/live-reload.js" data-version="\#(version)" defer></script>"#
+        let tag = #"<script src="/.cascade/live-reload.js" data-version="\#(version)" defer></script>"#
         #expect(page.contains(tag))
         #expect(response.headers[.contentLength] == String(response.bodyCount))
         #expect(response.headers[.cacheControl] == "no-store")
@@ -235,9 +237,9 @@ import TestSupport
         #expect(responses["/assets/cascade.css"]?.text == "body { margin: 0 }\n")
         #expect(responses["/frames.json"]?.text == #"{"version":1}"#)
         for (path, response) in responses where path != "/" {
-            #expect(!response.text.contains("__cascade"), "\(path) must not get the script")
+            #expect(!response.text.contains(LiveReload.scriptPath), "\(path) must not get the script")
         }
-        #expect(responses["/"]?.text.contains("__cascade") == true)
+        #expect(responses["/"]?.text.contains(LiveReload.scriptPath) == true)
         #expect(try folder.data("site/index.html") == before)
         withExtendedLifetime(folder) {}
     }
@@ -250,14 +252,14 @@ import TestSupport
         #expect(live.text.contains(LiveReload.scriptPath))
         let plain = try await withServer(root: root, liveReload: false) { _, client in try await client.get("/album/not-yet.html") }
         #expect(plain.status == .notFound)
-        #expect(!plain.text.contains("__cascade"))
+        #expect(!plain.text.contains(LiveReload.scriptPath))
         withExtendedLifetime(folder) {}
     }
 
     @Test func withoutLiveReloadPagesAreServedAsTheyAre() async throws {
         let (folder, root) = try makeSite()
         let (page, script) = try await withServer(root: root, liveReload: false) { _, client in
-            (try await client.get("/"), try await client.get("/__cascade/live-reload.js"))
+            (try await client.get("/"), try await client.get(LiveReload.scriptPath))
         }
         #expect(page.text == String(decoding: try folder.data("site/index.html"), as: UTF8.self))
         #expect(script.status == .notFound)
@@ -266,8 +268,8 @@ import TestSupport
 
     @Test func theScriptPollsTheReloadEndpoint() async throws {
         let (folder, root) = try makeSite()
-        let response = try await withServer(root: root) { _, client in try await client.get("/__cascade/live-reload.js") }
-        #expect(response.text.contains("/__cascade/reload?version="))
+        let response = try await withServer(root: root) { _, client in try await client.get(LiveReload.scriptPath) }
+        #expect(response.text.contains("/.cascade/reload?version="))
         #expect(response.text.contains("location.reload()"))
         withExtendedLifetime(folder) {}
     }
@@ -277,12 +279,12 @@ import TestSupport
         try await withServer(root: root) { server, client in
             let old = server.liveReload.version
             // A poll with an outdated version is answered at once.
-            let stale = try await client.get("/__cascade/reload?version=outdated")
+            let stale = try await client.get("/.cascade/reload?version=outdated")
             #expect(stale.text == #"{"version":"\#(old)"}"#)
             // A poll with the current version waits for the signal.
             let port = client.port
             let poll = Task {
-                try await PreviewServerTests.client(port: port) { try await $0.get("/__cascade/reload?version=\(old)") }
+                try await PreviewServerTests.client(port: port) { try await $0.get("/.cascade/reload?version=\(old)") }
             }
             try await Task.sleep(for: .milliseconds(300))
             server.liveReload.signal()
@@ -300,7 +302,7 @@ import TestSupport
             let version = server.liveReload.version
             let clock = ContinuousClock()
             let start = clock.now
-            let answer = try await client.get("/__cascade/reload?version=\(version)")
+            let answer = try await client.get("/.cascade/reload?version=\(version)")
             #expect(answer.text == #"{"version":"\#(version)"}"#)
             #expect(clock.now - start >= .milliseconds(150))
         }

@@ -183,7 +183,7 @@ import Darwin
         try await withServer(root: root, pollTimeout: .seconds(20), limits: limits) { server, client in
             let port = client.port
             let version = server.liveReload.version
-            let request = "GET /__cascade/reload?version=\(version) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            let request = "GET /.cascade/reload?version=\(version) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
             // A first poll is held, then its client goes away.
             let gone = try connectLoopback(port: port)
             try sendAll(gone, request)

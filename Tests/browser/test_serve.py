@@ -57,8 +57,8 @@ def test_the_page_reloads_after_a_photo_is_added(serving, driver):
     driver.get(base)
     scripts = driver.execute_script(
         "return [...document.scripts].map(s => s.getAttribute('src') || '')")
-    assert "/__cascade/live-reload.js" in scripts
-    assert "__cascade" not in (out / "index.html").read_text(encoding="utf-8"), \
+    assert "/.cascade/live-reload.js" in scripts
+    assert "live-reload.js" not in (out / "index.html").read_text(encoding="utf-8"), \
         "the reload script must never be written into the site"
     assert "lady-bird-again.html" not in driver.page_source
 
