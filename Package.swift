@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CGD", "CExif", "CTurboJPEG", "CLCMS2", "CZlib", "CPixelKernels"]),
 
         // Videos through the ffmpeg and ffprobe commands: probing, poster frames, web versions.
-        .target(name: "Video"),
+        .target(name: "Video", dependencies: ["Imaging"]),
 
         // The YAML files Cascade reads: `cascade.yml` (site configuration) and album front matter.
         .target(name: "GalleryConfig", dependencies: [.product(name: "Yams", package: "Yams")]),

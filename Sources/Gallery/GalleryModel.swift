@@ -141,6 +141,10 @@ public struct GalleryPhoto: Sendable, Hashable {
         FileIdentity(size: fileSize, modificationTime: modificationTime, changeTime: changeTime, inode: inode)
     }
 
+    /// The inode the scan found the file at, which a read checks the file against
+    /// (``SourceFile/open(_:inode:)``); nil when unknown (a photo made by hand, in tests).
+    public var scannedInode: UInt64? { inode == 0 ? nil : inode }
+
     /// The file name without its extension, used as a fallback title.
     public var stem: String {
         guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return fileName }

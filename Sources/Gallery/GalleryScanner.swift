@@ -218,13 +218,25 @@ public struct GalleryScanner: Sendable {
         photo.changeTime = candidate.identity.changeTime
         photo.inode = candidate.identity.inode
         photo.video = video
+        for problem in video?.fieldProblems ?? [] {
+            warnings.append(ScanProblem(path: candidate.relativePath, reason: problem, isWarning: true))
+        }
         if let problem = info.metadata.xmpProblem {
             warnings.append(ScanProblem(path: candidate.relativePath,
                                         reason: "its embedded XMP is not read: \(problem); the photo is published without it",
                                         isWarning: true))
         }
+        for problem in info.metadata.fieldProblems ?? [] {
+            warnings.append(ScanProblem(path: candidate.relativePath,
+                                        reason: "\(problem); the photo is published without it", isWarning: true))
+        }
         switch sidecar {
-        case .success(let fields): photo.sidecar = fields
+        case .success(let fields):
+            photo.sidecar = fields
+            for problem in fields.fieldProblems ?? [] {
+                warnings.append(ScanProblem(path: candidate.sidecar?.relativePath ?? candidate.relativePath,
+                                            reason: "\(problem); \(candidate.name) is published without it", isWarning: true))
+            }
         case .failure(let error):
             warnings.append(ScanProblem(path: candidate.sidecar?.relativePath ?? candidate.relativePath,
                                         reason: "this XMP sidecar is not read: \(error); \(candidate.name) is published without it",
@@ -245,15 +257,27 @@ public struct GalleryScanner: Sendable {
         case videoWithoutTools
     }
 
-    /// Whether the file is a video, from its first bytes (or, when they are no known format at
-    /// all, from a video extension: a damaged video is reported as a video).
-    static func isVideo(path: String, name: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    /// What a file is by its first bytes, for the choice of reader.
+    enum Sniffed: Equatable {
+        /// A video container ffmpeg gets (pinned to its demuxer).
+        case video
+        /// Named like a video, but no container cascade reads: never handed to ffmpeg, whose
+        /// own guess could take a DASH manifest or an `ffconcat` list for a video and publish
+        /// the files it names.
+        case videoNameOnly
+        /// Anything else: the image reader decides.
+        case other
+    }
+
+    /// Whether the file is a video, from its first bytes alone (its name never makes it one).
+    static func sniff(path: String, name: String) -> Sniffed {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return .other }
         defer { try? handle.close() }
         let bytes = [UInt8]((try? handle.read(upToCount: VideoSniffer.headerLength)) ?? Data())
-        if bytes.isEmpty { return false }
-        if VideoSniffer.isVideo(bytes) { return true }
-        return ImageFormat.sniff(bytes) == nil && Walk.videoExtensions.contains(pathExtension(name).lowercased())
+        if bytes.isEmpty { return .other }
+        if VideoSniffer.isVideo(bytes) { return .video }
+        let namedVideo = ImageFormat.sniff(bytes) == nil && Walk.videoExtensions.contains(pathExtension(name).lowercased())
+        return namedVideo ? .videoNameOnly : .other
     }
 
     /// Probes a video with ffprobe: its poster's `ImageInfo` (its size as shown, its date, whether
@@ -261,7 +285,7 @@ public struct GalleryScanner: Sendable {
     static func probeVideo(_ candidate: Candidate, tools: MediaTools, maxDuration: Double) -> ProbeOutcome {
         let video: VideoInfo
         do throws(VideoError) {
-            video = try VideoProbe.probe(fileAtPath: candidate.path, tools: tools)
+            video = try VideoProbe.probe(fileAtPath: candidate.path, inode: candidate.identity.inode, tools: tools)
         } catch {
             return .failure(error.description)
         }
@@ -308,9 +332,21 @@ public struct GalleryScanner: Sendable {
             if earlier == nil, let video = knownVideo(candidate.relativePath, candidate.identity) {
                 return finish(index, Self.videoOutcome(video, maxDuration: maxDuration), nil)
             }
-            if earlier == nil, Self.isVideo(path: candidate.path, name: candidate.name) {
-                let outcome = tools.map { Self.probeVideo(candidate, tools: $0, maxDuration: maxDuration) } ?? .videoWithoutTools
-                return finish(index, outcome, nil)
+            if earlier == nil {
+                switch Self.sniff(path: candidate.path, name: candidate.name) {
+                case .video:
+                    let outcome = tools.map { Self.probeVideo(candidate, tools: $0, maxDuration: maxDuration) } ?? .videoWithoutTools
+                    return finish(index, outcome, nil)
+                case .videoNameOnly:
+                    return finish(index, .failure(VideoError.notAContainer.description), nil)
+                case .other:
+                    break
+                }
+                // Checked before anything reads it whole (its hash, its decoding).
+                if candidate.identity.size > SourceFile.maximumPhotoSize {
+                    let error = SourceFileError.tooLarge(size: candidate.identity.size, limit: SourceFile.maximumPhotoSize)
+                    return finish(index, .failure(error.description), nil)
+                }
             }
             let result = Result<ImageInfo, ImagingError> { () throws(ImagingError) -> ImageInfo in
                 let info: ImageInfo

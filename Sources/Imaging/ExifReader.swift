@@ -55,8 +55,13 @@ enum ExifReader {
         fields.metadata.description = text(exif_content_get_entry(main, EXIF_TAG_IMAGE_DESCRIPTION))
         fields.metadata.artist = text(exif_content_get_entry(main, EXIF_TAG_ARTIST))
         fields.metadata.hasGPS = (gps?.pointee.count ?? 0) > 0
+        // Windows writes 0 to 5 stars; anything else (65535 included) is no rating, said in a
+        // warning, rather than a rejection that would leave the photo out without a word.
         if let rating = integer(exif_content_get_entry(main, ExifTag(rawValue: 0x4746)), order) {
-            fields.metadata.rating = min(5, max(-1, rating > 0x7FFF ? rating - 0x10000 : rating))
+            switch CheckedNumber.integer(rating, field: "EXIF Rating", in: -1...5) {
+            case .success(let value): fields.metadata.rating = value
+            case .failure(let problem): fields.metadata.fieldProblems = [problem.description]
+            }
         }
         var camera = CameraSettings()
         camera.make = text(exif_content_get_entry(main, EXIF_TAG_MAKE))

@@ -60,8 +60,10 @@ enum ISOMediaHeader {
             var header = 8
             if size == 1 {
                 let large = try reader.u64be(position + 8)
-                guard large <= 1 << 40 else { throw .headerUnreadable(format) }
-                size = Int(large)
+                guard case .success(let checked) = CheckedNumber.integer(large, field: "box size", in: 0...(1 << 40)) else {
+                    throw .headerUnreadable(format)
+                }
+                size = checked
                 header = 16
             } else if size == 0 {
                 size = range.upperBound - position  // to the end
@@ -86,8 +88,11 @@ enum ISOMediaHeader {
             var header = 8
             if size == 1 {
                 let large = try file.u64be(position + 8)
-                guard large <= UInt64(Int.max / 2) else { throw .headerUnreadable(format) }
-                size = Int(large)
+                // At most half of Int's range: `position += size` cannot overflow.
+                guard case .success(let checked) = CheckedNumber.integer(large, field: "box size", in: 0...(Int.max / 2)) else {
+                    throw .headerUnreadable(format)
+                }
+                size = checked
                 header = 16
             } else if size == 0 {
                 size = file.count - position
@@ -267,8 +272,10 @@ enum ISOMediaHeader {
             case 4: return try meta.u32be(position)
             case 8:
                 let large = try meta.u64be(position)
-                guard large <= 1 << 40 else { throw .headerUnreadable(meta.format) }
-                return Int(large)
+                guard case .success(let checked) = CheckedNumber.integer(large, field: "item location", in: 0...(1 << 40)) else {
+                    throw .headerUnreadable(meta.format)
+                }
+                return checked
             default: throw .headerUnreadable(meta.format)
             }
         }

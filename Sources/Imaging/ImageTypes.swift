@@ -151,6 +151,9 @@ public struct PhotoMetadata: Sendable, Hashable, Codable {
     public var camera: CameraSettings?
     /// Why the embedded XMP packet was not read, when it could not be (the rest still is).
     public var xmpProblem: String?
+    /// The fields (of the embedded XMP, EXIF, IPTC) whose values were out of range and left
+    /// out, each as a user reads it ("its EXIF Rating (65535) is not a number in -1…5"); nil when none.
+    public var fieldProblems: [String]?
 
     /// Creates metadata.
     public init(dateTaken: String? = nil, description: String? = nil, artist: String? = nil, hasGPS: Bool = false) {
@@ -169,6 +172,7 @@ public struct PhotoMetadata: Sendable, Hashable, Codable {
         result.rating = xmp.rating ?? rating
         result.dateTaken = xmp.dateTaken ?? dateTaken
         result.artist = xmp.creator ?? artist
+        if let problems = xmp.fieldProblems { result.fieldProblems = (fieldProblems ?? []) + problems }
         return result
     }
 }

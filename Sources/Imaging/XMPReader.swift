@@ -21,6 +21,9 @@ public struct XMPMetadata: Sendable, Hashable, Codable {
     public var dateTaken: String?
     /// `dc:creator`, its entries joined by ", ".
     public var creator: String?
+    /// The fields whose values were out of range and left out, each as a user reads it
+    /// ("its xmp:Rating (1e19) is not a number in -1…5"); nil when there were none.
+    public var fieldProblems: [String]?
 
     /// Creates metadata.
     public init(title: String? = nil, description: String? = nil, keywords: [String]? = nil, rating: Int? = nil,
@@ -35,9 +38,11 @@ public struct XMPMetadata: Sendable, Hashable, Codable {
 
     /// Each field of `self`, else of `lower` (a field `self` lacks comes from `lower`).
     public func over(_ lower: XMPMetadata) -> XMPMetadata {
-        XMPMetadata(title: title ?? lower.title, description: description ?? lower.description,
-                    keywords: keywords ?? lower.keywords, rating: rating ?? lower.rating,
-                    dateTaken: dateTaken ?? lower.dateTaken, creator: creator ?? lower.creator)
+        var result = XMPMetadata(title: title ?? lower.title, description: description ?? lower.description,
+                                 keywords: keywords ?? lower.keywords, rating: rating ?? lower.rating,
+                                 dateTaken: dateTaken ?? lower.dateTaken, creator: creator ?? lower.creator)
+        result.fieldProblems = fieldProblems ?? lower.fieldProblems
+        return result
     }
 }
 
@@ -45,6 +50,10 @@ public struct XMPMetadata: Sendable, Hashable, Codable {
 public enum XMPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The packet (or sidecar) is larger than any real one.
     case tooLarge(limit: Int)
+    /// The XML declaration names another encoding than UTF-8 (`UTF-7`, `UTF-16`...), or the
+    /// text holds NUL bytes (UTF-16 without a declaration): libxml2 would decode it into
+    /// something the byte checks above never saw.
+    case declaresEncoding(String)
     /// The bytes are not UTF-8 text.
     case notUTF8
     /// The packet declares a document type or entities (XMP never does; entity expansion is
@@ -62,6 +71,7 @@ public enum XMPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge(let limit): "larger than \(limit >> 20) MB, far more than any XMP"
         case .notUTF8: "not UTF-8 text"
         case .declaresEntities: "it declares a document type or entities, which XMP never does"
+        case .declaresEncoding(let name): "it declares the text encoding \(name), but XMP is read only as UTF-8"
         case .tooDeep(let limit): "its elements nest more than \(limit) deep"
         case .malformed(let line): "not well-formed XML (line \(line))"
         case .unreadable(let reason): "cannot be read (\(reason))"
@@ -102,6 +112,11 @@ public enum XMPReader {
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
         while body.last == 0 { body = body.dropLast() }  // padding after an embedded packet
         guard String(validating: body, as: UTF8.self) != nil else { throw .notUTF8 }
+        // The checks below read the bytes as UTF-8; libxml2 must read them the same way.
+        if body.contains(0) { throw .declaresEncoding("UTF-16 (it holds NUL bytes)") }
+        if let encoding = declaredEncoding(body), !["utf-8", "utf8"].contains(encoding.lowercased()) {
+            throw .declaresEncoding(String(encoding.prefix(40)))
+        }
         if containsDeclaration(body) { throw .declaresEntities }
         let collector = XMPCollector()
         let parser = XMLParser(data: Data(body))
@@ -115,6 +130,25 @@ public enum XMPReader {
         if let line = collector.errorLine { throw .malformed(line: max(1, line)) }
         guard parsed, parser.parserError == nil else { throw .malformed(line: max(1, parser.lineNumber)) }
         return collector.metadata
+    }
+
+    /// The `encoding` of the XML declaration (`<?xml version="1.0" encoding="UTF-7"?>`) the
+    /// bytes start with (after blanks), if any.
+    static func declaredEncoding(_ bytes: ArraySlice<UInt8>) -> String? {
+        let start = bytes.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? bytes.endIndex
+        let opening = Array("<?xml".utf8)
+        guard bytes[start...].starts(with: opening) else { return nil }
+        let afterOpening = start + opening.count
+        // The declaration ends at the first `?>`.
+        var end = afterOpening
+        while end + 1 < bytes.endIndex, !(bytes[end] == UInt8(ascii: "?") && bytes[end + 1] == UInt8(ascii: ">")) { end += 1 }
+        let declaration = String(decoding: bytes[afterOpening..<min(end, bytes.endIndex)], as: UTF8.self)
+        guard let key = declaration.range(of: "encoding") else { return nil }
+        var rest = declaration[key.upperBound...].drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard rest.first == "=" else { return nil }
+        rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return String(rest.prefix { !$0.isWhitespace }) }
+        return String(rest.dropFirst().prefix { $0 != quote })
     }
 
     /// Whether the bytes hold `<!DOCTYPE` or `<!ENTITY` (in any case).
@@ -285,8 +319,11 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
         if !subject.isEmpty || !hierarchical.isEmpty {
             result.keywords = XMPReader.keywords(subject: subject, hierarchical: hierarchical)
         }
-        if let text = texts(XMPNamespace.xmp + "Rating").first, let value = Double(text), value.isFinite {
-            result.rating = min(5, max(-1, Int(value.rounded())))
+        if let text = texts(XMPNamespace.xmp + "Rating").first {
+            switch CheckedNumber.integer(text, field: "xmp:Rating", in: -1...5) {
+            case .success(let rating): result.rating = rating
+            case .failure(let problem): result.fieldProblems = [problem.description]
+            }
         }
         result.dateTaken = texts(XMPNamespace.photoshop + "DateCreated").first ?? texts(XMPNamespace.exif + "DateTimeOriginal").first
         let creators = texts(XMPNamespace.dc + "creator")

@@ -57,10 +57,11 @@ struct ImageRecipe: Sendable {
         if let source {
             bytes = source
         } else {
-            guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
-                return .failure(.io(path: photo.relativePath, reason: "cannot be read"))
+            do throws(SourceFileError) {
+                bytes = [UInt8](try SourceFile.open(photo.sourcePath, inode: photo.scannedInode).readAll())
+            } catch {
+                return .failure(.io(path: photo.relativePath, reason: error.description))
             }
-            bytes = [UInt8](data)
         }
         let set: RenditionSet
         do throws(ImagingError) {

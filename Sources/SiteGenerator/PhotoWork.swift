@@ -55,15 +55,11 @@ struct PhotoWork: Sendable {
     /// What a Live Photo's motion clip described by `info` depends on besides the clip.
     func liveSettingsKey(for info: VideoInfo) -> String { "live;" + videoSettingsKey(for: info) }
 
-    /// The content hash of a large file, read 4 MiB at a time (the same hash as of the whole
-    /// file); nil when it cannot be read.
-    static func streamHash(path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
+    /// The content hash of a large file, read 4 MiB at a time through `file` (the same hash
+    /// as of the whole file); nil when it cannot be read.
+    static func streamHash(_ file: SourceFile) -> String? {
         var hasher = FingerprintHasher()
-        while let chunk = try? handle.read(upToCount: 4 << 20), !chunk.isEmpty {
-            chunk.withUnsafeBytes { hasher.combine(raw: $0) }
-        }
+        guard file.stream({ hasher.combine(raw: $0) }) else { return nil }
         return hasher.hex
     }
 
@@ -79,17 +75,26 @@ struct PhotoWork: Sendable {
     /// (nothing is read), else the hash of its bytes.
     func contentHash(of photo: GalleryPhoto, previous: Boxed<BuildManifest.PhotoRecord>?) -> Result<String, ImagingError> {
         if let previous, previous.wrappedValue.matches(photo.identity) { return .success(previous.wrappedValue.contentHash) }
+        // Opened as the scan found it: a file swapped for a link since is refused.
+        let file: SourceFile
+        do throws(SourceFileError) {
+            file = try SourceFile.open(photo.sourcePath, inode: photo.scannedInode)
+        } catch {
+            return .failure(.io(path: photo.relativePath, reason: error.description))
+        }
         if photo.isVideo {
             // Videos are large: hashed 4 MiB at a time.
-            guard let hash = Self.streamHash(path: photo.sourcePath) else {
+            guard let hash = Self.streamHash(file) else {
                 return .failure(.io(path: photo.relativePath, reason: "cannot be read"))
             }
             return .success(hash)
         }
-        guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
-            return .failure(.io(path: photo.relativePath, reason: "cannot be read"))
+        do throws(SourceFileError) {
+            let data = try file.readAll()
+            return .success(data.withUnsafeBytes { SiteGenerator.contentHash(raw: $0) })
+        } catch {
+            return .failure(.io(path: photo.relativePath, reason: error.description))
         }
-        return .success(data.withUnsafeBytes { SiteGenerator.contentHash(raw: $0) })
     }
 
     /// Carries out `decision` for the photo whose content hash is `hash`, wanted at `paths`
@@ -106,6 +111,8 @@ struct PhotoWork: Sendable {
         let motion = photo.motion
         guard let info = photo.video ?? motion?.video else { return result }
         let source = motion?.sourcePath ?? photo.sourcePath
+        // The inode the scan found the video at (the clip's, for a Live Photo), which the read checks.
+        let sourceInode: UInt64? = if let motion { motion.identity.inode == 0 ? nil : motion.identity.inode } else { photo.scannedInode }
         let videoPath = job.path
         switch job.decision {
         case .keep:
@@ -118,7 +125,7 @@ struct PhotoWork: Sendable {
             do throws(SiteError) { temporary = try writer.temporaryPath() } catch { return .failure(.write(error)) }
             do throws(VideoError) {
                 guard let encoder = video else { throw .toolsMissing }
-                let log = try encoder.makeWebVersion(of: source, at: temporary, info: info, muted: motion != nil)
+                let log = try encoder.makeWebVersion(of: source, inode: sourceInode, at: temporary, info: info, muted: motion != nil)
                 if !log.isEmpty { made.log.append(log) }
             } catch {
                 try? FileManager.default.removeItem(atPath: temporary)
@@ -177,7 +184,7 @@ struct PhotoWork: Sendable {
         var poster: [UInt8]?
         if let info = photo.video {
             guard let video else { return .failure(.video(.toolsMissing)) }
-            do throws(VideoError) { poster = try video.poster(of: photo.sourcePath, info: info) } catch { return .failure(.video(error)) }
+            do throws(VideoError) { poster = try video.poster(of: photo.sourcePath, inode: photo.scannedInode, info: info) } catch { return .failure(.video(error)) }
         }
         let missing = formats.indices.filter { !kept.contains($0) }
         if let store {

@@ -66,6 +66,7 @@ extension PhotoMetadata: RecordDecodable {
         rating = try fields.intIfPresent("rating")
         camera = try fields.recordIfPresent("camera")
         xmpProblem = try fields.stringIfPresent("xmpProblem")
+        fieldProblems = try fields.stringsIfPresent("fieldProblems")
     }
 }
 

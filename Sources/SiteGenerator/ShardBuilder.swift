@@ -82,10 +82,12 @@ public struct ShardBuilder: Sendable {
         let candidates = plan.photos.map(\.photo).filter { shard.assignment == .content || shard.contains(path: $0.relativePath) }
         let hashes = parallelMap(candidates, jobs: jobs) { photo -> Result<String, ImagingError> in
             if let record = known[photo.relativePath], record.matches(photo.identity) { return .success(record.contentHash) }
-            guard let data = FileManager.default.contents(atPath: photo.sourcePath) else {
-                return .failure(.io(path: photo.relativePath, reason: "cannot be read"))
+            do throws(SourceFileError) {
+                let data = try SourceFile.open(photo.sourcePath, inode: photo.scannedInode).readAll()
+                return .success(data.withUnsafeBytes { contentHash(raw: $0) })
+            } catch {
+                return .failure(.io(path: photo.relativePath, reason: error.description))
             }
-            return .success(data.withUnsafeBytes { contentHash(raw: $0) })
         }
         // A photo that cannot be read has no hash: it is reported by the final build.
         let mine = candidates.indices.compactMap { index -> (photo: GalleryPhoto, hash: String)? in

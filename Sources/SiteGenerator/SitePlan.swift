@@ -186,16 +186,54 @@ struct SitePlan: Sendable {
     }
 
     /// Site-relative path of a photo's original, published for download: `originals/` beside
-    /// the album's page, the slug, and the file's extension when it is short and plain.
+    /// the album's page, the slug, and the extension of its content (``originalExtension(of:)``).
     func originalPath(photo index: Int) -> String {
-        Self.originalPath(directory: photos[index].directory, slug: photos[index].slug, fileName: photos[index].photo.fileName)
+        Self.originalPath(directory: photos[index].directory, slug: photos[index].slug, photo: photos[index].photo)
     }
 
-    /// Site-relative path of the original `fileName` of the photo `slug` in the album `directory`.
-    static func originalPath(directory: String, slug: String, fileName: String) -> String {
-        let ext = pathExtension(fileName).lowercased()
-        let plain = !ext.isEmpty && ext.count <= 5 && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-        return directory + "originals/" + slug + "." + (plain ? ext : "bin")
+    /// Site-relative path of the original of `photo`, whose slug is `slug`, in the album `directory`.
+    static func originalPath(directory: String, slug: String, photo: GalleryPhoto) -> String {
+        directory + "originals/" + slug + "." + originalExtension(of: photo)
+    }
+
+    /// The extension an original is published under: that of what the file holds, as its
+    /// first bytes said (the file's own extension only when it is a name of that same format,
+    /// `.jpeg` for a JPEG, `.mov` for a QuickTime movie). Never the name alone: a JPEG named
+    /// `holiday.html` is published as `.jpg`, so no original is ever served under an extension
+    /// a browser runs (`.html`, `.svg`, `.js`...).
+    static func originalExtension(of photo: GalleryPhoto) -> String {
+        let own = pathExtension(photo.fileName).lowercased()
+        let names: [String]
+        if let video = photo.video {
+            let container = video.container
+            if container.contains("mp4") || container.contains("mov") {
+                names = ["mp4", "mov", "m4v", "3gp", "3g2"]
+            } else if container.contains("matroska") || container.contains("webm") {
+                names = ["mkv", "webm"]
+            } else if container.contains("avi") {
+                names = ["avi"]
+            } else if container.contains("mpegts") {
+                names = ["ts", "mts", "m2ts"]
+            } else if container.contains("mpeg") {
+                names = ["mpg", "mpeg"]
+            } else if container.contains("asf") {
+                names = ["wmv", "asf"]
+            } else {
+                names = ["bin"]
+            }
+        } else {
+            names = switch photo.info.format {
+            case .jpeg: ["jpg", "jpeg", "jpe"]
+            case .png: ["png"]
+            case .gif: ["gif"]
+            case .webp: ["webp"]
+            case .heif: ["heic", "heif", "hif"]
+            case .avif: ["avif"]
+            case .tiff: ["tif", "tiff"]
+            case .bmp: ["bmp"]
+            }
+        }
+        return names.contains(own) ? own : names[0]
     }
 
     /// Number of static pages of an album of `photoCount` photos, `perPage` tiles a page.

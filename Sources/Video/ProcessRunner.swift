@@ -53,8 +53,10 @@ public enum ProcessRunner {
         return (wrapper, ["--pdeathsig", "KILL", "--", executable] + arguments)
     }
 
-    /// Runs `executable` with `arguments`; `timeout` in seconds.
-    public static func run(_ executable: String, _ arguments: [String], timeout: Double) throws(VideoError) -> ProcessOutput {
+    /// Runs `executable` with `arguments`; `timeout` in seconds. `input`, an open descriptor,
+    /// becomes the program's standard input (a video opened and checked by ``VideoInput``,
+    /// which ffmpeg reads as `/dev/stdin`); without it the program reads `/dev/null`.
+    public static func run(_ executable: String, _ arguments: [String], input: Int32? = nil, timeout: Double) throws(VideoError) -> ProcessOutput {
         Interruption.parkIfInterrupted()
         let tool = (executable as NSString).lastPathComponent
         // Checked here: through the wrapper, a missing program would only be the wrapper's exit status.
@@ -76,7 +78,7 @@ public enum ProcessRunner {
         let command = Self.command(executable, arguments)
         process.executableURL = URL(fileURLWithPath: command.executable)
         process.arguments = command.arguments
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = input.map { FileHandle(fileDescriptor: $0, closeOnDealloc: false) } ?? FileHandle.nullDevice
         let done = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in done.signal() }
         do {

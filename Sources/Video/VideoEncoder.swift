@@ -72,17 +72,19 @@ public struct VideoEncoder: Sendable {
 
     /// The poster frame, upright, as PNG bytes: the frame at about a tenth of the video (past a
     /// black first frame), or the first frame of a very short one.
-    public func poster(of path: String, info: VideoInfo) throws(VideoError) -> [UInt8] {
+    /// The video is opened as ``VideoInput`` does (`inode`: the scan's).
+    public func poster(of path: String, inode: UInt64? = nil, info: VideoInfo) throws(VideoError) -> [UInt8] {
+        let input = try VideoInput(path: path, inode: inode)
         let time = info.duration >= 0.5 ? info.duration * 0.1 : 0
         let timeout = min(60.0, settings.timeLimit ?? 60)
         let output = try ProcessRunner.run(
             tools.ffmpeg,
-            ["-nostdin", "-hide_banner", "-v", "error", "-ss", String(format: "%.3f", time), "-i", path,
-             "-map", "0:v:0", "-frames:v", "1", "-an", "-sn", "-dn", "-f", "image2pipe", "-c:v", "png", "-"],
-            timeout: timeout)
+            ["-nostdin", "-hide_banner", "-v", "error", "-ss", String(format: "%.3f", time)] + input.arguments
+                + ["-map", "0:v:0", "-frames:v", "1", "-an", "-sn", "-dn", "-f", "image2pipe", "-c:v", "png", "-"],
+            input: input.file.descriptor, timeout: timeout)
         if output.timedOut { throw .timedOut(tool: "ffmpeg", seconds: timeout) }
         guard output.status == 0, !output.standardOutput.isEmpty else {
-            throw .toolFailed(tool: "ffmpeg", reason: "no poster frame: " + VideoProbe.reason(output.lastErrorLine, path: path))
+            throw .toolFailed(tool: "ffmpeg", reason: "no poster frame: " + VideoProbe.reason(output.lastErrorLine))
         }
         return [UInt8](output.standardOutput)
     }
@@ -95,9 +97,12 @@ public struct VideoEncoder: Sendable {
 
     /// The arguments that make the web version of `input` at `output` (an MP4 with its index
     /// first, every metadata tag, chapter and data track dropped).
-    /// `muted` leaves the sound out (a Live Photo's motion clip plays muted).
-    public func arguments(input: String, output: String, info: VideoInfo, muted: Bool = false) -> [String] {
-        var arguments = ["-nostdin", "-hide_banner", "-v", "error", "-y", "-i", input, "-map", "0:v:0"]
+    /// `muted` leaves the sound out (a Live Photo's motion clip plays muted). `container`
+    /// pins the demuxer and allows only the `file` protocol (see ``VideoInput``).
+    public func arguments(input: String, container: VideoContainer? = nil, output: String, info: VideoInfo, muted: Bool = false) -> [String] {
+        var arguments = ["-nostdin", "-hide_banner", "-v", "error", "-y", "-protocol_whitelist", "file"]
+        if let container { arguments += ["-f", container.demuxer] }
+        arguments += ["-i", input, "-map", "0:v:0"]
         arguments += muted ? ["-an"] : ["-map", "0:a:0?"]
         arguments += ["-map_metadata", "-1", "-map_metadata:s", "-1",
                          "-map_chapters", "-1", "-sn", "-dn", "-fflags", "+bitexact"]
@@ -114,14 +119,19 @@ public struct VideoEncoder: Sendable {
         return arguments
     }
 
-    /// Makes the web version of `input` at `output`; returns ffmpeg's messages (for `--verbose`).
+    /// Makes the web version of the video at `path` at `output` (opened as ``VideoInput``
+    /// does; `inode`: the scan's); returns ffmpeg's messages (for `--verbose`).
     @discardableResult
-    public func makeWebVersion(of input: String, at output: String, info: VideoInfo, muted: Bool = false) throws(VideoError) -> String {
+    public func makeWebVersion(of path: String, inode: UInt64? = nil, at output: String, info: VideoInfo, muted: Bool = false) throws(VideoError) -> String {
+        let input = try VideoInput(path: path, inode: inode)
         let limit = timeout(for: info)
-        let result = try ProcessRunner.run(tools.ffmpeg, arguments(input: input, output: output, info: info, muted: muted), timeout: limit)
+        let result = try ProcessRunner.run(
+            tools.ffmpeg,
+            arguments(input: VideoInput.inputName, container: input.container, output: output, info: info, muted: muted),
+            input: input.file.descriptor, timeout: limit)
         if result.timedOut { throw .timedOut(tool: "ffmpeg", seconds: limit) }
         guard result.status == 0 else {
-            throw .toolFailed(tool: "ffmpeg", reason: VideoProbe.reason(result.lastErrorLine, path: input))
+            throw .toolFailed(tool: "ffmpeg", reason: VideoProbe.reason(result.lastErrorLine))
         }
         return result.standardError
     }

@@ -16,6 +16,13 @@ public enum VideoError: Error, CustomStringConvertible, Equatable, Sendable {
     case timedOut(tool: String, seconds: Double)
     /// The work needs `ffmpeg` and `ffprobe`, which are not on the `PATH`.
     case toolsMissing
+    /// The file's first bytes are no container Cascade hands to ffmpeg (a playlist, a
+    /// manifest or a text file named like a video).
+    case notAContainer
+    /// The file could not be opened as the scan found it (replaced, or a link now).
+    case source(String)
+    /// A number in the video or ffprobe's answer is out of range (not finite, too large).
+    case outOfRange(String)
 
     public var description: String {
         switch self {
@@ -29,6 +36,10 @@ public enum VideoError: Error, CustomStringConvertible, Equatable, Sendable {
         case .toolFailed(let tool, let reason): "\(tool) failed: \(reason)"
         case .timedOut(let tool, let seconds): "\(tool) was stopped after \(Int(seconds.rounded())) s (it took too long)"
         case .toolsMissing: "it needs ffmpeg and ffprobe, which are not on the PATH (\(MediaTools.installHint))"
+        case .notAContainer:
+            "its content is not a video container cascade reads (MP4/MOV, Matroska/WebM, AVI, MPEG, WMV), whatever its name says"
+        case .source(let reason): reason
+        case .outOfRange(let problem): "\(problem)"
         }
     }
 }

@@ -19,11 +19,15 @@ public struct VideoInfo: Sendable, Hashable, Codable {
     public var creationDate: String?
     /// Whether the file carries a location (ISO 6709 `location` tags).
     public var hasLocation: Bool
+    /// The numbers in the file that were out of range and left out, each as a user reads it
+    /// ("its rotate tag (nan) is not a number in -360…360; shown unturned"); nil when none.
+    public var fieldProblems: [String]?
 
     /// Creates a record.
     public init(
         storedWidth: Int, storedHeight: Int, rotation: Int, duration: Double, videoCodec: String, pixelFormat: String,
-        audioCodec: String?, container: String, creationDate: String? = nil, hasLocation: Bool = false
+        audioCodec: String?, container: String, creationDate: String? = nil, hasLocation: Bool = false,
+        fieldProblems: [String]? = nil
     ) {
         self.storedWidth = storedWidth
         self.storedHeight = storedHeight
@@ -35,6 +39,7 @@ public struct VideoInfo: Sendable, Hashable, Codable {
         self.container = container
         self.creationDate = creationDate
         self.hasLocation = hasLocation
+        self.fieldProblems = fieldProblems
     }
 
     /// Whether showing it swaps width and height (a quarter turn).

@@ -1,23 +1,28 @@
 import Foundation
+import Imaging
 
 /// Reads a video's streams and metadata with `ffprobe` (JSON output), with a time limit.
 public enum VideoProbe {
     /// Seconds ffprobe may take on one file.
     public static let timeout: Double = 30
+    /// The largest picture side taken (H.264 and HEVC stop at 16384; AV1 at 65536).
+    public static let maximumSide = 65536
 
-    /// Probes the video at `path`.
-    public static func probe(fileAtPath path: String, tools: MediaTools) throws(VideoError) -> VideoInfo {
+    /// Probes the video at `path` (opened and checked as ``VideoInput`` does; `inode` is the
+    /// scan's).
+    public static func probe(fileAtPath path: String, inode: UInt64? = nil, tools: MediaTools) throws(VideoError) -> VideoInfo {
+        let input = try VideoInput(path: path, inode: inode)
         let output = try ProcessRunner.run(
             tools.ffprobe,
-            ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", "--", path],
-            timeout: timeout)
+            ["-v", "error", "-print_format", "json", "-show_format", "-show_streams"] + input.arguments,
+            input: input.file.descriptor, timeout: timeout)
         if output.timedOut { throw .timedOut(tool: "ffprobe", seconds: timeout) }
-        guard output.status == 0 else { throw .unreadable(Self.reason(output.lastErrorLine, path: path)) }
+        guard output.status == 0 else { throw .unreadable(Self.reason(output.lastErrorLine)) }
         return try parse(output.standardOutput)
     }
 
-    /// ffprobe's reason without the file's path (the message names the file already).
-    static func reason(_ line: String, path: String) -> String {
+    /// ffprobe's reason without the input's name (the message names the file already).
+    static func reason(_ line: String, path: String = VideoInput.inputName) -> String {
         var text = line.replacingOccurrences(of: path + ": ", with: "").replacingOccurrences(of: path, with: "the file")
         if text.hasPrefix("[") , let end = text.firstIndex(of: "]") { text = String(text[text.index(after: end)...]).trimmingCharacters(in: .whitespaces) }
         return text
@@ -37,17 +42,26 @@ public enum VideoProbe {
             throw .noVideoStream
         }
         guard let codec = video.codec_name, !codec.isEmpty else { throw .unsupportedCodec(video.codec_tag_string ?? "unknown") }
-        guard let width = video.width, let height = video.height, width > 0, height > 0 else {
+        // Every number is checked before use: a conversion of `nan`, `inf` or 1e300 to Int traps.
+        guard let width = video.width, let height = video.height, (1...Self.maximumSide).contains(width),
+              (1...Self.maximumSide).contains(height) else {
             throw .unreadable("no picture size")
         }
         let audio = streams.first { $0.codec_type == "audio" }
         let duration = Double(report.format?.duration ?? "") ?? Double(video.duration ?? "") ?? 0
         guard duration.isFinite, duration > 0 else { throw .unreadable("no duration") }
         var rotation = 0
+        var problems: [String] = []
         if let value = video.side_data_list?.compactMap(\.rotation).first {
-            rotation = Int(value.rounded())
-        } else if let tag = video.tags?["rotate"], let value = Double(tag) {
-            rotation = -Int(value.rounded())  // the tag turns clockwise, the display matrix anticlockwise
+            switch CheckedNumber.integer(value, field: "display matrix rotation", in: -360...360) {
+            case .success(let degrees): rotation = degrees
+            case .failure(let problem): problems.append(problem.description + "; shown unturned")
+            }
+        } else if let tag = video.tags?["rotate"] {
+            switch CheckedNumber.integer(tag, field: "rotate tag", in: -360...360) {
+            case .success(let degrees): rotation = -degrees  // the tag turns clockwise, the display matrix anticlockwise
+            case .failure(let problem): problems.append(problem.description + "; shown unturned")
+            }
         }
         rotation = ((rotation % 360) + 360) % 360
         let tags = (report.format?.tags ?? [:]).merging(video.tags ?? [:]) { first, _ in first }
@@ -56,7 +70,7 @@ public enum VideoProbe {
             storedWidth: width, storedHeight: height, rotation: rotation, duration: duration, videoCodec: codec,
             pixelFormat: video.pix_fmt ?? "", audioCodec: audio?.codec_name, container: report.format?.format_name ?? "",
             creationDate: (tags["creation_time"] ?? tags["com.apple.quicktime.creationdate"]).flatMap(exifDate),
-            hasLocation: hasLocation)
+            hasLocation: hasLocation, fieldProblems: problems.isEmpty ? nil : problems)
     }
 
     /// `2024-05-01T10:20:30.000000Z` as `2024:05:01 10:20:30`.

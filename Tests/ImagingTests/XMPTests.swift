@@ -81,10 +81,17 @@ struct XMPReaderTests {
         #expect(fields.keywords == ["Paris", "Ana", "night"])
     }
 
-    @Test("ratings are clamped to -1 ... 5; a rejected photo is -1", arguments: [("-1", -1), ("5", 5), ("7", 5), ("-3", -1), ("3.0", 3), ("x", nil)] as [(String, Int?)])
+    @Test("ratings are -1 ... 5 (a rejected photo is -1); any other value, however large, is left out with a reason",
+          arguments: [("-1", -1), ("5", 5), ("3.0", 3), ("7", nil), ("-3", nil), ("x", nil), ("1e19", nil),
+                      ("9.3e18", nil), ("-1e300", nil), ("nan", nil), ("inf", nil)] as [(String, Int?)])
     func ratings(text: String, expected: Int?) throws {
         let fields = try XMPReader.read(Array(xmpPacket("", attributes: #"xmp:Rating="\#(text)""#).utf8))
         #expect(fields.rating == expected)
+        if expected == nil {
+            #expect(fields.fieldProblems == ["its xmp:Rating (\(text)) is not a number in -1…5"])
+        } else {
+            #expect(fields.fieldProblems == nil)
+        }
     }
 
     @Test("a sidecar is read from its file; one that is too large is refused without being read whole")
@@ -109,6 +116,23 @@ struct XMPReaderTests {
         #expect(throws: XMPError.declaresEntities) { try XMPReader.read(Array(packet.utf8)) }
         let lowercase = "<!doctype x [<!entity a \"b\">]><x/>"
         #expect(throws: XMPError.declaresEntities) { try XMPReader.read(Array(lowercase.utf8)) }
+    }
+
+    @Test("a packet declaring another encoding than UTF-8 (UTF-7 hides a DOCTYPE from the byte check), or UTF-16 without one, is refused")
+    func otherEncodings() throws {
+        // `+ADw-+ACE-DOCTYPE` is `<!DOCTYPE` in UTF-7: no `<!` in the bytes.
+        let seven = #"<?xml version="1.0" encoding="UTF-7"?>+ADw-+ACE-DOCTYPE x +AFs-+ADw-+ACE-ENTITY t 'boom'+AD4-+AF0-+AD4-"#
+            + xmpPacket("<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">+ACY-t+ADs-</rdf:li></rdf:Alt></dc:title>")
+        #expect(throws: XMPError.declaresEncoding("UTF-7")) { try XMPReader.read(Array(seven.utf8)) }
+        #expect(throws: XMPError.declaresEncoding("ISO-8859-1")) {
+            try XMPReader.read(Array("  <?xml version='1.0' encoding = 'ISO-8859-1' ?><x/>".utf8))
+        }
+        let sixteen = Array("<?xml version=\"1.0\"?><x/>".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        #expect(throws: XMPError.declaresEncoding("UTF-16 (it holds NUL bytes)")) { try XMPReader.read(sixteen) }
+        // UTF-8 declared in any case is read.
+        let eight = #"<?xml version="1.0" encoding="utf-8"?>"# + xmpPacket("", attributes: #"xmp:Rating="3""#)
+        #expect(try XMPReader.read(Array(eight.utf8)).rating == 3)
+        #expect(XMPReader.declaredEncoding(Array(#"<?xml version="1.0"?><x encoding="UTF-7"/>"#.utf8)[...]) == nil)
     }
 
     @Test("deep nesting is refused, not recursed into")

@@ -39,6 +39,7 @@ struct RecordCoderTests {
         metadata.keywords = ["sand", "東京", ""]
         metadata.rating = -1
         metadata.xmpProblem = "the packet ends early"
+        metadata.fieldProblems = ["its EXIF Rating (65535) is not a number in -1…5"]
         var camera = CameraSettings()
         camera.make = "Canon"
         camera.model = "EOS R5"
@@ -55,7 +56,8 @@ struct RecordCoderTests {
             path: "v/videos/clip.live.mp4", settings: "h264|crf23", sourceHash: "feed",
             sourceIdentity: FileIdentity(size: 9, modificationTime: 1.5, changeTime: 2.5, inode: 3),
             probe: VideoInfo(storedWidth: 1920, storedHeight: 1080, rotation: 90, duration: 2.5, videoCodec: "hevc", pixelFormat: "yuv420p",
-                             audioCodec: "aac", container: "mov", creationDate: "2024-07-14", hasLocation: true),
+                             audioCodec: "aac", container: "mov", creationDate: "2024-07-14", hasLocation: true,
+                             fieldProblems: ["its rotate tag (nan) is not a number in -360…360; shown unturned"]),
             sourcePath: "a/IMG_1.MOV")
         return record
     }

@@ -240,10 +240,39 @@ struct VideoTests {
         #expect(Set(reasons.keys) == ["truncated.mp4", "empty.mov", "garbage.mkv", "sound.mp4", "long.mp4"])
         #expect(reasons["empty.mov"] == "the file is empty")
         #expect(reasons["truncated.mp4"]?.hasPrefix("the video cannot be read") == true)
-        #expect(reasons["garbage.mkv"]?.hasPrefix("the video cannot be read") == true)
+        // Not a container by its first bytes: never handed to ffprobe (which would guess a format).
+        #expect(reasons["garbage.mkv"]?.hasPrefix("its content is not a video container cascade reads") == true)
         #expect(reasons["sound.mp4"] == "the file holds no video stream")
         #expect(reasons["long.mp4"] == "the video is 0:04 long, longer than video_max_duration (0:03)")
         #expect(FileManager.default.fileExists(atPath: output.path + "/videos/good.mp4"))
+    }
+
+    @Test("a rotate tag or display matrix that is not a finite number in range is left out with a reason, never converted",
+          arguments: [("nan", "tags", "rotate tag"), ("inf", "tags", "rotate tag"), ("1e300", "tags", "rotate tag"),
+                      ("1e300", "side", "display matrix rotation")])
+    func nonFiniteRotation(value: String, place: String, field: String) throws {
+        let rotation = place == "tags" ? #""tags": {"rotate": "\#(value)"}"# : #""side_data_list": [{"rotation": \#(value)}]"#
+        let json = #"{"streams": [{"codec_type": "video", "codec_name": "h264", "width": 160, "height": 96, \#(rotation)}], "format": {"duration": "1.0", "format_name": "matroska,webm"}}"#
+        let info = try VideoProbe.parse(Data(json.utf8))
+        #expect(info.rotation == 0)
+        // A tag is shown as written; the matrix's angle is a JSON number, shown as Swift prints it.
+        let shown = place == "tags" ? value : "\(Double(value)!)"
+        #expect(info.fieldProblems == ["its \(field) (\(shown)) is not a number in -360…360; shown unturned"])
+        let turned = #"{"streams": [{"codec_type": "video", "codec_name": "h264", "width": 160, "height": 96, "tags": {"rotate": "90"}}], "format": {"duration": "1.0"}}"#
+        #expect(try VideoProbe.parse(Data(turned.utf8)).rotation == 270)
+    }
+
+    @Test("only a known container is a video, by its first bytes: a DASH manifest or ffconcat list named .mp4 is none")
+    func containers() throws {
+        #expect(VideoSniffer.container(Array("<?xml version=\"1.0\"?><MPD><BaseURL>/home/me/private.mov</BaseURL></MPD>".utf8)) == nil)
+        #expect(VideoSniffer.container(Array("ffconcat version 1.0\nfile 'private.mov'\n".utf8)) == nil)
+        #expect(VideoSniffer.container(Array("#EXTM3U\n#EXTINF:1,\n/home/me/private.mov\n".utf8)) == nil)
+        #expect(VideoSniffer.container([0, 0, 0, 0x18] + Array("ftypisom".utf8) + [0, 0, 0, 0]) == .quickTime)
+        #expect(VideoSniffer.container([0x1A, 0x45, 0xDF, 0xA3, 0x9F]) == .matroska)
+        var m2ts = [UInt8](repeating: 0, count: 400)
+        for packet in 0..<3 { m2ts[4 + packet * 192] = 0x47 }
+        #expect(VideoSniffer.container(m2ts) == .mpegTransportStream)
+        #expect(VideoContainer.allCases.map(\.demuxer) == ["mov", "matroska", "avi", "mpeg", "mpegts", "asf"])
     }
 
     @Test("without ffmpeg, videos are left out with one line saying how many and how to install it")

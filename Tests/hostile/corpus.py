@@ -266,7 +266,7 @@ def make_videos(f):
     ffmpeg("-f", "lavfi", "-i", "sine", "-t", "1", "-c:a", "aac", str(f / "sound-only.mp4"))
     cases.append(Case("sound-only.mp4", "skip", reason=r"no video stream"))
     save(f, "garbage.mov", os.urandom(4096))
-    cases.append(Case("garbage.mov", "skip", reason=r"video cannot be read"))
+    cases.append(Case("garbage.mov", "skip", reason=r"not a video container"))
     save(f, "empty.mkv", b"")
     cases.append(Case("empty.mkv", "skip", reason=r"empty"))
     return cases

@@ -173,7 +173,9 @@ struct ImagePlanStage {
     /// published without its motion).
     private func motionHash(_ motion: MotionClip, previous: BuildManifest.PhotoRecord?) -> String? {
         if let video = previous?.video, let hash = video.sourceHash, video.sourceIdentity == motion.identity { return hash }
-        return PhotoWork.streamHash(path: motion.sourcePath)
+        let inode = motion.identity.inode == 0 ? nil : motion.identity.inode
+        guard let file = try? SourceFile.open(motion.sourcePath, inode: inode) else { return nil }
+        return PhotoWork.streamHash(file)
     }
 
     /// What happens to a video's web version, and the settings its record names: kept when the

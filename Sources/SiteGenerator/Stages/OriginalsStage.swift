@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import Imaging
 
 /// With `download_originals`, copies each published photo's original file to
 /// `<album>/originals/<slug>.<ext>`, except originals that carry a GPS position while positions
@@ -27,7 +28,11 @@ struct OriginalsStage {
                 }
                 let path = plan.originalPath(photo: index)
                 if !kept.contains(photo.relativePath) || writer.fileSize(path) != photo.fileSize {
-                    guard let data = FileManager.default.contents(atPath: photo.sourcePath) else { continue }
+                    // Read as the scan found it (a swap to a link is refused); a video may
+                    // be larger than a photo may.
+                    let limit = photo.isVideo ? Int.max : SourceFile.maximumPhotoSize
+                    guard let file = try? SourceFile.open(photo.sourcePath, inode: photo.scannedInode),
+                          let data = try? file.readAll(limit: limit) else { continue }
                     try writer.write(data, to: path)
                 }
                 files.insert(path)

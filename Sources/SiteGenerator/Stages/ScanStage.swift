@@ -145,7 +145,7 @@ struct ScanStage {
             }
         }
         if options.downloadOriginals {
-            files.append(SitePlan.originalPath(directory: directory, slug: slug, fileName: photo.fileName))
+            files.append(SitePlan.originalPath(directory: directory, slug: slug, photo: photo))
         }
         if photo.isVideo { files.append(SitePlan.videoPath(directory: directory, slug: slug)) }
         if photo.motion != nil { files.append(SitePlan.livePath(directory: directory, slug: slug)) }

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import Imaging
+
+@Suite("Source files: opened as the scan found them, sizes checked before reading")
+struct SourceFileTests {
+    /// The inode `lstat` gives, as the scan records it.
+    func inode(_ path: String) -> UInt64 {
+        var status = stat()
+        _ = lstat(path, &status)
+        return UInt64(status.st_ino)
+    }
+
+    @Test("a photo swapped for a link to an outside file after the scan is refused, not read")
+    func swappedForLink() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("photos/holiday.jpg", [0xFF, 0xD8, 0xFF, 0xE0])
+        try folder.write("outside/secret.jpg", Array("the secret".utf8))
+        let photo = folder.path + "/photos/holiday.jpg"
+        let scanned = inode(photo)
+        #expect(try SourceFile.open(photo, inode: scanned).readAll() == Data([0xFF, 0xD8, 0xFF, 0xE0]))
+        // The swap, as a hostile user makes it between the scan and the read.
+        try FileManager.default.removeItem(atPath: photo)
+        try FileManager.default.createSymbolicLink(atPath: photo, withDestinationPath: folder.path + "/outside/secret.jpg")
+        #expect(throws: SourceFileError.replacedByLink) { try SourceFile.open(photo, inode: scanned) }
+        #expect(SourceFileError.replacedByLink.description == "the file was replaced by a link during the build; not read")
+    }
+
+    @Test("a photo replaced by another file (a rename over it) after the scan is refused")
+    func replacedByAnother() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("holiday.jpg", [1, 2, 3])
+        try folder.write("other.jpg", [4, 5, 6])
+        let photo = folder.path + "/holiday.jpg"
+        let scanned = inode(photo)
+        #expect(rename(folder.path + "/other.jpg", photo) == 0)
+        #expect(throws: SourceFileError.replaced) { try SourceFile.open(photo, inode: scanned) }
+        // Without the scan's inode (a photo made in a test) the file is read.
+        #expect(try SourceFile.open(photo, inode: nil).readAll() == Data([4, 5, 6]))
+    }
+
+    @Test("a file larger than the limit is refused before anything is read; a folder or FIFO is not read")
+    func sizes() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/sparse.jpg"
+        try folder.write("sparse.jpg", [0xFF, 0xD8, 0xFF])
+        #expect(truncate(path, 3 << 30) == 0)  // 3 GiB, a hole: reading it whole would take 3 GiB
+        let file = try SourceFile.open(path, inode: nil)
+        #expect(file.size == 3 << 30)
+        #expect(throws: SourceFileError.tooLarge(size: 3 << 30, limit: SourceFile.maximumPhotoSize)) { try file.readAll() }
+        #expect(SourceFileError.tooLarge(size: 3 << 30, limit: SourceFile.maximumPhotoSize).description
+            == "the file is 3.2 GB, larger than the 2.1 GB a photo may be")
+        #expect(throws: SourceFileError.notRegularFile) { try SourceFile.open(folder.path, inode: nil) }
+        #expect(mkfifo(folder.path + "/pipe.jpg", 0o600) == 0)
+        #expect(throws: SourceFileError.notRegularFile) { try SourceFile.open(folder.path + "/pipe.jpg", inode: nil) }
+    }
+
+    @Test("a large file is streamed in blocks, and hashes as the whole")
+    func stream() throws {
+        let folder = try TemporaryFolder()
+        let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        try folder.write("clip.mp4", bytes)
+        var seen: [UInt8] = []
+        var blocks = 0
+        let file = try SourceFile.open(folder.path + "/clip.mp4", inode: nil)
+        let finished = file.stream(blockSize: 4096) { block in
+            seen += block
+            blocks += 1
+        }
+        #expect(finished)
+        #expect(seen == bytes)
+        #expect(blocks == 3)
+    }
+}
+
+@Suite("Checked numbers from files")
+struct CheckedNumberTests {
+    @Test("values that would trap a conversion are refused with the field named", arguments: ["1e19", "9.3e18", "-1e300", "nan", "inf", "-inf", "x", ""])
+    func refused(text: String) {
+        #expect(throws: FieldValueProblem.self) { try CheckedNumber.integer(text, field: "xmp:Rating", in: -1...5).get() }
+    }
+
+    @Test("values in range are taken, rounded")
+    func taken() throws {
+        #expect(try CheckedNumber.integer(" 4.6 ", field: "f", in: -1...5).get() == 5)
+        #expect(try CheckedNumber.integer(-90.0, field: "rotate", in: -360...360).get() == -90)
+        #expect(try CheckedNumber.integer(UInt16(5), field: "EXIF Rating", in: -1...5).get() == 5)
+        #expect(throws: FieldValueProblem(field: "EXIF Rating", value: "65535", range: "-1…5")) {
+            try CheckedNumber.integer(UInt16(65535), field: "EXIF Rating", in: -1...5).get()
+        }
+        #expect(FieldValueProblem(field: "EXIF Rating", value: "65535", range: "-1…5").description
+            == "its EXIF Rating (65535) is not a number in -1…5")
+        #expect(throws: FieldValueProblem.self) { try CheckedNumber.double(.nan, field: "f", in: 0...1).get() }
+        #expect(try CheckedNumber.double(0.5, field: "f", in: 0...1).get() == 0.5)
+    }
+}
