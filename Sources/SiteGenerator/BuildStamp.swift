@@ -20,13 +20,14 @@ import Gallery
 ///   count too, so nothing the scan could read is missed; a photo folder with a symbolic link
 ///   in it has no stamp (a link's target may change without the folder showing it), and is
 ///   always built in full.
-/// - ``output``: every entry of the output folder, by path and kind: a file deleted, added or
-///   left behind (a killed build's temporary folder) makes the build run in full, which puts the
-///   site right. (A full no-op rebuild also goes by whether each file is there, not by its bytes.)
-///   Folders unchanged since the last build's walk are not read again (``OutputStamp``).
+/// - ``output``: every entry of the output folder, by path and kind, and each file's size,
+///   inode, modification and change times (``OutputStamp``): a file deleted, added, left behind
+///   (a killed build's temporary folder) or changed in place (a truncated image, an edited page)
+///   makes the build run in full, which puts the site right (the files changed since the last
+///   build made them are made again: ``OutputStamp/changedFiles``).
 struct BuildStamp: Sendable, Equatable, Codable {
     /// Bumped when what a stamp covers changes, so older stamps never match.
-    static let version = 1
+    static let version = 2
 
     /// The fingerprint of everything the site is made from.
     var inputs: String
@@ -59,12 +60,11 @@ struct BuildStamp: Sendable, Equatable, Codable {
         return (hasher.hex, listings)
     }
 
-    /// The fingerprint of the output folder `root`'s entries, with what the walk found in each
-    /// folder: the folders whose identity is as `earlier` (the last walk's) recorded are not read
-    /// again (``OutputStamp``); the root's sub-folders are walked `jobs` at a time. Nil when a
-    /// folder cannot be read.
-    static func output(root: String, earlier: [String: OutputStamp.Folder]?, jobs: Int = 1) -> OutputStamp? {
-        OutputStamp(root: root, earlier: earlier, jobs: jobs)
+    /// The fingerprint of the output folder `root`'s entries and files (``OutputStamp``), with
+    /// `keepFiles` each folder's files' hashes (for the catalog); the root's sub-folders are
+    /// walked `jobs` at a time. Nil when a folder cannot be read.
+    static func output(root: String, jobs: Int = 1, keepFiles: Bool = false) -> OutputStamp? {
+        OutputStamp(root: root, jobs: jobs, keepFiles: keepFiles)
     }
 
     /// The running program's file: its path and identity (a new build of Cascade is another

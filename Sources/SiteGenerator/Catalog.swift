@@ -94,6 +94,11 @@ final class Catalog: Sendable {
         migrator.registerMigration("v3 last build") { db in
             try db.execute(sql: "CREATE TABLE last_build (id INTEGER PRIMARY KEY CHECK (id = 1), summary BLOB NOT NULL)")
         }
+        // Each made file's state (path and identity) as the end of the last build found it
+        // (``OutputStamp``): a file changed since is made again.
+        migrator.registerMigration("v4 output state") { db in
+            try db.execute(sql: "CREATE TABLE output_state (id INTEGER PRIMARY KEY CHECK (id = 1), stamp TEXT NOT NULL, folders BLOB NOT NULL)")
+        }
         // Reads the database once: a file that is not SQLite fails here, not in the middle of a build.
         if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
             throw CatalogVersionError()
@@ -255,6 +260,28 @@ final class Catalog: Sendable {
             let data = try JSONEncoder().encode(summary)
             try database.write { db in
                 try db.execute(sql: "INSERT OR REPLACE INTO last_build (id, summary) VALUES (1, ?)", arguments: [data])
+            }
+        } catch {
+            throw .catalog(path: path, reason: "\(error)")
+        }
+    }
+
+    /// The output folder's files as the end of the last build that finished found them (each
+    /// folder's sums and files' hashes, ``OutputStamp``); nil when no build recorded them.
+    func outputState() -> [String: OutputStamp.Folder]? {
+        let data = try? database.read { db in try Data.fetchOne(db, sql: "SELECT folders FROM output_state WHERE id = 1") }
+        return data.flatMap { OutputStamp.decode([UInt8]($0)) }
+    }
+
+    /// Records the output folder's files as the end of a build found them (`stamp`'s folders,
+    /// kept with their files); nothing is written when the recorded stamp is the same.
+    func recordOutputState(_ stamp: OutputStamp) throws(SiteError) {
+        do {
+            let recorded = try database.read { db in try String.fetchOne(db, sql: "SELECT stamp FROM output_state WHERE id = 1") }
+            guard recorded != stamp.hex else { return }
+            let data = Data(OutputStamp.encode(stamp.folders))
+            try database.write { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO output_state (id, stamp, folders) VALUES (1, ?, ?)", arguments: [stamp.hex, data])
             }
         } catch {
             throw .catalog(path: path, reason: "\(error)")

@@ -92,14 +92,22 @@ struct ImageRecipe: Sendable {
     }
 
     /// The images of `photo` (content hash `hash`) in `store`: taken from it when it holds
-    /// them, else made and added to it. `widths` are the widths the photo gets. Returns the
-    /// entry's key and images, and whether this call made them.
+    /// them (checked: every value possible for this photo, every file's content the hash the
+    /// entry recorded), else made and added to it. `widths` are the widths the photo gets.
+    /// Returns the entry's key and images, whether this call made them, and why the entry the
+    /// store held could not be used, when it was damaged (it is then made again and replaced).
     func stored(
         _ photo: GalleryPhoto, hash: String, widths: [Int], in store: RenditionStore
-    ) -> Result<(key: String, images: StoredImages, made: Bool), PhotoFailure> {
+    ) -> Result<(key: String, images: StoredImages, made: Bool, damage: String?), PhotoFailure> {
         let key = storeKey(hash: hash, size: photo.fileSize)
-        if let images = store.lookup(key), matches(images, widths: widths) {
-            return .success((key, images, false))
+        var damage: String?
+        switch store.check(key, verify: true, display: (photo.info.displayWidth, photo.info.displayHeight)) {
+        case .found(let images) where matches(images, widths: widths):
+            return .success((key, images, false, nil))
+        case .damaged(let reason):
+            damage = "its images in the store (\(store.entryPath(key))) are damaged: \(reason); they are made again"
+        case .found, .missing:
+            break
         }
         let rendered: RenderedImages
         switch render(photo, formats: Array(formats.indices)) {
@@ -114,6 +122,6 @@ struct ImageRecipe: Sendable {
         } catch {
             return .failure(.write(error))
         }
-        return .success((key, rendered.images, true))
+        return .success((key, rendered.images, true, damage))
     }
 }

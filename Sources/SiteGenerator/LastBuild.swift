@@ -23,9 +23,6 @@ struct LastBuild: Codable, Sendable, Equatable {
     var pages: Int
     /// What the scan reported, in order.
     var events: [Event]
-    /// What the walk of the output folder that took ``stamp``'s `output` found in each folder,
-    /// for the next walk (``OutputStamp``); nil in catalogs of earlier versions.
-    var outputFolders: [String: OutputStamp.Folder]?
 
     /// The report of a build that found the site up to date: every photo's images reused,
     /// nothing written or removed. The scan's events are sent to `progress` again first.

@@ -21,9 +21,15 @@ final class OutputListing: Sendable {
     /// when it cannot be read or is not inside the output folder once links are followed.
     private let folders = Mutex<[String: [String: FileStatus.Kind]?]>([:])
 
-    /// A listing of the output folder `root` (absolute, without links).
-    init(root: String) {
+    /// Site-relative paths of the tool's files changed since the build that made them: not
+    /// regular files as far as ``isRegularFile(_:)`` tells (so that they are made again).
+    let damaged: Set<String>
+
+    /// A listing of the output folder `root` (absolute, without links); the files at `damaged`
+    /// are taken as missing by ``isRegularFile(_:)``.
+    init(root: String, damaged: Set<String> = []) {
         self.root = root
+        self.damaged = damaged
     }
 
     /// The names of the entries of the site-relative `folder` ("" for the output folder); empty
@@ -51,7 +57,7 @@ final class OutputListing: Sendable {
     /// Whether the site-relative `path` is a regular file (not a link to one) inside the output
     /// folder.
     func isRegularFile(_ path: String) -> Bool {
-        kind(of: path) == .regular
+        kind(of: path) == .regular && (damaged.isEmpty || !damaged.contains(path))
     }
 
     private func read(_ folder: String) -> [String: FileStatus.Kind]? {

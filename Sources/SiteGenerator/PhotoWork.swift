@@ -220,7 +220,7 @@ struct PhotoWork: Sendable {
         _ store: RenditionStore, photo: GalleryPhoto, hash: String, paths: [Int: [String]], formats missing: [Int]
     ) -> Result<PhotoResult, PhotoFailure> {
         let widthsMade = paths.keys.sorted()
-        let entry: (key: String, images: StoredImages, made: Bool)
+        let entry: (key: String, images: StoredImages, made: Bool, damage: String?)
         switch recipe.stored(photo, hash: hash, widths: widthsMade, in: store) {
         case .success(let value): entry = value
         case .failure(let failure): return .failure(failure)
@@ -242,7 +242,7 @@ struct PhotoWork: Sendable {
             sizes: images.renditions.map { ($0.width, $0.height) }, paths: paths, wideGamut: images.wideGamut ?? false)
         return .success(PhotoResult(
             record: record, reused: missing.isEmpty || !entry.made, fromStore: !missing.isEmpty && !entry.made,
-            imagesWritten: written, warnings: images.warnings))
+            imagesWritten: written, warnings: (entry.damage.map { [$0] } ?? []) + images.warnings))
     }
 
     /// The earlier record of `photo` (content hash `hash`), shared as it is, when it is the

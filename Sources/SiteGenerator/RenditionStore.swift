@@ -9,7 +9,8 @@ import Synchronization
 #endif
 
 /// A photo's images as the store holds them: what a site's pages need of them (display size,
-/// placeholder colour, each image's size) and the size of each file, to check them by.
+/// placeholder colour, each image's size), and the size and content hash of each file and the
+/// entry's own name, to check them by.
 struct StoredImages: Codable, Sendable, Equatable {
     /// One image width.
     struct Size: Codable, Sendable, Equatable {
@@ -33,6 +34,75 @@ struct StoredImages: Codable, Sendable, Equatable {
     /// Whether the photo's colours reach beyond sRGB, so that its images depend on the
     /// `colour` setting (nil in entries of earlier releases: no).
     var wideGamut: Bool? = nil
+    /// Per image (as `renditions`), per format, the file's content hash (FNV-1a 64, as
+    /// ``contentHash(_:)``); nil in entries of earlier releases, which are not trusted.
+    var fileHashes: [[String]]? = nil
+    /// The entry's name (``RenditionStore/key(hash:size:settings:)``): an entry found under
+    /// another name (two entries' folders swapped) is damaged. Nil in earlier releases' entries.
+    var key: String? = nil
+
+    /// Why these values, read from the store as the entry `key`'s, cannot be used (nil when
+    /// they can): each is checked before it reaches a page, a style or a file name. The
+    /// display size is positive and, when `display` is given (the photo's, from its header),
+    /// that size; each image is at most as large as it, at ascending widths; the colour is
+    /// strictly `#rrggbb`; the extensions are plain names; there is a size and a hash per file.
+    func problem(key expected: String, display: (width: Int, height: Int)?) -> String? {
+        guard key == expected else { return key == nil ? "it has no record of its name" : "it holds another photo's images" }
+        // (A photo is at most `max_megapixels`: no side reaches a million pixels.)
+        let limit = 1 << 20
+        guard width > 0, height > 0, width <= limit, height <= limit else { return "its display size \(width)x\(height) is not possible" }
+        if let display, display.width != width || display.height != height {
+            return "its display size \(width)x\(height) is not the photo's \(display.width)x\(display.height)"
+        }
+        guard Self.isColour(color) else { return "its colour is not #rrggbb" }
+        var previous = 0
+        for size in renditions {
+            guard size.width > previous, size.height > 0, size.width <= width, size.height <= height else {
+                return "an image of \(size.width)x\(size.height) does not fit the photo's \(width)x\(height)"
+            }
+            previous = size.width
+        }
+        guard !formats.isEmpty, formats.allSatisfy(Self.isExtension) else { return "a file extension is not a plain name" }
+        guard let fileHashes, fileHashes.count == renditions.count, fileSizes.count == renditions.count else {
+            return "it has no content hash of its files"
+        }
+        for (sizes, hashes) in zip(fileSizes, fileHashes) {
+            guard sizes.count == formats.count, hashes.count == formats.count, sizes.allSatisfy({ $0 > 0 }) else {
+                return "its files are not listed per image and format"
+            }
+        }
+        return nil
+    }
+
+    /// Whether `text` is a colour as `#rrggbb` (lower-case hex digits), nothing else.
+    static func isColour(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.count == 7 && bytes[0] == UInt8(ascii: "#")
+            && bytes.dropFirst().allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+    }
+
+    /// Whether `text` is a file extension the store can name a file by (1 to 8 lower-case
+    /// letters and digits: no `/`, no `..`).
+    static func isExtension(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return (1...8).contains(bytes.count)
+            && bytes.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }
+    }
+}
+
+/// What the store holds under a name.
+enum StoreLookup: Sendable, Equatable {
+    /// Nothing (or what a writer left half made).
+    case missing
+    /// An entry that cannot be used, and why: it is made again.
+    case damaged(String)
+    /// The entry, checked.
+    case found(StoredImages)
+
+    /// The entry, when it was found whole.
+    var images: StoredImages? {
+        if case .found(let images) = self { images } else { nil }
+    }
 }
 
 /// A content-addressed store of photos' images, shared by the shards of a build (a folder on a
@@ -106,22 +176,45 @@ struct RenditionStore: Sendable {
         entryPath(key) + "/\(width).\(ext)"
     }
 
-    /// The entry `key`, if the store holds it whole (its description readable and every file of
-    /// the size it gives); nil otherwise.
-    func lookup(_ key: String) -> StoredImages? {
+    /// The entry `key`, if the store holds it whole (its description readable, its values
+    /// possible, ``StoredImages/problem(key:display:)``, and every file of the size it gives);
+    /// nil otherwise. With `verify`, every file is also read and its content hash compared with
+    /// the one the entry recorded (what a build takes is checked so: a file changed in place,
+    /// even to the same size, makes the entry damaged).
+    func lookup(_ key: String, verify: Bool = true, display: (width: Int, height: Int)? = nil) -> StoredImages? {
+        check(key, verify: verify, display: display).images
+    }
+
+    /// What the store holds as entry `key`: missing, damaged (and why), or found. See
+    /// ``lookup(_:verify:display:)``.
+    func check(_ key: String, verify: Bool = true, display: (width: Int, height: Int)? = nil) -> StoreLookup {
         let folder = entryPath(key)
-        guard let data = FileManager.default.contents(atPath: folder + "/images.json"),
-            let images = try? JSONDecoder().decode(StoredImages.self, from: data),
-            images.fileSizes.count == images.renditions.count
-        else { return nil }
-        for (rendition, sizes) in zip(images.renditions, images.fileSizes) {
-            guard sizes.count == images.formats.count else { return nil }
-            for (ext, size) in zip(images.formats, sizes) {
-                guard let status = FileStatus(path: folder + "/\(rendition.width).\(ext)"), status.kind == .regular, status.size == size
-                else { return nil }
+        guard let data = FileManager.default.contents(atPath: folder + "/images.json") else {
+            return FileStatus(path: folder)?.kind == .directory ? .damaged("its images.json cannot be read") : .missing
+        }
+        guard let images = try? JSONDecoder().decode(StoredImages.self, from: data) else { return .damaged("its images.json is not what the store writes") }
+        if let problem = images.problem(key: key, display: display) { return .damaged(problem) }
+        for (position, rendition) in images.renditions.enumerated() {
+            for (format, ext) in images.formats.enumerated() {
+                let name = "\(rendition.width).\(ext)"
+                let path = folder + "/" + name
+                guard let status = FileStatus(path: path), status.kind == .regular, status.size == images.fileSizes[position][format] else {
+                    return .damaged("its file \(name) is missing or not of the size it recorded")
+                }
+                guard verify else { continue }
+                guard let hash = Self.fileHash(path), hash == images.fileHashes![position][format] else {
+                    return .damaged("its file \(name) is not the content it recorded")
+                }
             }
         }
-        return images
+        return .found(images)
+    }
+
+    /// The content hash of the file at `path` (``contentHash(_:)``), read whole; nil when it
+    /// cannot be read.
+    static func fileHash(_ path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return data.withUnsafeBytes { contentHash(raw: $0) }
     }
 
     /// Adds entry `key`: `images` with its files `encoded` (per image, per format). Returns
@@ -131,6 +224,10 @@ struct RenditionStore: Sendable {
     @discardableResult
     func put(_ key: String, images: StoredImages, encoded: [[[UInt8]]]) throws(SiteError) -> Bool {
         if lookup(key) != nil { return false }
+        // The entry records its name and its files' hashes, so that what is taken is checked.
+        var images = images
+        images.key = key
+        images.fileHashes = encoded.map { $0.map(contentHash) }
         let temporary = try temporaryPath()
         guard mkdir(temporary, 0o755) == 0 else { throw .store(path: temporary, reason: String(cString: strerror(errno))) }
         do {
@@ -231,12 +328,13 @@ struct RenditionStore: Sendable {
         return result
     }
 
-    /// What the store holds.
+    /// What the store holds: every entry checked, its files read and hashed.
     func summary() -> StoreSummary {
         var summary = StoreSummary(root: root)
         for (key, _) in entries() {
-            guard let images = lookup(key) else {
+            guard let images = lookup(key, verify: true) else {
                 summary.damaged += 1
+                summary.damagedKeys.append(key)
                 continue
             }
             summary.entries += 1
@@ -251,8 +349,10 @@ struct RenditionStore: Sendable {
     /// Removes every entry that none of the sites at `keep` (absolute, real paths) uses, the
     /// records of other sites, and what writers left in `tmp/` more than `temporaryAge`
     /// seconds ago (a shard that is still running keeps its files). A site the store has no
-    /// record of is an error, and then nothing is removed.
-    func collectGarbage(keep: [String], temporaryAge: TimeInterval = 3600) throws(SiteError) -> StoreCollection {
+    /// record of is an error, and then nothing is removed. With `verify`, every kept entry's
+    /// files are read and hashed too, and a damaged one is removed as well (the next build that
+    /// needs it makes it again; a site's hard links to its files stay as they are).
+    func collectGarbage(keep: [String], verify: Bool = false, temporaryAge: TimeInterval = 3600) throws(SiteError) -> StoreCollection {
         var kept = Set<String>()
         for site in keep {
             guard let keys = siteKeys(output: site) else {
@@ -261,8 +361,14 @@ struct RenditionStore: Sendable {
             kept.formUnion(keys)
         }
         var collection = StoreCollection()
-        for (key, path) in entries() where !kept.contains(key) {
-            let bytes = lookup(key).map { $0.fileSizes.joined().reduce(0, +) } ?? 0
+        for (key, path) in entries() {
+            var bytes = 0
+            if kept.contains(key) {
+                guard verify, case .damaged = check(key, verify: true) else { continue }
+                collection.damagedRemoved.append(key)
+            } else {
+                bytes = lookup(key, verify: false).map { $0.fileSizes.joined().reduce(0, +) } ?? 0
+            }
             // Renamed out of `objects/` first: a reader never sees half an entry.
             guard let aside = try? temporaryPath(), rename(path, aside) == 0 else { continue }
             try? FileManager.default.removeItem(atPath: aside)
@@ -320,8 +426,11 @@ public struct StoreSummary: Sendable, Equatable {
     public var files = 0
     /// Their bytes.
     public var bytes = 0
-    /// Entries that cannot be used (files lost): made again when needed, removed by `gc`.
+    /// Entries that cannot be used (files lost or changed, found by hashing every file, or
+    /// values that are not possible): made again when needed, removed by `gc`.
     public var damaged = 0
+    /// Their names (folders under `objects/`).
+    public var damagedKeys: [String] = []
     /// Entries being written, or left by a writer that was killed.
     public var temporary = 0
     /// Sites whose builds recorded what they use.
@@ -335,5 +444,7 @@ public struct StoreCollection: Sendable, Equatable {
     public var bytesFreed = 0
     public var sitesForgotten = 0
     public var temporaryRemoved = 0
+    /// With `--verify`: the kept entries found damaged (by hashing their files) and removed.
+    public var damagedRemoved: [String] = []
 }
 

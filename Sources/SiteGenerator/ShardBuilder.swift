@@ -101,7 +101,7 @@ public struct ShardBuilder: Sendable {
             shard: shard, photos: plan.photos.count, photosInShard: mine.count, photosMade: 0, photosAlreadyStored: 0,
             skipped: [], store: store.root)
         var failure: SiteError?
-        await withTaskGroup(of: (Int, Result<(key: String, images: StoredImages, made: Bool), PhotoFailure>).self) { group in
+        await withTaskGroup(of: (Int, Result<(key: String, images: StoredImages, made: Bool, damage: String?), PhotoFailure>).self) { group in
             var next = 0
             var done = 0
             func startNext() {
@@ -120,6 +120,7 @@ public struct ShardBuilder: Sendable {
                 case .success(let entry):
                     if entry.made { report.photosMade += 1 } else { report.photosAlreadyStored += 1 }
                     reused = !entry.made
+                    if let damage = entry.damage { progress(.warning("\(path): \(damage)")) }
                     for warning in entry.images.warnings where entry.made { progress(.warning("\(path): \(warning)")) }
                 case .failure(.image(let error)):
                     let problem = ScanProblem(path: path, reason: error.description)
@@ -182,8 +183,9 @@ public struct ShardBuilder: Sendable {
     /// Removes from the store at `folder` every photo's images that none of the sites `keep`
     /// uses (as their last builds with this store recorded), and what killed writers left
     /// (`cascade store gc`). A site without a record is an error, and then nothing is removed.
-    public static func collectGarbage(store folder: String, keep: [String]) throws(SiteError) -> StoreCollection {
+    /// With `verify`, the kept entries' files are hashed too, and the damaged ones removed.
+    public static func collectGarbage(store folder: String, keep: [String], verify: Bool = false) throws(SiteError) -> StoreCollection {
         let store = try RenditionStore(root: OutputSafety.realPath(folder), create: false)
-        return try store.collectGarbage(keep: keep.map(OutputSafety.realPath))
+        return try store.collectGarbage(keep: keep.map(OutputSafety.realPath), verify: verify)
     }
 }

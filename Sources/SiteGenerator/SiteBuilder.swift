@@ -108,7 +108,7 @@ public struct SiteBuilder: Sendable {
         let inputs = stamped?.stamp
         let last = catalog.lastBuild()
         if let inputs, let last, last.stamp.inputs == inputs,
-           last.stamp.output == BuildStamp.output(root: output, earlier: last.outputFolders, jobs: jobs)?.hex {
+           last.stamp.output == BuildStamp.output(root: output, jobs: jobs)?.hex {
             let report = last.replay(output: output, progress: progress)
             finished("up to date")
             catalogReadAhead?.begin(path: catalogPath, keepingCurrent: true)
@@ -117,14 +117,18 @@ public struct SiteBuilder: Sendable {
         // (Taken before this build writes to the catalog.)
         let readAhead = catalogReadAhead?.take(path: catalogPath)
         if last != nil { try catalog.forgetLastBuild() }
+        // The tool's files changed since the end of the last build (a truncated image, an
+        // edited page) are found by a walk compared with what that build recorded; they are
+        // made again.
+        let changed = catalog.outputState().flatMap { OutputStamp(root: output, jobs: jobs, reference: $0)?.changedFiles } ?? []
         finished("up-to-date check")
 
         // What earlier builds made is needed up to the image stage: it is read, and let go of,
         // in `makeImages`, so that a large library's records are not held while pages are made.
         let recorder = ScanEventRecorder()
         let (scan, imagePlan, images, writer, earlierPages, legacyManifest, listing) = try await makeImages(
-            source: source, output: output, listings: stamped?.listings, catalog: catalog, readAhead: readAhead, jobs: jobs,
-            finished: finished, progress: progress, recorder: recorder)
+            source: source, output: output, listings: stamped?.listings, catalog: catalog, readAhead: readAhead, changed: changed,
+            jobs: jobs, finished: finished, progress: progress, recorder: recorder)
 
         var published = images.published
         let originals = try OriginalsStage(options: options, writer: writer)
@@ -153,7 +157,7 @@ public struct SiteBuilder: Sendable {
             // legacy manifest's.)
             pageKeys: pages.keys, pageChanges: legacyManifest ? nil : (pages.changedKeys, pages.removedKeys),
             pending: imagePlan.pending, legacyManifest: legacyManifest, progress: progress,
-            whileSaving: { [earlierFolders = last?.outputFolders] in BuildStamp.output(root: output, earlier: earlierFolders, jobs: jobs) })
+            whileSaving: { BuildStamp.output(root: output, jobs: jobs, keepFiles: true) })
         finished(SweepStage.name)
 
         let albums = images.plan.reachableAlbums
@@ -166,6 +170,8 @@ public struct SiteBuilder: Sendable {
             filesRemoved: filesRemoved, skipped: (scan.problems.filter { !$0.isWarning } + images.problems).sorted { $0.path < $1.path },
             outputDirectory: output)
         report.videos = videoCount
+        // What the next build compares the site's files with.
+        if let outputStamp { try catalog.recordOutputState(outputStamp) }
         // The stamp of a complete build, unless a photo failed here (it is tried again next time:
         // a video's encoder may have been stopped for taking too long on a busy machine).
         if let inputs, images.problems.isEmpty, let outputStamp {
@@ -173,7 +179,7 @@ public struct SiteBuilder: Sendable {
                 stamp: BuildStamp(inputs: inputs, output: outputStamp.hex),
                 scannedPhotos: scan.plan.photos.count, scannedAlbums: scan.plan.albums.count,
                 albums: report.albums, photos: report.photos, videos: report.videos, pages: report.pages,
-                events: recorder.events, outputFolders: outputStamp.folders))
+                events: recorder.events))
         }
         // What the build held (a large library's sets of files, records and pages) is freed on
         // another thread: the caller need not wait a tenth of a second for it. (With a read
@@ -212,7 +218,7 @@ public struct SiteBuilder: Sendable {
     /// but not its photos' records.
     private func makeImages(
         source: String, output: String, listings: FolderListings?, catalog: Catalog,
-        readAhead: (manifest: BuildManifest, files: Set<String>)?, jobs: Int, finished: (String) -> Void,
+        readAhead: (manifest: BuildManifest, files: Set<String>)?, changed: [String], jobs: Int, finished: (String) -> Void,
         progress: @Sendable (BuildEvent) -> Void, recorder: ScanEventRecorder
     ) async throws(SiteError) -> (ScanStage.Output, ImagePlanStage.Output, ImageStage.Output, SiteWriter, [String: String], Bool, OutputListing) {
         // (The photo folder's files, as the stamp's walk found them, tell the catalog where to
@@ -226,9 +232,16 @@ public struct SiteBuilder: Sendable {
         let scanStage = ScanStage(options: options, jobs: jobs)
         let walking = BackgroundWork { Result { () throws(SiteError) in try scanStage.walk(source: source, listings: listings) } }
         // (Optional, so that it can be taken and freed on another thread at the end.)
-        var earlier: EarlierBuild! = try EarlierBuild(catalog: catalog, output: output, likelyPaths: likelyPaths, readAhead: readAhead) {
+        var earlier: EarlierBuild! = try EarlierBuild(
+            catalog: catalog, output: output, likelyPaths: likelyPaths, readAhead: readAhead, changed: changed
+        ) {
             progress(.warning($0))
         }
+        let damaged = earlier.damaged
+        for path in damaged.sorted().prefix(10) {
+            progress(.warning("\(path): changed since the build that made it; it is made again"))
+        }
+        if damaged.count > 10 { progress(.warning("\(damaged.count - 10) more files of the site changed since the build that made them; they are made again")) }
         SiteWriter(root: output).removeTemporaryFiles()
         // A sharded build's store: the shards' records spare reading every photo again.
         let store = try options.storeDirectory.map { folder throws(SiteError) in try ShardBuilder.openStore(folder, source: source, output: output) }
@@ -255,7 +268,7 @@ public struct SiteBuilder: Sendable {
         var work = PhotoWork(
             widths: options.allImageWidths, formats: options.allImageFormats, limits: options.limits,
             settings: options.allImageFormats.map(options.imageSettingsKey(for:)), keepGPS: options.keepGPS, colour: options.colour,
-            writer: SiteWriter(root: output, refused: scan.refused),
+            writer: SiteWriter(root: output, refused: scan.refused, damaged: damaged),
             video: options.videoTools.map { tools in
                 var settings = options.video
                 settings.threads = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, jobs))

@@ -70,9 +70,14 @@ struct SiteWriter: Sendable {
     /// Numbers temporary files within this process.
     private static let counter = Atomic<Int>(0)
 
-    init(root: String, refused: Set<String> = []) {
+    /// Site-relative paths of the tool's files that were changed since the build that made
+    /// them (``OutputStamp/changedFiles``): taken as missing, so that they are made again.
+    let damaged: Set<String>
+
+    init(root: String, refused: Set<String> = [], damaged: Set<String> = []) {
         self.root = root
         self.refused = refused
+        self.damaged = damaged
     }
 
     /// A new temporary path (absolute) in the temporary folder, which is made if needed. (An
@@ -128,6 +133,7 @@ struct SiteWriter: Sendable {
     /// so it is one `lstat` (and, for each folder once, a check that it is inside the output
     /// folder).
     func fileSize(_ path: String) -> Int? {
+        if !damaged.isEmpty, damaged.contains(path) { return nil }
         let full = root + "/" + path
         let folder = String(full[..<full.utf8.lastIndex(of: UInt8(ascii: "/"))!])
         guard isInside(folder: folder), let status = FileStatus(path: full), status.kind == .regular else { return nil }

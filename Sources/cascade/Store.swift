@@ -11,7 +11,8 @@ struct Store: ParsableCommand {
 }
 
 struct StoreInfo: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "info", abstract: "Say what the store holds.")
+    static let configuration = CommandConfiguration(
+        commandName: "info", abstract: "Say what the store holds, every file read and checked against its recorded hash.")
 
     @Option(help: "The store's folder.", completion: .directory)
     var store: String
@@ -24,6 +25,7 @@ struct StoreInfo: ParsableCommand {
             if summary.damaged > 0 { line += "; \(summary.damaged) damaged (made again when needed, removed by gc)" }
             if summary.temporary > 0 { line += "; \(summary.temporary) being written or left by a killed shard" }
             print(ProgressReporter.printable(line))
+            for key in summary.damagedKeys { print(ProgressReporter.printable("damaged: objects/\(key.prefix(2))/\(key)")) }
         } catch {
             FileHandle.standardError.write(Data("cascade: \(ProgressReporter.printable(error.description))\n".utf8))
             throw ExitCode.failure
@@ -55,13 +57,21 @@ struct StoreGC: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "The sites whose images stay (their output folders).", completion: .directory)
     var keep: [String] = []
 
+    @Flag(help: "Also read every kept entry's files, check them against their recorded hashes, and remove the damaged entries.")
+    var verify = false
+
     func validate() throws {
         if keep.isEmpty { throw ValidationError("name at least one site to keep with --keep SITE (gc never empties a store by itself)") }
     }
 
     func run() throws {
         do {
-            let result = try ShardBuilder.collectGarbage(store: store, keep: keep)
+            let result = try ShardBuilder.collectGarbage(store: store, keep: keep, verify: verify)
+            for key in result.damagedRemoved { print(ProgressReporter.printable("damaged, removed: objects/\(key.prefix(2))/\(key)")) }
+            if verify {
+                let count = result.damagedRemoved.count
+                print("Checked every kept entry's files: \(count) damaged" + (count > 0 ? ", removed (made again by the next build that needs them)" : ""))
+            }
             print("Removed the images of \(result.entriesRemoved) photo\(result.entriesRemoved == 1 ? "" : "s") (\(StoreInfo.size(result.bytesFreed))); kept \(result.entriesKept)"
                 + (result.temporaryRemoved > 0 ? "; removed \(result.temporaryRemoved) left by killed shards" : ""))
         } catch {

@@ -4,9 +4,8 @@ import TestSupport
 
 @testable import SiteGenerator
 
-/// The output folder's stamp taken with the last walk's records (``OutputStamp``) is the stamp
-/// of a walk of every entry, whatever changed since, while folders that did not change are not
-/// read again.
+/// The output folder's stamp (``OutputStamp``) covers every entry and each file's size and
+/// times, and finds, against an earlier walk's records, exactly the files changed since.
 @Suite("Output folder stamps")
 struct OutputStampTests {
     /// A tree like a site's: files at the top, nested folders, an empty folder, a link.
@@ -24,92 +23,102 @@ struct OutputStampTests {
         return tree
     }
 
-    /// The stamp of a walk of every entry.
-    func fullWalk(_ tree: TemporaryFolder) throws -> String {
-        try #require(TreeFingerprint(root: tree.path, identities: false, jobs: 2)).hex
+    /// Waits until the file system's clock has moved on from the last change of `path`'s file
+    /// (a new file's change time is later than it): a change made from then on gives the file
+    /// other times. (A state waited for, not a time.)
+    static func waitForClock(after path: String) throws {
+        var target = stat()
+        guard stat(path, &target) == 0 else { throw CocoaError(.fileNoSuchFile) }
+        let probe = (path as NSString).deletingLastPathComponent + "/.clock-probe"
+        defer { unlink(probe) }
+        while true {
+            try Data().write(to: URL(fileURLWithPath: probe))
+            var status = stat()
+            guard stat(probe, &status) == 0 else { throw CocoaError(.fileNoSuchFile) }
+            if (status.st_ctim.tv_sec, status.st_ctim.tv_nsec) > (target.st_ctim.tv_sec, target.st_ctim.tv_nsec) { return }
+        }
     }
 
-    /// Waits until the folders written so far are older than ``OutputStamp/settleTime``.
-    func settle() async throws {
-        try await Task.sleep(for: .seconds(OutputStamp.settleTime + 0.1))
-    }
-
-    @Test("the stamp is a full walk's; a folder is trusted once settled, and then not read again")
-    func sameAsAFullWalk() async throws {
+    @Test("the stamp is the same whatever the number of jobs, and again when nothing changed")
+    func stable() throws {
         let tree = try makeTree()
         let folders = 7  // the root, a, a/thumbs, a/pages, b, b/thumbs, empty (not the link)
-        let first = try #require(OutputStamp(root: tree.path, earlier: nil, jobs: 2))
-        #expect(first.hex == (try fullWalk(tree)))
-        #expect(first.foldersRead == folders)
+        let first = try #require(OutputStamp(root: tree.path, jobs: 2, keepFiles: true))
         #expect(first.folders.count == folders)
-        // Read just after they were written: none is trusted yet.
-        #expect(first.folders.values.allSatisfy { $0.identity == nil })
-        let again = try #require(OutputStamp(root: tree.path, earlier: first.folders, jobs: 1))
-        #expect(again.hex == first.hex)
-        #expect(again.foldersRead == folders)
-        try await settle()
-        let settled = try #require(OutputStamp(root: tree.path, earlier: again.folders, jobs: 2))
-        #expect(settled.hex == first.hex)
-        #expect(settled.folders.values.allSatisfy { $0.identity != nil })
-        let cached = try #require(OutputStamp(root: tree.path, earlier: settled.folders, jobs: 2))
-        #expect(cached.hex == first.hex)
-        #expect(cached.foldersRead == 0)
-        #expect(cached.folders == settled.folders)
+        #expect(first.folders["a/thumbs"]?.files.count == 20)
+        #expect(try #require(OutputStamp(root: tree.path, jobs: 1)).hex == first.hex)
+        let compared = try #require(OutputStamp(root: tree.path, jobs: 2, reference: first.folders))
+        #expect(compared.hex == first.hex)
+        #expect(compared.changedFiles.isEmpty)
+        // The records read back are the ones written.
+        let decoded = try #require(OutputStamp.decode(OutputStamp.encode(first.folders)))
+        #expect(decoded.mapValues(\.files) == first.folders.mapValues(\.files))
+        #expect(decoded.mapValues(\.sums) == first.folders.mapValues(\.sums))
     }
 
-    /// Each change made to a settled tree: the next stamp, taken with the last walk's records,
-    /// is a full walk's, differs from the one before, and reads only the folders changed.
-    @Test("any change to the entries of a settled folder is seen", arguments: [
+    /// Each change: the stamp differs, and the files it names changed are exactly the ones
+    /// changed or added (a removed file is not named: it is missing, which the build sees).
+    @Test("any change to the entries or to a file in place is seen, and the changed files named", arguments: [
         "add a file deep down", "remove a file", "rename a file", "a file replaced by a folder", "a new folder with files",
-        "a folder removed", "a link added", "a file left where it was, written again",
+        "a folder removed", "a link added", "a file truncated in place", "a file edited in place to the same size",
+        "a file touched", "a file replaced by a copy with its times",
     ])
-    func change(_ change: String) async throws {
+    func change(_ change: String) throws {
         let tree = try makeTree()
-        let taken = try #require(OutputStamp(root: tree.path, earlier: nil, jobs: 2))
-        try await settle()
-        let before = try #require(OutputStamp(root: tree.path, earlier: taken.folders, jobs: 2))
-        #expect(before.folders.values.allSatisfy { $0.identity != nil })
-        var changesEntries = true
+        let before = try #require(OutputStamp(root: tree.path, jobs: 2, keepFiles: true))
+        // (The tree was written just now: a change in the same tick of the clock could leave a
+        // file's times as they were.)
+        // (Its last file written.)
+        try Self.waitForClock(after: tree.path + "/a/pages/2.html")
+        var changed: [String] = []
         switch change {
-        case "add a file deep down": try tree.write("a/thumbs/photo-99-400.jpg", "new")
+        case "add a file deep down":
+            try tree.write("a/thumbs/photo-99-400.jpg", "new")
+            changed = ["a/thumbs/photo-99-400.jpg"]
         case "remove a file": try tree.remove("b/photo-3.html")
         case "rename a file":
             try FileManager.default.moveItem(atPath: tree.path + "/index.html", toPath: tree.path + "/home.html")
+            changed = ["home.html"]
         case "a file replaced by a folder":
             try tree.remove("a/photo-4.html")
             try tree.write("a/photo-4.html/inside.txt", "x")
-        case "a new folder with files": try tree.write("empty/new/deeper/file.txt", "x")
+            changed = ["a/photo-4.html/inside.txt"]
+        case "a new folder with files":
+            try tree.write("empty/new/deeper/file.txt", "x")
+            changed = ["empty/new/deeper/file.txt"]
         case "a folder removed": try tree.remove("a/pages")
         case "a link added": try tree.link("b/link.html", to: "photo-1.html")
-        case "a file left where it was, written again":
-            try tree.write("b/photo-5.html", "another page")
-            changesEntries = false
+        case "a file truncated in place":
+            let handle = try #require(FileHandle(forWritingAtPath: tree.path + "/b/thumbs/photo-7-400.jpg"))
+            try handle.truncate(atOffset: 2)
+            try handle.close()
+            changed = ["b/thumbs/photo-7-400.jpg"]
+        case "a file edited in place to the same size":
+            let handle = try #require(FileHandle(forWritingAtPath: tree.path + "/b/photo-5.html"))
+            try handle.write(contentsOf: Data("PAGE".utf8))
+            try handle.close()
+            changed = ["b/photo-5.html"]
+        case "a file touched":
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: tree.path + "/frames.json")
+            changed = ["frames.json"]
+        case "a file replaced by a copy with its times":
+            let path = tree.path + "/a/photo-2.html"
+            let times = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as! Date
+            try tree.remove("a/photo-2.html")
+            try tree.write("a/photo-2.html", "page 2")
+            try FileManager.default.setAttributes([.modificationDate: times], ofItemAtPath: path)
+            changed = ["a/photo-2.html"]
         default: Issue.record("unknown change \(change)")
         }
-        let after = try #require(OutputStamp(root: tree.path, earlier: before.folders, jobs: 2))
-        #expect(after.hex == (try fullWalk(tree)), "\(change): not the stamp of a full walk")
-        #expect((after.hex != before.hex) == changesEntries, "\(change)")
-        #expect(after.foldersRead <= 3, "\(change): \(after.foldersRead) folders read")
-    }
-
-    @Test("a change right after a walk, in a folder written just before it, is seen")
-    func racyFolder() throws {
-        let tree = try makeTree()
-        // Written and walked within the same tick of the clock the file system stamps folders
-        // with, as the end of a build does: its times may not change again when a file is
-        // removed right after the walk.
-        try tree.write("b/thumbs/photo-50-400.jpg", "new")
-        let walked = try #require(OutputStamp(root: tree.path, earlier: nil, jobs: 1))
-        try tree.remove("b/thumbs/photo-1-400.jpg")
-        let after = try #require(OutputStamp(root: tree.path, earlier: walked.folders, jobs: 1))
-        #expect(after.hex != walked.hex)
-        #expect(after.hex == (try fullWalk(tree)))
+        let after = try #require(OutputStamp(root: tree.path, jobs: 2, reference: before.folders))
+        #expect(after.hex != before.hex, "\(change)")
+        #expect(after.changedFiles.sorted() == changed, "\(change)")
     }
 
     @Test("a folder that cannot be walked has no stamp")
     func unreadable() throws {
         let tree = try makeTree()
         let gone = tree.path + "/missing"
-        #expect(OutputStamp(root: gone, earlier: nil) == nil)
+        #expect(OutputStamp(root: gone) == nil)
     }
 }

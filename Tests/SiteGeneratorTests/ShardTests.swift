@@ -70,13 +70,22 @@ struct ShardAssignmentTests {
 struct RenditionStoreTests {
     func images(_ sizes: [[Int]]) -> StoredImages {
         StoredImages(
-            width: 900, height: 600, color: "#102030",
+            width: 400 * sizes.count, height: 300 * sizes.count, color: "#102030",
             renditions: sizes.indices.map { StoredImages.Size(width: 400 * ($0 + 1), height: 300 * ($0 + 1)) },
             formats: ["jpg"], fileSizes: sizes, warnings: [])
     }
 
     func files(_ sizes: [[Int]], byte: UInt8) -> [[[UInt8]]] {
         sizes.map { $0.map { [UInt8](repeating: byte, count: $0) } }
+    }
+
+    /// What the store gives back of `key`, without what it adds to check the entry by.
+    func stored(_ store: RenditionStore, _ key: String) -> StoredImages? {
+        guard var images = store.lookup(key) else { return nil }
+        #expect(images.key == key && images.fileHashes?.count == images.renditions.count)
+        images.key = nil
+        images.fileHashes = nil
+        return images
     }
 
     @Test("an entry is stored once: a second put changes nothing")
@@ -86,7 +95,7 @@ struct RenditionStoreTests {
         let sizes = [[10], [20]]
         #expect(try store.put("abc", images: images(sizes), encoded: files(sizes, byte: 1)))
         #expect(try !store.put("abc", images: images(sizes), encoded: files(sizes, byte: 2)))
-        #expect(store.lookup("abc") == images(sizes))
+        #expect(stored(store, "abc") == images(sizes))
         #expect(FileManager.default.contents(atPath: store.filePath("abc", width: 800, ext: "jpg")) == Data(repeating: 1, count: 20))
         #expect(store.lookup("abd") == nil)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/store/tmp").isEmpty)
@@ -106,7 +115,7 @@ struct RenditionStoreTests {
             return count
         }
         #expect(added >= 1)
-        #expect(store.lookup("same") == images(sizes))
+        #expect(stored(store, "same") == images(sizes))
         // The files all come from one writer: never a mix.
         let bytes = try (0..<3).map { try Data(contentsOf: URL(fileURLWithPath: store.filePath("same", width: 400 * ($0 + 1), ext: "jpg"))) }
         #expect(Set(bytes.map { $0.first! }).count == 1)
@@ -131,8 +140,77 @@ struct RenditionStoreTests {
         #expect(store.lookup("abc") == nil)
         #expect(store.summary().damaged == 1)
         #expect(try store.put("abc", images: images(sizes), encoded: files(sizes, byte: 3)))
-        #expect(store.lookup("abc") == images(sizes))
+        #expect(stored(store, "abc") == images(sizes))
         #expect(store.summary().entries == 1 && store.summary().damaged == 0)
+    }
+
+    @Test("a file changed to the same size, or two entries swapped, make the entries damaged")
+    func sameSizeDamage() throws {
+        let folder = try TemporaryFolder()
+        let store = try RenditionStore(root: folder.path + "/store", create: true)
+        let sizes = [[10], [20]]
+        #expect(try store.put("one", images: images(sizes), encoded: files(sizes, byte: 1)))
+        #expect(try store.put("two", images: images(sizes), encoded: files(sizes, byte: 2)))
+        #expect(store.summary().damaged == 0 && store.summary().entries == 2)
+        // The two entries' folders swapped: each is whole, but holds the other's images.
+        let (one, two) = (store.entryPath("one"), store.entryPath("two"))
+        try FileManager.default.moveItem(atPath: one, toPath: one + ".x")
+        try FileManager.default.moveItem(atPath: two, toPath: one)
+        try FileManager.default.moveItem(atPath: one + ".x", toPath: two)
+        #expect(store.lookup("one") == nil && store.lookup("two") == nil)
+        #expect(store.summary().damaged == 2 && store.summary().damagedKeys == ["one", "two"])
+        guard case .damaged(let reason) = store.check("one") else { Issue.record("not damaged"); return }
+        #expect(reason.contains("another photo"))
+        // Put back, then one byte of a file changed, its size the same.
+        try FileManager.default.moveItem(atPath: one, toPath: one + ".x")
+        try FileManager.default.moveItem(atPath: two, toPath: one)
+        try FileManager.default.moveItem(atPath: one + ".x", toPath: two)
+        #expect(store.summary().damaged == 0)
+        try Data([1, 1, 1, 1, 1, 7, 1, 1, 1, 1]).write(to: URL(fileURLWithPath: store.filePath("one", width: 400, ext: "jpg")))
+        #expect(store.lookup("one", verify: false) != nil)
+        #expect(store.lookup("one") == nil)
+        #expect(store.summary().damaged == 1 && store.summary().entries == 1)
+        // gc --verify removes it, even for a kept site; plain gc does not.
+        try store.recordSite(output: "/site", keys: ["one", "two"])
+        #expect(try store.collectGarbage(keep: ["/site"]).entriesRemoved == 0)
+        let collected = try store.collectGarbage(keep: ["/site"], verify: true)
+        #expect(collected.damagedRemoved == ["one"] && collected.entriesKept == 1)
+        #expect(store.summary().damaged == 0 && store.entries().map(\.key) == ["two"])
+    }
+
+    @Test("a value read from the store that is not possible makes the entry damaged", arguments: [
+        "width 0", "width -5", "width 2^63-1", "height 0", "colour url()", "colour upper case", "colour short",
+        "an image wider than the photo", "an image of height 0", "widths not ascending", "an extension with a slash",
+        "no file hashes", "not the photo's size",
+    ])
+    func impossibleValues(_ change: String) throws {
+        let folder = try TemporaryFolder()
+        let store = try RenditionStore(root: folder.path + "/store", create: true)
+        let sizes = [[10], [20]]
+        #expect(try store.put("abc", images: images(sizes), encoded: files(sizes, byte: 1)))
+        #expect(store.lookup("abc", display: (800, 600)) != nil)
+        let path = store.entryPath("abc") + "/images.json"
+        var values = try JSONDecoder().decode(StoredImages.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        var display: (width: Int, height: Int)? = nil
+        switch change {
+        case "width 0": values.width = 0
+        case "width -5": values.width = -5
+        case "width 2^63-1": values.width = Int.max
+        case "height 0": values.height = 0
+        case "colour url()": values.color = "url(https://example.com/x)"
+        case "colour upper case": values.color = "#A0B0C0"
+        case "colour short": values.color = "#abc"
+        case "an image wider than the photo": values.renditions[1].width = 801
+        case "an image of height 0": values.renditions[0].height = 0
+        case "widths not ascending": values.renditions[0].width = 800
+        case "an extension with a slash": values.formats = ["../jpg"]
+        case "no file hashes": values.fileHashes = nil
+        case "not the photo's size": display = (801, 600)
+        default: Issue.record("unknown change \(change)")
+        }
+        try JSONEncoder().encode(values).write(to: URL(fileURLWithPath: path))
+        #expect(store.lookup("abc", display: display) == nil, "\(change)")
+        #expect(store.summary().damaged == (display == nil ? 1 : 0), "\(change)")
     }
 
     @Test("a folder that is not a store is neither written into nor collected")
@@ -353,6 +431,71 @@ struct ShardedBuildTests {
         #expect(rebuilt.photosMade == 0 && rebuilt.photosFromStore == 9)
         #expect(try snapshot(work.path + "/three") == snapshot(work.path + "/one"))
         #expect(!files(in: work.path + "/two", withExtension: "jpg").isEmpty)
+    }
+
+    /// The store entries of the photos at `paths` of `source`, made with the options of these tests.
+    func entryKeys(_ source: TemporaryFolder, _ paths: [String]) throws -> [String] {
+        let recipe = ImageRecipe(options: options(source, "/unused"))
+        return try paths.map { path in
+            let bytes = try [UInt8](source.data(path))
+            return recipe.storeKey(hash: contentHash(bytes), size: bytes.count)
+        }
+    }
+
+    @Test("damage in the store is found, reported, and made again: each photo gets its own images", arguments: [
+        "two entries swapped", "a byte of an image changed", "a colour of url()", "a width of 0", "a width of 2^63-1",
+    ])
+    func damagedStore(_ damage: String) async throws {
+        let source = try makeSource()
+        let work = try TemporaryFolder()
+        let store = work.path + "/store"
+        _ = try await final(source, output: work.path + "/plain", store: nil)
+        for index in 0..<2 { _ = try await shard(source, store: store, index, of: 2) }
+        // Two photos wide enough for every width: the same images' widths, so that either's
+        // entry would do for the other but for what the store now checks.
+        let keys = try entryKeys(source, ["A/C/photo 11.jpg", "B/photo 10.jpg"])
+        let (one, two) = (store + "/objects/" + keys[0].prefix(2) + "/" + keys[0], store + "/objects/" + keys[1].prefix(2) + "/" + keys[1])
+        #expect(FileManager.default.fileExists(atPath: one) && FileManager.default.fileExists(atPath: two))
+        var damaged = 1
+        func edit(_ change: (inout [String: Any]) -> Void) throws {
+            let url = URL(fileURLWithPath: one + "/images.json")
+            var values = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+            change(&values)
+            try JSONSerialization.data(withJSONObject: values).write(to: url)
+        }
+        switch damage {
+        case "two entries swapped":
+            try FileManager.default.moveItem(atPath: one, toPath: one + ".x")
+            try FileManager.default.moveItem(atPath: two, toPath: one)
+            try FileManager.default.moveItem(atPath: one + ".x", toPath: two)
+            damaged = 2
+        case "a byte of an image changed":
+            let image = try #require(try FileManager.default.contentsOfDirectory(atPath: one).filter { $0.hasSuffix(".jpg") }.sorted().first)
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: one + "/" + image))
+            bytes[bytes.count / 2] ^= 0x55
+            // (Written in place: the file is not a new one.)
+            let handle = try #require(FileHandle(forWritingAtPath: one + "/" + image))
+            try handle.write(contentsOf: bytes)
+            try handle.close()
+        case "a colour of url()": try edit { $0["color"] = "url(https://example.com/track)" }
+        case "a width of 0": try edit { $0["width"] = 0 }
+        case "a width of 2^63-1": try edit { $0["width"] = Int.max }
+        default: Issue.record("unknown damage \(damage)")
+        }
+        #expect(try ShardBuilder.summary(store: store).damaged == damaged, "\(damage)")
+        let warnings = Events()
+        var settings = options(source, work.path + "/site")
+        settings.storeDirectory = store
+        let report = try await SiteBuilder(options: settings).build { event in
+            if case .warning = event { warnings.list.withLock { $0.append(event) } }
+        }
+        #expect(report.photosMade == damaged && report.photosFromStore == 12 - damaged, "\(damage)")
+        #expect(try snapshot(work.path + "/site") == snapshot(work.path + "/plain"), "\(damage): the site is not the one-machine site")
+        let said = warnings.list.withLock { $0.compactMap { event -> String? in if case .warning(let text) = event { text } else { nil } } }
+        #expect(said.filter { $0.contains("damaged") }.count == damaged, "\(damage): \(said)")
+        #expect(try !snapshot(work.path + "/site").values.contains { $0.contains("url(https://example.com") })
+        // The damaged entries were replaced.
+        #expect(try ShardBuilder.summary(store: store).damaged == 0)
     }
 
     @Test("the store may not overlap the photo folder or lie in the output folder")

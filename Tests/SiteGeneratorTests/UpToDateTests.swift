@@ -128,6 +128,8 @@ struct UpToDateTests {
         "rewrite a photo with the same bytes", "edit a caption", "add a hidden file", "add a photo", "rename a photo",
         "delete an image of the site", "delete a page of the site", "add a file of the user's to the site",
         "change the title", "leave a temporary folder in the site",
+        "truncate an image of the site", "edit a page of the site to the same size", "touch a page of the site",
+        "truncate an image and edit a page of the site, and change the title",
     ])
     func change(_ change: String) async throws {
         let source = try makeSource()
@@ -158,6 +160,17 @@ struct UpToDateTests {
             settings.title = "Another title"
         case "leave a temporary folder in the site":
             try output.write(SiteWriter.temporaryFolder + "/12-3", "half a file")
+        case "truncate an image of the site":
+            try truncateImage(site, in: output)
+        case "edit a page of the site to the same size":
+            try editPage(site, in: output)
+        case "touch a page of the site":
+            let page = output.path + "/b/index.html"
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -86_400)], ofItemAtPath: page)
+        case "truncate an image and edit a page of the site, and change the title":
+            try truncateImage(site, in: output)
+            try editPage(site, in: output)
+            settings.title = "Another title"
         default:
             Issue.record("unknown change \(change)")
         }
@@ -170,6 +183,26 @@ struct UpToDateTests {
         }
         #expect(try snapshot(output.path) == expected, "\(change): the site differs from a clean build")
         #expect(try await build(settings).0.upToDate, "\(change): the build after it was not up to date")
+    }
+
+    /// Truncates, in place (the same inode), the first image of the site `site`.
+    func truncateImage(_ site: [String: String], in output: TemporaryFolder) throws {
+        let image = try #require(site.keys.filter { $0.hasSuffix(".jpg") }.sorted().first)
+        let handle = try #require(FileHandle(forWritingAtPath: output.path + "/" + image))
+        try handle.truncate(atOffset: 100)
+        try handle.close()
+    }
+
+    /// Changes, in place and to the same size, a photo's page of the site `site`.
+    func editPage(_ site: [String: String], in output: TemporaryFolder) throws {
+        let page = try #require(site.keys.filter { $0.hasPrefix("a/photo") && $0.hasSuffix(".html") }.sorted().first)
+        let bytes = try output.data(page)
+        // (A change in the same tick of the clock as the build that wrote it would keep its times.)
+        try OutputStampTests.waitForClock(after: output.path + "/" + page)
+        let handle = try #require(FileHandle(forWritingAtPath: output.path + "/" + page))
+        try handle.write(contentsOf: Data(repeating: UInt8(ascii: "x"), count: 16))
+        try handle.close()
+        #expect(try output.data(page).count == bytes.count)
     }
 
     @Test("a photo folder with a symbolic link in it is always built in full")

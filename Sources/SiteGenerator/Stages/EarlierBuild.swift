@@ -18,6 +18,9 @@ struct EarlierBuild: Sendable {
     var scanned: [String: ScannedPhoto] = [:]
     /// What the output folder held when the build began.
     let listing: OutputListing
+    /// The tool's files that were changed since the build that made them (of `changed`, those
+    /// the catalog lists): they are made again.
+    let damaged: Set<String>
     private let recovered: RecoveredFiles?
 
     /// Reads the catalog, or the legacy manifest in `output` when the catalog is empty.
@@ -27,7 +30,7 @@ struct EarlierBuild: Sendable {
     /// (``CatalogReadAhead``): the catalog is not read again.
     init(
         catalog: Catalog, output: String, likelyPaths: (sample: [String], count: Int)? = nil,
-        readAhead: (manifest: BuildManifest, files: Set<String>)? = nil, warning: (String) -> Void
+        readAhead: (manifest: BuildManifest, files: Set<String>)? = nil, changed: [String] = [], warning: (String) -> Void
     ) throws(SiteError) {
         let (stored, storedFiles) = if let readAhead { readAhead } else { try catalog.snapshotAndFileSet(fileSet: true, likelyPaths: likelyPaths) }
         self.stored = stored
@@ -41,7 +44,9 @@ struct EarlierBuild: Sendable {
         fromLegacyManifest = legacy
         owned = legacy ? Set(previous.files) : storedFiles
         recovered = stored == BuildManifest() && !legacy ? RecoveredFiles(root: output) : nil
-        listing = OutputListing(root: output)
+        let damaged = Set(changed.filter { storedFiles.contains($0) })
+        self.damaged = damaged
+        listing = OutputListing(root: output, damaged: damaged)
     }
 
     /// The header of the photo at source path `path` whose file is `identity`, when the catalog
