@@ -146,7 +146,7 @@ struct PageRenderer: Sendable {
             "title": title,
             "pageTitle": directory.isEmpty && ancestors.isEmpty ? options.title : "\(title) · \(options.title)",
             "rootURL": relativeURL(from: directory, to: "index.html"),
-            "assetsURL": relativeURL(from: directory, to: "assets/"),
+            "assetsURL": relativeURL(from: directory, to: plan.assetsFolder + "/"),
             "breadcrumbs": crumbs,
             "hasBreadcrumbs": crumbs.count > 1,
             "gap": options.gap,

@@ -92,10 +92,18 @@ public struct SiteBuilder: Sendable {
         let theme = try Theme(overrides: options.templatesDirectory)
         let jobs = options.jobs > 0 ? options.jobs : ProcessInfo.processInfo.activeProcessorCount
 
+        let catalogPath = options.catalogPath ?? Catalog.defaultPath(output: output)
+        // (Asked before anything is written, the output folder made or locked; asked again as
+        // the catalog is opened, under the lock.)
+        _ = try Catalog.check(path: catalogPath, source: source, output: output, isDefaultPath: options.catalogPath == nil)
         let lock = try BuildLock(output: output, wait: options.waitForLock) { progress(.warning($0)) }
         defer { withExtendedLifetime(lock) {} }
-        let catalogPath = options.catalogPath ?? Catalog.defaultPath(output: output)
-        let catalog = try Catalog(path: catalogPath) { progress(.warning($0)) }
+        let catalog = try Catalog(path: catalogPath, source: source, output: output, isDefaultPath: options.catalogPath == nil) {
+            progress(.warning($0))
+        }
+        // Damage found in the catalog after it was opened sets it aside (the build goes on
+        // without it): reported once the step that found it is done.
+        func reportDamage() { for warning in catalog.takeWarnings() { progress(.warning(warning)) } }
 
         // When the photo folder, the settings, the theme, the program and the output folder are
         // as the last complete build left them, the site is what this build would make.
@@ -117,6 +125,7 @@ public struct SiteBuilder: Sendable {
         // (Taken before this build writes to the catalog.)
         let readAhead = catalogReadAhead?.take(path: catalogPath)
         if last != nil { try catalog.forgetLastBuild() }
+        reportDamage()
         finished("up-to-date check")
 
         // What earlier builds made is needed up to the image stage: it is read, and let go of,
@@ -124,6 +133,7 @@ public struct SiteBuilder: Sendable {
         let recorder = ScanEventRecorder()
         let (scan, imagePlan, images, writer, earlierPages, legacyManifest, listing) = try await makeImages(
             source: source, output: output, listings: stamped?.listings, catalog: catalog, readAhead: readAhead, jobs: jobs,
+            themeAssets: Array(theme.assets.keys),
             finished: finished, progress: progress, recorder: recorder)
 
         var published = images.published
@@ -154,6 +164,7 @@ public struct SiteBuilder: Sendable {
             pageKeys: pages.keys, pageChanges: legacyManifest ? nil : (pages.changedKeys, pages.removedKeys),
             pending: imagePlan.pending, legacyManifest: legacyManifest, progress: progress,
             whileSaving: { [earlierFolders = last?.outputFolders] in BuildStamp.output(root: output, earlier: earlierFolders, jobs: jobs) })
+        reportDamage()
         finished(SweepStage.name)
 
         let albums = images.plan.reachableAlbums
@@ -175,6 +186,8 @@ public struct SiteBuilder: Sendable {
                 albums: report.albums, photos: report.photos, videos: report.videos, pages: report.pages,
                 events: recorder.events, outputFolders: outputStamp.folders))
         }
+        reportDamage()
+
         // What the build held (a large library's sets of files, records and pages) is freed on
         // another thread: the caller need not wait a tenth of a second for it. (With a read
         // ahead, by the thread that then reads the catalog.)
@@ -212,7 +225,7 @@ public struct SiteBuilder: Sendable {
     /// but not its photos' records.
     private func makeImages(
         source: String, output: String, listings: FolderListings?, catalog: Catalog,
-        readAhead: (manifest: BuildManifest, files: Set<String>)?, jobs: Int, finished: (String) -> Void,
+        readAhead: (manifest: BuildManifest, files: Set<String>)?, jobs: Int, themeAssets: [String], finished: (String) -> Void,
         progress: @Sendable (BuildEvent) -> Void, recorder: ScanEventRecorder
     ) async throws(SiteError) -> (ScanStage.Output, ImagePlanStage.Output, ImageStage.Output, SiteWriter, [String: String], Bool, OutputListing) {
         // (The photo folder's files, as the stamp's walk found them, tell the catalog where to
@@ -226,13 +239,14 @@ public struct SiteBuilder: Sendable {
         let scanStage = ScanStage(options: options, jobs: jobs)
         let walking = BackgroundWork { Result { () throws(SiteError) in try scanStage.walk(source: source, listings: listings) } }
         // (Optional, so that it can be taken and freed on another thread at the end.)
-        var earlier: EarlierBuild! = try EarlierBuild(catalog: catalog, output: output, likelyPaths: likelyPaths, readAhead: readAhead) {
+        var earlier: EarlierBuild! = try EarlierBuild(catalog: catalog, output: output, likelyPaths: likelyPaths, readAhead: readAhead, jobs: jobs) {
             progress(.warning($0))
         }
         SiteWriter(root: output).removeTemporaryFiles()
         // A sharded build's store: the shards' records spare reading every photo again.
         let store = try options.storeDirectory.map { folder throws(SiteError) in try ShardBuilder.openStore(folder, source: source, output: output) }
         if let store { earlier.scanned = ShardScan(store: store, source: source).load() }
+        for warning in catalog.takeWarnings() { progress(.warning(warning)) }
         finished("catalog read")
 
         // What the scan reports is kept for the build's summary in the catalog (``LastBuild``).
@@ -244,7 +258,7 @@ public struct SiteBuilder: Sendable {
         // walk goes on (when the catalog was read ahead, the walk would otherwise run alone).
         let foreignInAlbums = scanStage.foreignFiles(inAlbumsOf: earlier)
         let scan = try scanStage.run(walked: walking.wait().get(), output: output, earlier: earlier, foreignInAlbums: foreignInAlbums,
-                                     progress: scanProgress)
+                                     themeAssets: themeAssets, progress: scanProgress)
         progress(.scanned(photos: scan.plan.photos.count, albums: scan.plan.albums.count))
         for problem in scan.problems {
             scanProgress(problem.isWarning ? .warning("\(problem.path): \(problem.reason)") : .skipped(problem))
@@ -263,6 +277,7 @@ public struct SiteBuilder: Sendable {
             })
         work.store = store
         let imagePlan = try ImagePlanStage(work: work, jobs: jobs).run(scan: scan, earlier: earlier, catalog: catalog)
+        for warning in catalog.takeWarnings() { progress(.warning(warning)) }
         finished(ImagePlanStage.name)
 
         let images = try await ImageStage(work: work, jobs: jobs).run(

@@ -18,7 +18,9 @@ struct EarlierBuild: Sendable {
     var scanned: [String: ScannedPhoto] = [:]
     /// What the output folder held when the build began.
     let listing: OutputListing
-    private let recovered: RecoveredFiles?
+    /// Without a catalog or a manifest: the files the site itself shows to be the tool's
+    /// (``RecoveredFiles``), which the build goes by as by a catalog's (they are in `owned`).
+    let recovered: [String]
 
     /// Reads the catalog, or the legacy manifest in `output` when the catalog is empty.
     /// `likelyPaths` (see ``Catalog/snapshotAndFileSet(fileSet:likelyPaths:)``) spare the catalog
@@ -27,7 +29,7 @@ struct EarlierBuild: Sendable {
     /// (``CatalogReadAhead``): the catalog is not read again.
     init(
         catalog: Catalog, output: String, likelyPaths: (sample: [String], count: Int)? = nil,
-        readAhead: (manifest: BuildManifest, files: Set<String>)? = nil, warning: (String) -> Void
+        readAhead: (manifest: BuildManifest, files: Set<String>)? = nil, jobs: Int = 1, warning: (String) -> Void
     ) throws(SiteError) {
         let (stored, storedFiles) = if let readAhead { readAhead } else { try catalog.snapshotAndFileSet(fileSet: true, likelyPaths: likelyPaths) }
         self.stored = stored
@@ -39,9 +41,15 @@ struct EarlierBuild: Sendable {
         }
         self.previous = previous
         fromLegacyManifest = legacy
-        owned = legacy ? Set(previous.files) : storedFiles
-        recovered = stored == BuildManifest() && !legacy ? RecoveredFiles(root: output) : nil
         listing = OutputListing(root: output)
+        if stored == BuildManifest() && !legacy {
+            let found = RecoveredFiles.find(root: output, listing: listing, jobs: jobs)
+            recovered = found.sorted()
+            owned = found
+        } else {
+            recovered = []
+            owned = legacy ? Set(previous.files) : storedFiles
+        }
     }
 
     /// The header of the photo at source path `path` whose file is `identity`, when the catalog
@@ -81,10 +89,9 @@ struct EarlierBuild: Sendable {
         isTheUsers(path) { listing.kind(of: path) != nil }
     }
 
-    /// Whether `path`, when `exists` says it is there, is not the tool's: neither the catalog
-    /// (or manifest) lists it nor, without either, do its pages show it is Cascade's. Asked in
-    /// this order, cheapest first (whether a page is Cascade's reads it).
+    /// Whether `path`, when `exists` says it is there, is not the tool's: the catalog (or the
+    /// manifest, or without either the site itself: ``RecoveredFiles``) does not list it.
     private func isTheUsers(_ path: String, exists: () -> Bool) -> Bool {
-        !owned.contains(path) && exists() && !(recovered?.isCascades(path) ?? false)
+        !owned.contains(path) && exists()
     }
 }
