@@ -79,8 +79,8 @@ enum RecoveredFiles {
     static func isToolKind(_ path: String) -> Bool {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard let name = parts.last else { return false }
-        if parts.count == 1 { return name == "feed.xml" }
         if name == "frames.json" { return true }
+        if parts.count == 1 { return name == "feed.xml" }
         let folder = parts[parts.count - 2]
         if folder == "frames" { return name.hasSuffix(".json") }
         // The theme's assets are at the root's `assets/` (or `assets-2/`, …, when that is the user's).
