@@ -232,9 +232,16 @@ def test_without_its_catalog_a_removed_photo_is_removed_and_names_stay(tmp_path)
     good. The rebuild goes by the site itself, and leaves the user's files alone."""
     source, out = site(tmp_path, ["a.jpg", "b.jpg", "nature/c.jpg", "nature/d.jpg"])
     catalog = tmp_path / "catalog.sqlite"
-    (source / "cascade.yml").write_text("base_url: https://example.org/\n")  # a feed and a sitemap too
+    # Every kind of file: a feed and a sitemap, originals, two formats, tag pages (one tag only
+    # on a photo that goes).
+    (source / "cascade.yml").write_text("base_url: https://example.org/\ndownload_originals: true\nformats: [jpeg, webp]\n")
+    for name, tags in [("b", ["kept"]), ("nature/c", ["kept"]), ("nature/d", ["kept", "gone"])]:
+        (source / f"{name}.xmp").write_text(corpus.XMP_HEAD + "<dc:subject><rdf:Bag>" + "".join(f"<rdf:li>{t}</rdf:li>" for t in tags)
+                                            + "</rdf:Bag></dc:subject>" + corpus.XMP_TAIL)
     cascade("build", source, "-o", out, "--catalog", catalog).assert_clean_exit()
-    assert {"sitemap.xml", "feed.xml"} <= set(site_files(out))
+    kinds = set(site_files(out))
+    assert {"sitemap.xml", "feed.xml", "originals/a.jpg", "thumbs/a-120.webp"} <= kinds, sorted(kinds)
+    assert any(p.startswith("tags/gone") for p in kinds) and any(p.startswith("tags/kept") for p in kinds), sorted(kinds)
     for name, text in USER_FILES.items():
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_text(text)
@@ -242,10 +249,12 @@ def test_without_its_catalog_a_removed_photo_is_removed_and_names_stay(tmp_path)
     catalog.unlink()
     (source / "a.jpg").unlink()
     (source / "nature" / "d.jpg").unlink()
+    (source / "nature" / "d.xmp").unlink()
     run = cascade("build", source, "-o", out, "--catalog", catalog)
     run.assert_clean_exit()
-    gone = {p for p in built if re.match(r"(a\.html|thumbs/a-\d+\.\w+|nature/d\.html|nature/thumbs/d-\d+\.\w+)$", p)}
-    assert len(gone) >= 4, sorted(built)
+    gone = {p for p in built if re.match(r"(a\.html|(thumbs|originals)/a[-.][\w.]+|nature/d\.html|nature/(thumbs|originals)/d[-.][\w.]+"
+                                         r"|tags/gone.*)$", p)}
+    assert len(gone) >= 10, sorted(built)
     assert set(site_files(out)) == built - gone, run.describe()
     for name, text in USER_FILES.items():
         assert (out / name).read_text() == text, f"{name} was changed or removed"
