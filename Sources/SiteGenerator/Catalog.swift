@@ -186,6 +186,9 @@ final class Catalog: Sendable {
                 // rename would.)
                 if link(path + suffix, candidate + suffix) == 0 {
                     unlink(path + suffix)
+                } else if errno == EPERM || errno == EOPNOTSUPP || errno == EMLINK,
+                          FileStatus(path: candidate + suffix) == nil, rename(path + suffix, candidate + suffix) == 0 {
+                    // (A file system without hard links: renamed, the new name free a moment ago.)
                 } else if errno == EEXIST {
                     throw .catalog(path: path, reason: "\(candidate + suffix) appeared while the damaged catalog was set aside")
                 } else {

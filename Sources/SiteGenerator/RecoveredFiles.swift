@@ -71,8 +71,17 @@ enum RecoveredFiles {
                 }
             }
         }
-        if others.contains("sitemap.xml"), isCascadesSitemap(root + "/sitemap.xml", pages: found) { found.insert("sitemap.xml") }
+        for name in others where !name.contains("/") && isNumbered(name, "sitemap") && isCascadesSitemap(root + "/" + name, pages: found) {
+            found.insert(name)
+        }
         return found
+    }
+
+    /// Whether `name` is `STEM.xml` or `STEM-N.xml` (the next free name of the feed or the sitemap).
+    static func isNumbered(_ name: String, _ stem: String) -> Bool {
+        guard name.hasPrefix(stem), name.hasSuffix(".xml") else { return false }
+        let middle = name.dropFirst(stem.count).dropLast(4)
+        return middle.isEmpty || (middle.hasPrefix("-") && Int(middle.dropFirst()) != nil)
     }
 
     /// Whether the site-relative `path` (not a page) is of a kind the tool makes.
@@ -80,7 +89,7 @@ enum RecoveredFiles {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard let name = parts.last else { return false }
         if name == "frames.json" { return true }
-        if parts.count == 1 { return name == "feed.xml" }
+        if parts.count == 1 { return isNumbered(String(name), "feed") }
         let folder = parts[parts.count - 2]
         if folder == "frames" { return name.hasSuffix(".json") }
         // The theme's assets are at the root's `assets/` (or `assets-2/`, …, when that is the user's).

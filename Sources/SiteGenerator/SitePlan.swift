@@ -66,6 +66,10 @@ struct SitePlan: Sendable {
     /// The folder of the theme's assets: `assets`, or the next free name (`assets-2`) when a
     /// theme file's place there is the user's.
     private(set) var assetsFolder = "assets"
+    /// Where the feed and the sitemap go (with a base URL): `feed.xml` and `sitemap.xml`, or the
+    /// next free name (`feed-2.xml`) when that is the user's.
+    private(set) var feedPath = "feed.xml"
+    private(set) var sitemapPath = "sitemap.xml"
 
     /// The plan of the site for the album tree `root`. `taken(directory, slug, photo)` says
     /// which file (if any) of the photo's page, images or original under that slug exists and
@@ -75,10 +79,12 @@ struct SitePlan: Sendable {
     /// `directory` (site-relative, ending in `/`) is not the tool's: the album gets the next free
     /// slug (listed in ``folderCollisions``). The theme's assets go to `assetsFolder`.
     init(
-        root: GalleryAlbum, jobs: Int = 1, assetsFolder: String = "assets",
+        root: GalleryAlbum, jobs: Int = 1, assetsFolder: String = "assets", feedPath: String = "feed.xml", sitemapPath: String = "sitemap.xml",
         taken: (String, String, GalleryPhoto) -> String? = { _, _, _ in nil }, folderTaken: (String) -> String? = { _ in nil }
     ) {
         self.assetsFolder = assetsFolder
+        self.feedPath = feedPath
+        self.sitemapPath = sitemapPath
         photos.reserveCapacity(root.totalPhotoCount)
         // Each photo's slug of its name, in the order `add` takes the photos (an album's photos,
         // then its sub-albums'), on every core: most of the plan's work for a large library.

@@ -173,6 +173,27 @@ def test_users_theme_asset_files_are_kept_and_the_theme_uses_the_next_folder(tmp
     assert (out / "assets-2" / "logo.png").exists() and (out / "nature" / "index.html").read_text().count("../assets-2/") >= 1
 
 
+def test_users_feed_and_sitemap_are_kept_and_the_site_uses_the_next_names(tmp_path):
+    """Today the user's `feed.xml` and `sitemap.xml` are left out of the site (kept, but the
+    site has no feed); the site's go to `feed-2.xml` and `sitemap-2.xml`, and the pages link
+    the feed there."""
+    source, out = site(tmp_path)
+    (source / "cascade.yml").write_text("base_url: https://example.org/\n")
+    out.mkdir()
+    mine = {"feed.xml": "<feed>my own</feed>", "sitemap.xml": "<urlset>my own</urlset>"}
+    for name, text in mine.items():
+        (out / name).write_text(text)
+    for attempt in range(2):
+        run = cascade("build", source, "-o", out)
+        run.assert_clean_exit()
+        for name, text in mine.items():
+            assert (out / name).read_text() == text
+        assert "feed-2.xml" in run.stderr and "sitemap-2.xml" in run.stderr, run.describe()
+    assert "<entry>" in (out / "feed-2.xml").read_text() or "<feed" in (out / "feed-2.xml").read_text()
+    assert "<loc>https://example.org/a.html</loc>" in (out / "sitemap-2.xml").read_text()
+    assert 'href="https://example.org/feed-2.xml"' in (out / "index.html").read_text()
+
+
 def test_users_page_at_a_removed_photos_address_is_kept(tmp_path):
     """Today a page of the user's written where a removed photo's page was is deleted as stale."""
     source, out = site(tmp_path)

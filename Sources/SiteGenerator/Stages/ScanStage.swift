@@ -110,7 +110,18 @@ struct ScanStage {
             progress(.warning("\(blocker) in the output folder is not Cascade's and stays as it is; the theme's assets are published in \(next)/ instead"))
             assetsFolder = next
         }
-        let plan = SitePlan(root: scan.root, jobs: jobs, assetsFolder: assetsFolder, taken: { directory, slug, photo in
+        // The feed and the sitemap, the same way: `feed.xml`, else `feed-2.xml`, ….
+        var siteFiles = ["feed": "feed.xml", "sitemap": "sitemap.xml"]
+        for stem in ["feed", "sitemap"] where options.baseURL != nil {
+            for number in 2... {
+                guard let name = siteFiles[stem], earlier.isForeign(name) else { break }
+                let next = "\(stem)-\(number).xml"
+                progress(.warning("\(name) in the output folder is not Cascade's and stays as it is; the site's is published as \(next) instead"))
+                siteFiles[stem] = next
+            }
+        }
+        let plan = SitePlan(root: scan.root, jobs: jobs, assetsFolder: assetsFolder, feedPath: siteFiles["feed"]!,
+                            sitemapPath: siteFiles["sitemap"]!, taken: { directory, slug, photo in
             let foreign = foreignInAlbum[directory] ?? earlier.hasForeignFile(inAlbum: directory)
             foreignInAlbum[directory] = foreign
             return foreign ? photoFiles(directory: directory, slug: slug, photo: photo).first(where: earlier.isForeign) : nil
@@ -198,7 +209,7 @@ struct ScanStage {
         }
         var files = Array(photoFiles.map(\.0).joined())
         var others: [String] = []
-        if options.baseURL != nil { others += ["sitemap.xml", FeedStage.path] }
+        if options.baseURL != nil { others += [plan.sitemapPath, plan.feedPath] }
         others += TagIndex(plan: plan, sort: nil).files(tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         for index in plan.albums.indices {
             others += plan.albumFiles(album: index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
