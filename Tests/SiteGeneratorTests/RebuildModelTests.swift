@@ -140,9 +140,15 @@ struct RebuildModelTests {
                 try source.write(album + "/index.md", Array("---\ntitle: Title \(step)\n---\n".utf8))
                 log.append("title \(album)")
             case 11:
-                // The catalog lost (the cache cleared): the build goes by the site itself.
+                // The catalog lost (the cache cleared), and a photo deleted meanwhile: the build
+                // goes by the site itself, and the photo's files go.
                 try FileManager.default.removeItem(atPath: state.path + "/catalog.sqlite")
                 log.append("delete the catalog")
+                if names.count > 2 {
+                    let name = names[random.int(0...(names.count - 1))]
+                    try FileManager.default.removeItem(atPath: source.path + "/" + name)
+                    log.append("delete \(name)")
+                }
             case 12:
                 // One page of the catalog damaged (past the file's header, which says it is
                 // SQLite and Cascade's): set aside, and the build goes on without it.
@@ -154,6 +160,11 @@ struct RebuildModelTests {
                 bytes.replaceSubrange(start..<(page + 1) * pageSize, with: [UInt8](repeating: 0xA5, count: (page + 1) * pageSize - start))
                 try bytes.write(to: URL(fileURLWithPath: path))
                 log.append("damage page \(page + 1) of the catalog")
+                if names.count > 2 {
+                    let name = names[random.int(0...(names.count - 1))]
+                    try FileManager.default.removeItem(atPath: source.path + "/" + name)
+                    log.append("delete \(name)")
+                }
             default:
                 // A name taken by a deleted photo.
                 if names.count > 2 {
