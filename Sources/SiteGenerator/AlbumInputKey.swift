@@ -31,6 +31,8 @@ extension PageRenderer {
         hasher.combine(theme.fingerprint)
         hasher.combine(String(reflecting: pageOptions))
         hasher.combine(tags.isEmpty ? "no tags" : "tags")  // every page's footer links to the list of tags
+        hasher.combine(plan.assetsFolder)  // every page links to the theme's assets
+        hasher.combine(plan.feedPath)  // and to the feed
         return hasher.hex
     }
 

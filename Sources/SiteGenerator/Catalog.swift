@@ -4,6 +4,12 @@ import GRDB
 import Imaging
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What earlier builds of one output folder made, and from what: a SQLite database (through
 /// GRDB) kept outside the site, by default in the user's cache folder
 /// (`$XDG_CACHE_HOME/cascade/catalogs/`, keyed by the output folder's real path).
@@ -16,7 +22,6 @@ import Synchronization
 final class Catalog: Sendable {
     /// The database file.
     let path: String
-    private let database: DatabaseQueue
 
     /// Where the catalog of the output folder `output` (absolute, real) goes by default.
     static func defaultPath(output: String) -> String {
@@ -38,28 +43,204 @@ final class Catalog: Sendable {
         return (name.isEmpty ? "site" : String(name.prefix(40))) + "-" + hasher.hex
     }
 
-    /// Opens (or creates) the catalog at `path`. A file that is not a catalog of this version
-    /// is reported through `warning`, set aside as `path.damaged` and replaced by an empty one.
-    init(path: String, warning: (String) -> Void) throws(SiteError) {
+    /// Cascade's mark in a catalog's header (`PRAGMA application_id`): "CSCD".
+    static let applicationID: Int32 = 0x4353_4344
+
+    /// Opens (or creates) the catalog at `path`, which must not be inside the photo folder
+    /// `source` or the output folder `output` (real paths).
+    ///
+    /// What is at `path` is never deleted or written over unless it is a catalog of Cascade's (by
+    /// its mark, or, for catalogs older than the mark, its tables): a folder, a file that is not
+    /// SQLite, or another program's database stops the build with a message naming it. Only at
+    /// the default place, in Cascade's own cache folder (`isDefaultPath`), is a file that is not
+    /// a catalog taken for a damaged one. A damaged catalog, or one written by a newer Cascade, is
+    /// set aside under a new name (``setAside(_:)``, reported through `warning`) and replaced by
+    /// an empty one: the build goes on as without a catalog. Damage found later, at any page
+    /// the build reads or writes, is handled the same way, its report kept for ``takeWarnings()``.
+    init(
+        path: String, source: String? = nil, output: String? = nil, isDefaultPath: Bool = false, warning: (String) -> Void
+    ) throws(SiteError) {
         self.path = path
+        let found = try Self.check(path: path, source: source, output: output, isDefaultPath: isDefaultPath)
         do {
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         } catch {
             throw .catalog(path: path, reason: (error as NSError).localizedDescription)
         }
+        if case .notACatalog(let what) = found {
+            // Cascade's own cache folder holds only its catalogs: this one's first page is damaged.
+            let aside = try Self.setAside(path)
+            warning("the catalog \(path) is damaged (\(what)); it is set aside as \(aside) and every image is made anew (no file is deleted)")
+        }
+        let queue: DatabaseQueue
         do {
-            database = try Self.openDatabase(path)
-        } catch {
-            warning("the catalog \(path) cannot be read (\(error)); it is set aside as \(path).damaged and every image is made anew (no file is deleted)")
-            try? FileManager.default.removeItem(atPath: path + ".damaged")
+            queue = try Self.openDatabase(path)
+        } catch where Self.isDamage(error) || error is CatalogVersionError {
+            let aside = try Self.setAside(path)
+            warning("the catalog \(path) cannot be read (\(error)); it is set aside as \(aside) and every image is made anew (no file is deleted)")
             do {
-                try FileManager.default.moveItem(atPath: path, toPath: path + ".damaged")
-                for suffix in ["-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                queue = try Self.openDatabase(path)
+            } catch {
+                throw .catalog(path: path, reason: "\(error)")
+            }
+        } catch {
+            // (Busy, say, or not allowed: nothing is set aside.)
+            throw .catalog(path: path, reason: "\(error)")
+        }
+        state = Mutex(queue)
+    }
+
+    /// What is at the catalog's path `path`; throws when the build must not use it: it is inside
+    /// the photo folder `source` or the output folder `output` (real paths; the path's links are
+    /// followed), or it is not a catalog and not at the default place (``init(path:source:output:isDefaultPath:warning:)``).
+    /// Reads nothing but the file's header (and an old catalog's tables): a build asks before it
+    /// changes anything.
+    static func check(path: String, source: String?, output: String?, isDefaultPath: Bool) throws(SiteError) -> Found {
+        let real = OutputSafety.realPath(path)
+        for (folder, what) in [(source, "the photo folder"), (output, "the output folder")] {
+            guard let folder, real == folder || real.hasPrefix(folder == "/" ? "/" : folder + "/") else { continue }
+            throw .catalog(path: path, reason: "it is inside \(what) \(folder): the catalog is kept outside the photos and the site (the photo folder is never written to, and the site is published)")
+        }
+        let found = whatIsThere(path)
+        if case .notACatalog(let what) = found, !isDefaultPath {
+            throw .catalog(path: path, reason: "\(what), not a Cascade catalog; it is left as it is (move it away, or choose another --catalog path)")
+        }
+        return found
+    }
+
+    /// The open database (another one after damage was found: ``recover(from:)``).
+    private let state: Mutex<DatabaseQueue>
+    private var database: DatabaseQueue { state.withLock { $0 } }
+    /// Whether the catalog was set aside and replaced since it was opened: it then holds none of
+    /// what the build read.
+    private let replaced = Atomic<Bool>(false)
+    /// What damage found after the catalog was opened reported, until ``takeWarnings()``.
+    private let laterWarnings = Mutex<[String]>([])
+
+    /// The reports of damage found since the catalog was opened (or since the last call).
+    func takeWarnings() -> [String] {
+        laterWarnings.withLock { warnings in
+            defer { warnings = [] }
+            return warnings
+        }
+    }
+
+    /// What is at a catalog's path, as read before it is opened.
+    enum Found: Equatable {
+        case nothing
+        /// A Cascade catalog (by its mark or its tables), or an empty file (an interrupted first
+        /// build's: there is nothing in it to lose).
+        case catalog
+        /// Anything else, described.
+        case notACatalog(String)
+    }
+
+    /// What is at `path`, read without changing it.
+    static func whatIsThere(_ path: String) -> Found {
+        guard let status = FileStatus(path: path) else { return .nothing }
+        // (A link is followed: the file it names is what would be opened.)
+        var kind = status.kind
+        if kind == .symbolicLink {
+            guard let target = FileStatus(path: URL(fileURLWithPath: path).resolvingSymlinksInPath().path) else {
+                return .notACatalog("it is a link to nothing")
+            }
+            kind = target.kind
+        }
+        switch kind {
+        case .directory: return .notACatalog("it is a folder")
+        case .regular: break
+        default: return .notACatalog("it is not a regular file")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return .notACatalog("it cannot be read") }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 100)) ?? Data()
+        if header.isEmpty { return .catalog }
+        guard header.count == 100, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
+            return .notACatalog("it is not a SQLite database")
+        }
+        let id = header[68..<72].reduce(Int32(0)) { $0 << 8 | Int32($1) }
+        if id == applicationID { return .catalog }
+        if id != 0 { return .notACatalog("it is the database of another program") }
+        // A catalog of a version before the mark: it has Cascade's tables.
+        let tables = try? DatabaseQueue(path: path, configuration: {
+            var configuration = Configuration()
+            configuration.readonly = true
+            return configuration
+        }()).read { db in try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")) }
+        guard let tables else { return .notACatalog("it is a SQLite database that cannot be read") }
+        return tables.isSuperset(of: ["grdb_migrations", "file", "page", "photo"]) ? .catalog
+            : .notACatalog("it is a SQLite database without Cascade's tables")
+    }
+
+    /// Moves the damaged catalog at `path` (with its journal, if any) to a new name beside it,
+    /// `path.damaged`, else `path.damaged-2`, `-3`, …: never over a file, and nothing is deleted.
+    /// Returns the new path.
+    static func setAside(_ path: String) throws(SiteError) -> String {
+        let suffixes = ["", "-journal", "-wal", "-shm"]
+        for number in 1... {
+            let candidate = path + ".damaged" + (number == 1 ? "" : "-\(number)")
+            guard suffixes.allSatisfy({ FileStatus(path: candidate + $0) == nil }) else { continue }
+            for suffix in suffixes where FileStatus(path: path + suffix) != nil {
+                // (A hard link, then the old name removed: a link never replaces a file, as a
+                // rename would.)
+                if link(path + suffix, candidate + suffix) == 0 {
+                    unlink(path + suffix)
+                } else if errno == EPERM || errno == EOPNOTSUPP || errno == EMLINK,
+                          FileStatus(path: candidate + suffix) == nil, rename(path + suffix, candidate + suffix) == 0 {
+                    // (A file system without hard links: renamed, the new name free a moment ago.)
+                } else if errno == EEXIST {
+                    throw .catalog(path: path, reason: "\(candidate + suffix) appeared while the damaged catalog was set aside")
+                } else {
+                    throw .catalog(path: path, reason: "it is damaged and cannot be set aside as \(candidate + suffix): \(String(cString: strerror(errno)))")
+                }
+            }
+            return candidate
+        }
+        preconditionFailure("unreachable")
+    }
+
+    /// Whether `error` says the database is damaged (rather than busy, say).
+    static func isDamage(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+    }
+
+    /// After `error` (damage found at a page of the catalog): sets the catalog aside, opens an
+    /// empty one in its place and reports where the old one went. Any other error is thrown.
+    private func recover(from error: any Error) throws(SiteError) {
+        guard Self.isDamage(error) else { throw .catalog(path: path, reason: "\(error)") }
+        try recover(damage: "\(error)")
+    }
+
+    /// ``recover(from:)`` of damage described by `error`.
+    private func recover(damage error: String) throws(SiteError) {
+        let message: String = try state.withLock { database throws(SiteError) in
+            try? database.close()
+            let aside = try Self.setAside(path)
+            do {
                 database = try Self.openDatabase(path)
             } catch {
                 throw .catalog(path: path, reason: "\(error)")
             }
+            return "the catalog \(path) is damaged (\(error)); it is set aside as \(aside) and the build goes on without it (no file is deleted)"
+        }
+        replaced.store(true, ordering: .sequentiallyConsistent)
+        laterWarnings.withLock { $0.append(message) }
+    }
+
+    /// Runs `body` on the database; damage found there sets the catalog aside (``recover(from:)``)
+    /// and runs it again on the empty one.
+    private func withRecovery<T>(_ body: (DatabaseQueue) throws -> T) throws(SiteError) -> T {
+        do {
+            return try body(database)
+        } catch {
+            try recover(from: error)
+        }
+        do {
+            return try body(database)
+        } catch {
+            throw .catalog(path: path, reason: "\(error)")
         }
     }
 
@@ -99,6 +280,10 @@ final class Catalog: Sendable {
         migrator.registerMigration("v4 output state") { db in
             try db.execute(sql: "CREATE TABLE output_state (id INTEGER PRIMARY KEY CHECK (id = 1), stamp TEXT NOT NULL, folders BLOB NOT NULL)")
         }
+        // Cascade's mark, which tells its catalogs from other databases (``whatIsThere(_:)``).
+        migrator.registerMigration("v5 mark") { db in
+            try db.execute(sql: "PRAGMA application_id = \(Catalog.applicationID)")
+        }
         // Reads the database once: a file that is not SQLite fails here, not in the middle of a build.
         if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
             throw CatalogVersionError()
@@ -134,7 +319,14 @@ final class Catalog: Sendable {
     func snapshotAndFileSet(
         fileSet wantsSet: Bool, likelyPaths: (sample: [String], count: Int)? = nil
     ) throws(SiteError) -> (manifest: BuildManifest, files: Set<String>) {
-        try Self.snapshotAndFileSet(path: path, counting: database, fileSet: wantsSet, likelyPaths: likelyPaths)
+        do {
+            return try Self.snapshotAndFileSet(path: path, counting: database, fileSet: wantsSet, likelyPaths: likelyPaths)
+        } catch {
+            // Damage at any page read: the catalog is set aside, and the build goes on without it.
+            guard case .catalogDamaged(_, let reason) = error else { throw error }
+            try recover(damage: reason)
+            return (BuildManifest(), [])
+        }
     }
 
     /// ``snapshotAndFileSet(fileSet:likelyPaths:)`` of the catalog at `path`, counting its
@@ -203,7 +395,7 @@ final class Catalog: Sendable {
                         }
                     }
                 } catch {
-                    throw .catalog(path: path, reason: "\(error)")
+                    throw Self.isDamage(error) ? .catalogDamaged(path: path, reason: "\(error)") : .catalog(path: path, reason: "\(error)")
                 }
             }
             for case .filesAndPages(let files, let set, let pages) in reads { (manifest.files, fileSet, manifest.pages) = (files, set, pages) }
@@ -215,7 +407,7 @@ final class Catalog: Sendable {
         } catch let error as SiteError {
             throw error
         } catch {
-            throw .catalog(path: path, reason: "\(error)")
+            throw Self.isDamage(error) ? .catalogDamaged(path: path, reason: "\(error)") : .catalog(path: path, reason: "\(error)")
         }
         return (manifest, fileSet)
     }
@@ -247,22 +439,19 @@ final class Catalog: Sendable {
     /// Forgets the last build's summary, before a build changes anything: a build that is
     /// stopped half way never leaves a stamp that says the site is complete.
     func forgetLastBuild() throws(SiteError) {
-        do {
-            try database.write { db in try db.execute(sql: "DELETE FROM last_build") }
-        } catch {
-            throw .catalog(path: path, reason: "\(error)")
-        }
+        try withRecovery { database in try database.write { db in try db.execute(sql: "DELETE FROM last_build") } }
     }
 
     /// Records a complete build's summary (written after everything it made is recorded).
     func recordLastBuild(_ summary: LastBuild) throws(SiteError) {
-        do {
+        // (After the catalog was set aside during this build, the new one holds only what the
+        // build changed: no stamp says it is complete.)
+        guard !replaced.load(ordering: .sequentiallyConsistent) else { return }
+        try withRecovery { database in
             let data = try JSONEncoder().encode(summary)
             try database.write { db in
                 try db.execute(sql: "INSERT OR REPLACE INTO last_build (id, summary) VALUES (1, ?)", arguments: [data])
             }
-        } catch {
-            throw .catalog(path: path, reason: "\(error)")
         }
     }
 
@@ -294,7 +483,7 @@ final class Catalog: Sendable {
     /// anew rather than trust them).
     func prepare(addingFiles files: some Collection<String>, forgettingPhotos photos: some Collection<String>) throws(SiteError) {
         guard !files.isEmpty || !photos.isEmpty else { return }
-        do {
+        try withRecovery { database in
             try database.write { db in
                 try db.execute(sql: "DELETE FROM last_build")
                 let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO file (path) VALUES (?)")
@@ -302,8 +491,6 @@ final class Catalog: Sendable {
                 let delete = try db.cachedStatement(sql: "DELETE FROM photo WHERE path = ?")
                 for photo in photos { try delete.execute(arguments: [photo]) }
             }
-        } catch {
-            throw .catalog(path: path, reason: "\(error)")
         }
     }
 
@@ -328,6 +515,11 @@ final class Catalog: Sendable {
         pageChanges: (changed: [(String, String)], removed: [String])? = nil, photoPaths: [String],
         changedPhotos: [(String, BuildManifest.PhotoRecord)], replacing old: CatalogState
     ) throws(SiteError) {
+        // A catalog set aside during this build was replaced by an empty one: everything is new to it.
+        if replaced.load(ordering: .sequentiallyConsistent), !(old.files.isEmpty && old.pages.isEmpty && old.photoPaths.isEmpty) {
+            return try save(files: files, pages: pages, photoPaths: photoPaths, changedPhotos: changedPhotos,
+                            replacing: CatalogState(files: [], pages: [:], photoPaths: []))
+        }
         // The three comparisons (each over a large library's hundreds of thousands of entries)
         // on as many cores.
         let ((addedFiles, removedFiles), (changedPages, removedPages), removedPhotos) = parallel({
@@ -369,7 +561,9 @@ final class Catalog: Sendable {
                 for photo in removedPhotos { try deletePhoto.execute(arguments: [photo]) }
             }
         } catch {
-            throw .catalog(path: path, reason: "\(error)")
+            try recover(from: error)
+            try save(files: files, pages: pages, photoPaths: photoPaths, changedPhotos: changedPhotos,
+                     replacing: CatalogState(files: [], pages: [:], photoPaths: []))
         }
     }
 }

@@ -146,7 +146,7 @@ struct PageRenderer: Sendable {
             "title": title,
             "pageTitle": directory.isEmpty && ancestors.isEmpty ? options.title : "\(title) · \(options.title)",
             "rootURL": relativeURL(from: directory, to: "index.html"),
-            "assetsURL": relativeURL(from: directory, to: "assets/"),
+            "assetsURL": relativeURL(from: directory, to: plan.assetsFolder + "/"),
             "breadcrumbs": crumbs,
             "hasBreadcrumbs": crumbs.count > 1,
             "gap": options.gap,
@@ -157,7 +157,7 @@ struct PageRenderer: Sendable {
         // Open Graph: a shared link shows the title and, with the site's address known, the image.
         var og: [String: Any] = ["title": title, "siteName": options.title]
         if let base = options.baseURL {
-            context["feedURL"] = base + FeedStage.path
+            context["feedURL"] = base + plan.feedPath
             let pageURL = page.hasSuffix("index.html") ? String(page.dropLast("index.html".count)) : page
             og["url"] = base + URLPath.encode(path: pageURL)
             if let image { og["image"] = base + URLPath.encode(path: image) }

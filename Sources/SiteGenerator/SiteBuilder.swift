@@ -92,10 +92,18 @@ public struct SiteBuilder: Sendable {
         let theme = try Theme(overrides: options.templatesDirectory)
         let jobs = options.jobs > 0 ? options.jobs : ProcessInfo.processInfo.activeProcessorCount
 
+        let catalogPath = options.catalogPath ?? Catalog.defaultPath(output: output)
+        // (Asked before anything is written, the output folder made or locked; asked again as
+        // the catalog is opened, under the lock.)
+        _ = try Catalog.check(path: catalogPath, source: source, output: output, isDefaultPath: options.catalogPath == nil)
         let lock = try BuildLock(output: output, wait: options.waitForLock) { progress(.warning($0)) }
         defer { withExtendedLifetime(lock) {} }
-        let catalogPath = options.catalogPath ?? Catalog.defaultPath(output: output)
-        let catalog = try Catalog(path: catalogPath) { progress(.warning($0)) }
+        let catalog = try Catalog(path: catalogPath, source: source, output: output, isDefaultPath: options.catalogPath == nil) {
+            progress(.warning($0))
+        }
+        // Damage found in the catalog after it was opened sets it aside (the build goes on
+        // without it): reported once the step that found it is done.
+        func reportDamage() { for warning in catalog.takeWarnings() { progress(.warning(warning)) } }
 
         // When the photo folder, the settings, the theme, the program and the output folder are
         // as the last complete build left them, the site is what this build would make.
@@ -121,6 +129,7 @@ public struct SiteBuilder: Sendable {
         // edited page) are found by a walk compared with what that build recorded; they are
         // made again.
         let changed = catalog.outputState().flatMap { OutputStamp(root: output, jobs: jobs, reference: $0)?.changedFiles } ?? []
+        reportDamage()
         finished("up-to-date check")
 
         // What earlier builds made is needed up to the image stage: it is read, and let go of,
@@ -128,7 +137,8 @@ public struct SiteBuilder: Sendable {
         let recorder = ScanEventRecorder()
         let (scan, imagePlan, images, writer, earlierPages, legacyManifest, listing) = try await makeImages(
             source: source, output: output, listings: stamped?.listings, catalog: catalog, readAhead: readAhead, changed: changed,
-            jobs: jobs, finished: finished, progress: progress, recorder: recorder)
+            jobs: jobs, themeAssets: Array(theme.assets.keys),
+            finished: finished, progress: progress, recorder: recorder)
 
         var published = images.published
         let originals = try OriginalsStage(options: options, writer: writer)
@@ -158,6 +168,7 @@ public struct SiteBuilder: Sendable {
             pageKeys: pages.keys, pageChanges: legacyManifest ? nil : (pages.changedKeys, pages.removedKeys),
             pending: imagePlan.pending, legacyManifest: legacyManifest, progress: progress,
             whileSaving: { BuildStamp.output(root: output, jobs: jobs, keepFiles: true) })
+        reportDamage()
         finished(SweepStage.name)
 
         let albums = images.plan.reachableAlbums
@@ -181,6 +192,8 @@ public struct SiteBuilder: Sendable {
                 albums: report.albums, photos: report.photos, videos: report.videos, pages: report.pages,
                 events: recorder.events))
         }
+        reportDamage()
+
         // What the build held (a large library's sets of files, records and pages) is freed on
         // another thread: the caller need not wait a tenth of a second for it. (With a read
         // ahead, by the thread that then reads the catalog.)
@@ -218,7 +231,8 @@ public struct SiteBuilder: Sendable {
     /// but not its photos' records.
     private func makeImages(
         source: String, output: String, listings: FolderListings?, catalog: Catalog,
-        readAhead: (manifest: BuildManifest, files: Set<String>)?, changed: [String], jobs: Int, finished: (String) -> Void,
+        readAhead: (manifest: BuildManifest, files: Set<String>)?, changed: [String], jobs: Int, themeAssets: [String],
+        finished: (String) -> Void,
         progress: @Sendable (BuildEvent) -> Void, recorder: ScanEventRecorder
     ) async throws(SiteError) -> (ScanStage.Output, ImagePlanStage.Output, ImageStage.Output, SiteWriter, [String: String], Bool, OutputListing) {
         // (The photo folder's files, as the stamp's walk found them, tell the catalog where to
@@ -233,7 +247,7 @@ public struct SiteBuilder: Sendable {
         let walking = BackgroundWork { Result { () throws(SiteError) in try scanStage.walk(source: source, listings: listings) } }
         // (Optional, so that it can be taken and freed on another thread at the end.)
         var earlier: EarlierBuild! = try EarlierBuild(
-            catalog: catalog, output: output, likelyPaths: likelyPaths, readAhead: readAhead, changed: changed
+            catalog: catalog, output: output, likelyPaths: likelyPaths, readAhead: readAhead, changed: changed, jobs: jobs
         ) {
             progress(.warning($0))
         }
@@ -246,6 +260,7 @@ public struct SiteBuilder: Sendable {
         // A sharded build's store: the shards' records spare reading every photo again.
         let store = try options.storeDirectory.map { folder throws(SiteError) in try ShardBuilder.openStore(folder, source: source, output: output) }
         if let store { earlier.scanned = ShardScan(store: store, source: source).load() }
+        for warning in catalog.takeWarnings() { progress(.warning(warning)) }
         finished("catalog read")
 
         // What the scan reports is kept for the build's summary in the catalog (``LastBuild``).
@@ -257,7 +272,7 @@ public struct SiteBuilder: Sendable {
         // walk goes on (when the catalog was read ahead, the walk would otherwise run alone).
         let foreignInAlbums = scanStage.foreignFiles(inAlbumsOf: earlier)
         let scan = try scanStage.run(walked: walking.wait().get(), output: output, earlier: earlier, foreignInAlbums: foreignInAlbums,
-                                     progress: scanProgress)
+                                     themeAssets: themeAssets, progress: scanProgress)
         progress(.scanned(photos: scan.plan.photos.count, albums: scan.plan.albums.count))
         for problem in scan.problems {
             scanProgress(problem.isWarning ? .warning("\(problem.path): \(problem.reason)") : .skipped(problem))
@@ -276,6 +291,7 @@ public struct SiteBuilder: Sendable {
             })
         work.store = store
         let imagePlan = try ImagePlanStage(work: work, jobs: jobs).run(scan: scan, earlier: earlier, catalog: catalog)
+        for warning in catalog.takeWarnings() { progress(.warning(warning)) }
         finished(ImagePlanStage.name)
 
         let images = try await ImageStage(work: work, jobs: jobs).run(

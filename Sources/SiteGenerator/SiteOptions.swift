@@ -235,6 +235,8 @@ public enum SiteError: Error, CustomStringConvertible, Equatable, Sendable {
     case write(path: String, reason: String)
     /// The catalog (what earlier builds made) cannot be opened or written.
     case catalog(path: String, reason: String)
+    /// The catalog was found damaged while it was read (the build sets it aside and goes on).
+    case catalogDamaged(path: String, reason: String)
     /// Another build of the same output folder is running (and the build was told not to wait).
     case busy(output: String, holder: String)
     /// The store of a sharded build cannot be used.
@@ -251,6 +253,7 @@ public enum SiteError: Error, CustomStringConvertible, Equatable, Sendable {
         case .template(let file, let reason): "theme file \(file): \(reason)"
         case .write(let path, let reason): "cannot write \(path): \(reason)"
         case .catalog(let path, let reason): "the catalog \(path) cannot be used: \(reason) (--catalog chooses another place)"
+        case .catalogDamaged(let path, let reason): "the catalog \(path) is damaged: \(reason)"
         case .busy(let output, let holder): "another build of \(output) is running (\(holder)); try again when it is done"
         case .store(let path, let reason): "the store \(path) cannot be used: \(reason)"
         }

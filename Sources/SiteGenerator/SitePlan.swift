@@ -59,12 +59,32 @@ struct SitePlan: Sendable {
 
     /// Photo slugs that would collide with a file the tool did not make.
     private(set) var collisions: [(photo: String, file: String, slug: String)] = []
+    /// Album folders that would take the place of something the tool did not make (a file of
+    /// the user's where the folder or one of its own folders must go): the album's source
+    /// path, the site-relative path in the way, and the folder it gets instead.
+    private(set) var folderCollisions: [(album: String, path: String, directory: String)] = []
+    /// The folder of the theme's assets: `assets`, or the next free name (`assets-2`) when a
+    /// theme file's place there is the user's.
+    private(set) var assetsFolder = "assets"
+    /// Where the feed and the sitemap go (with a base URL): `feed.xml` and `sitemap.xml`, or the
+    /// next free name (`feed-2.xml`) when that is the user's.
+    private(set) var feedPath = "feed.xml"
+    private(set) var sitemapPath = "sitemap.xml"
 
     /// The plan of the site for the album tree `root`. `taken(directory, slug, photo)` says
     /// which file (if any) of the photo's page, images or original under that slug exists and
     /// is not the tool's: such a photo gets the next free slug (listed in ``collisions``).
     /// The slugs of the photos' names are worked out on `jobs` threads first.
-    init(root: GalleryAlbum, jobs: Int = 1, taken: (String, String, GalleryPhoto) -> String? = { _, _, _ in nil }) {
+    /// `folderTaken(directory)` says what (if anything) in the way of the album folder
+    /// `directory` (site-relative, ending in `/`) is not the tool's: the album gets the next free
+    /// slug (listed in ``folderCollisions``). The theme's assets go to `assetsFolder`.
+    init(
+        root: GalleryAlbum, jobs: Int = 1, assetsFolder: String = "assets", feedPath: String = "feed.xml", sitemapPath: String = "sitemap.xml",
+        taken: (String, String, GalleryPhoto) -> String? = { _, _, _ in nil }, folderTaken: (String) -> String? = { _ in nil }
+    ) {
+        self.assetsFolder = assetsFolder
+        self.feedPath = feedPath
+        self.sitemapPath = sitemapPath
         photos.reserveCapacity(root.totalPhotoCount)
         // Each photo's slug of its name, in the order `add` takes the photos (an album's photos,
         // then its sub-albums'), on every core: most of the plan's work for a large library.
@@ -78,14 +98,14 @@ struct SitePlan: Sendable {
         let nameSlugs = parallelMap(indexRuns(inOrder.count, length: 4096), jobs: jobs) { [inOrder] run in
             inOrder[run].map { SlugAllocator.slug($0.stem) }
         }.flatMap { $0 }
-        _ = add(root, directory: "", ancestors: [], insideHidden: false, nameSlugs: nameSlugs, taken: taken)
+        _ = add(root, directory: "", ancestors: [], insideHidden: false, nameSlugs: nameSlugs, taken: taken, folderTaken: folderTaken)
     }
 
     /// Adds `album` and its sub-albums; `nameSlugs` holds the slug of each photo's name, by the
     /// index the photo gets in ``photos``.
     private mutating func add(
         _ album: GalleryAlbum, directory: String, ancestors: [(name: String, directory: String)], insideHidden: Bool,
-        nameSlugs: [String], taken: (String, String, GalleryPhoto) -> String?
+        nameSlugs: [String], taken: (String, String, GalleryPhoto) -> String?, folderTaken: (String) -> String?
     ) -> Int {
         let index = albums.count
         let hidden = insideHidden || album.hidden
@@ -108,13 +128,20 @@ struct SitePlan: Sendable {
             photos.append(Photo(photo: photo, slug: slug, directory: directory, album: index))
         }
         // At the root, `tags` is the tag pages' folder.
-        var albumSlugs = SlugAllocator(reserved: directory.isEmpty ? Self.reservedAlbumSlugs.union([String(TagIndex.folder.dropLast())]) : Self.reservedAlbumSlugs)
+        var albumSlugs = SlugAllocator(reserved: directory.isEmpty
+            ? Self.reservedAlbumSlugs.union([String(TagIndex.folder.dropLast()), assetsFolder]) : Self.reservedAlbumSlugs)
         var childIndices: [Int] = []
         var listed: [Int] = []
         for child in album.albums {
-            let slug = albumSlugs.allocate(for: child.name, fallback: "album")
+            let nameSlug = SlugAllocator.slug(child.name)
+            var slug = albumSlugs.allocate(slug: nameSlug, fallback: "album")
+            while let file = folderTaken(directory + slug + "/") {
+                slug = albumSlugs.allocate(slug: nameSlug, fallback: "album")
+                folderCollisions.append((child.relativePath, file, directory + slug + "/"))
+            }
             let childIndex = add(child, directory: directory + slug + "/",
-                                 ancestors: ancestors + [(album.title, directory)], insideHidden: hidden, nameSlugs: nameSlugs, taken: taken)
+                                 ancestors: ancestors + [(album.title, directory)], insideHidden: hidden, nameSlugs: nameSlugs, taken: taken,
+                                 folderTaken: folderTaken)
             childIndices.append(childIndex)
             if !child.hidden { listed.append(childIndex) }
         }

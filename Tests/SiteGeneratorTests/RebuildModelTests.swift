@@ -73,7 +73,7 @@ struct RebuildModelTests {
         var log: [String] = []
         for step in 0..<12 {
             let names = photos(source)
-            switch random.int(0...11) {
+            switch random.int(0...13) {
             case 0:
                 let name = "\(albums[random.int(0...2)])/n\(step).jpg"
                 try source.write(name, try newPhoto())
@@ -139,6 +139,32 @@ struct RebuildModelTests {
                 let album = albums[random.int(0...2)]
                 try source.write(album + "/index.md", Array("---\ntitle: Title \(step)\n---\n".utf8))
                 log.append("title \(album)")
+            case 11:
+                // The catalog lost (the cache cleared), and a photo deleted meanwhile: the build
+                // goes by the site itself, and the photo's files go.
+                try FileManager.default.removeItem(atPath: state.path + "/catalog.sqlite")
+                log.append("delete the catalog")
+                if names.count > 2 {
+                    let name = names[random.int(0...(names.count - 1))]
+                    try FileManager.default.removeItem(atPath: source.path + "/" + name)
+                    log.append("delete \(name)")
+                }
+            case 12:
+                // One page of the catalog damaged (past the file's header, which says it is
+                // SQLite and Cascade's): set aside, and the build goes on without it.
+                let path = state.path + "/catalog.sqlite"
+                var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+                let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])
+                let page = random.int(0...(bytes.count / pageSize - 1))
+                let start = max(page * pageSize, 100)
+                bytes.replaceSubrange(start..<(page + 1) * pageSize, with: [UInt8](repeating: 0xA5, count: (page + 1) * pageSize - start))
+                try bytes.write(to: URL(fileURLWithPath: path))
+                log.append("damage page \(page + 1) of the catalog")
+                if names.count > 2 {
+                    let name = names[random.int(0...(names.count - 1))]
+                    try FileManager.default.removeItem(atPath: source.path + "/" + name)
+                    log.append("delete \(name)")
+                }
             default:
                 // A name taken by a deleted photo.
                 if names.count > 2 {

@@ -21,7 +21,9 @@ struct EarlierBuild: Sendable {
     /// The tool's files that were changed since the build that made them (of `changed`, those
     /// the catalog lists): they are made again.
     let damaged: Set<String>
-    private let recovered: RecoveredFiles?
+    /// Without a catalog or a manifest: the files the site itself shows to be the tool's
+    /// (``RecoveredFiles``), which the build goes by as by a catalog's (they are in `owned`).
+    let recovered: [String]
 
     /// Reads the catalog, or the legacy manifest in `output` when the catalog is empty.
     /// `likelyPaths` (see ``Catalog/snapshotAndFileSet(fileSet:likelyPaths:)``) spare the catalog
@@ -30,7 +32,8 @@ struct EarlierBuild: Sendable {
     /// (``CatalogReadAhead``): the catalog is not read again.
     init(
         catalog: Catalog, output: String, likelyPaths: (sample: [String], count: Int)? = nil,
-        readAhead: (manifest: BuildManifest, files: Set<String>)? = nil, changed: [String] = [], warning: (String) -> Void
+        readAhead: (manifest: BuildManifest, files: Set<String>)? = nil, changed: [String] = [], jobs: Int = 1,
+        warning: (String) -> Void
     ) throws(SiteError) {
         let (stored, storedFiles) = if let readAhead { readAhead } else { try catalog.snapshotAndFileSet(fileSet: true, likelyPaths: likelyPaths) }
         self.stored = stored
@@ -42,11 +45,17 @@ struct EarlierBuild: Sendable {
         }
         self.previous = previous
         fromLegacyManifest = legacy
-        owned = legacy ? Set(previous.files) : storedFiles
-        recovered = stored == BuildManifest() && !legacy ? RecoveredFiles(root: output) : nil
         let damaged = Set(changed.filter { storedFiles.contains($0) })
         self.damaged = damaged
         listing = OutputListing(root: output, damaged: damaged)
+        if stored == BuildManifest() && !legacy {
+            let found = RecoveredFiles.find(root: output, listing: listing, jobs: jobs)
+            recovered = found.sorted()
+            owned = found
+        } else {
+            recovered = []
+            owned = legacy ? Set(previous.files) : storedFiles
+        }
     }
 
     /// The header of the photo at source path `path` whose file is `identity`, when the catalog
@@ -86,10 +95,9 @@ struct EarlierBuild: Sendable {
         isTheUsers(path) { listing.kind(of: path) != nil }
     }
 
-    /// Whether `path`, when `exists` says it is there, is not the tool's: neither the catalog
-    /// (or manifest) lists it nor, without either, do its pages show it is Cascade's. Asked in
-    /// this order, cheapest first (whether a page is Cascade's reads it).
+    /// Whether `path`, when `exists` says it is there, is not the tool's: the catalog (or the
+    /// manifest, or without either the site itself: ``RecoveredFiles``) does not list it.
     private func isTheUsers(_ path: String, exists: () -> Bool) -> Bool {
-        !owned.contains(path) && exists() && !(recovered?.isCascades(path) ?? false)
+        !owned.contains(path) && exists()
     }
 }

@@ -9,7 +9,7 @@ import GalleryConfig
 /// newest album's date, so a rebuild with nothing new writes the same bytes.
 struct FeedStage {
     static let name = "feed"
-    /// The feed's site-relative path.
+    /// The feed's site-relative path, unless it is the user's (``SitePlan/feedPath``).
     static let path = "feed.xml"
     /// The most albums the feed lists.
     static let maximumEntries = 20
@@ -35,8 +35,8 @@ struct FeedStage {
                                  updated: Self.timestamp(entry.date!), count: renderer.albumCountLabel(album), cover: cover))
         }
         let xml = Self.feed(title: options.title, author: options.author, base: base, entries: entries)
-        try writer.writeIfChanged(Data(xml.utf8), to: Self.path)
-        return Self.path
+        try writer.writeIfChanged(Data(xml.utf8), to: plan.feedPath)
+        return plan.feedPath
     }
 
     struct Entry {

@@ -160,6 +160,9 @@ struct ImagePlanStage {
             let storedFiles = Set(earlier.stored.files)
             adding += earlier.previous.files.filter { !storedFiles.contains($0) }
         }
+        // Without a catalog, the files the site shows to be the tool's: what this build no
+        // longer makes of them is deleted, as with a catalog's.
+        adding += earlier.recovered
         adding = Array(Set(adding))
         try catalog.prepare(addingFiles: adding, forgettingPhotos: forgetting)
         let pending = CatalogState(files: earlier.stored.files + adding, pages: earlier.stored.pages, photoPaths: remaining)

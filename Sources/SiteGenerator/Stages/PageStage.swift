@@ -121,9 +121,10 @@ struct PageStage {
             let list = try renderer.tagListFile(unchanged: unchanged)
             _ = try record(list.path, key: list.key, contents: list.contents, in: &output, keys: &keyChanges)
         }
+        // (In a folder none of whose theme files is the user's: ``SitePlan/assetsFolder``.)
         for (path, data) in renderer.theme.assets {
-            try writer.writeIfChanged(data, to: "assets/" + path)
-            output.files.insert("assets/" + path)
+            try writer.writeIfChanged(data, to: plan.assetsFolder + "/" + path)
+            output.files.insert(plan.assetsFolder + "/" + path)
         }
         keyChanges.removeStale(from: &output, previousKeys: previousKeys)
         return output

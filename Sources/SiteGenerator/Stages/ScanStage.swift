@@ -51,8 +51,9 @@ struct ScanStage {
     /// `earlier`'s records) and plans where everything goes. `foreignInAlbums` is
     /// ``foreignFiles(inAlbumsOf:)`` of `earlier`, worked out beforehand (it needs nothing of the
     /// walk, so it runs while the walk goes on).
+    /// `themeAssets` are the theme's assets, relative to their folder.
     func run(
-        walked: WalkedFolder, output: String, earlier: EarlierBuild, foreignInAlbums: [String: Bool],
+        walked: WalkedFolder, output: String, earlier: EarlierBuild, foreignInAlbums: [String: Bool], themeAssets: [String] = [],
         progress: @Sendable (BuildEvent) -> Void
     ) throws(SiteError) -> Output {
         let records = earlier.previous.photos
@@ -90,13 +91,48 @@ struct ScanStage {
         // Whether each album folder holds a file that is not the tool's, asked once per album:
         // the albums of the last build (the folders of its photo pages) on every core first.
         var foreignInAlbum = foreignInAlbums
-        let plan = SitePlan(root: scan.root, jobs: jobs) { directory, slug, photo in
+        let listing = earlier.listing
+        // What of the user's is in the way of a folder the site makes: a file (or a link) where
+        // the folder, or one of its own folders, must go.
+        @Sendable func inTheWay(ofFolder folder: String, subfolders: [String]) -> String? {
+            guard let kind = listing.kind(of: folder) else { return nil }
+            guard kind == .directory else { return folder }
+            return subfolders.lazy.map { folder + "/" + $0 }.first { listing.kind(of: $0).map { $0 != .directory } ?? false }
+        }
+        // The theme's assets go where none of their places is the user's: `assets`, else `assets-2`, ….
+        var assetsFolder = "assets"
+        for number in 2... {
+            let subfolders = Set(themeAssets.compactMap { asset in asset.contains("/") ? String(asset[..<asset.lastIndex(of: "/")!]) : nil })
+            guard let blocker = inTheWay(ofFolder: assetsFolder, subfolders: subfolders.sorted())
+                ?? themeAssets.sorted().lazy.map({ assetsFolder + "/" + $0 }).first(where: earlier.isForeign)
+            else { break }
+            let next = "assets-\(number)"
+            progress(.warning("\(blocker) in the output folder is not Cascade's and stays as it is; the theme's assets are published in \(next)/ instead"))
+            assetsFolder = next
+        }
+        // The feed and the sitemap, the same way: `feed.xml`, else `feed-2.xml`, ….
+        var siteFiles = ["feed": "feed.xml", "sitemap": "sitemap.xml"]
+        for stem in ["feed", "sitemap"] where options.baseURL != nil {
+            for number in 2... {
+                guard let name = siteFiles[stem], earlier.isForeign(name) else { break }
+                let next = "\(stem)-\(number).xml"
+                progress(.warning("\(name) in the output folder is not Cascade's and stays as it is; the site's is published as \(next) instead"))
+                siteFiles[stem] = next
+            }
+        }
+        let plan = SitePlan(root: scan.root, jobs: jobs, assetsFolder: assetsFolder, feedPath: siteFiles["feed"]!,
+                            sitemapPath: siteFiles["sitemap"]!, taken: { directory, slug, photo in
             let foreign = foreignInAlbum[directory] ?? earlier.hasForeignFile(inAlbum: directory)
             foreignInAlbum[directory] = foreign
             return foreign ? photoFiles(directory: directory, slug: slug, photo: photo).first(where: earlier.isForeign) : nil
-        }
+        }, folderTaken: { directory in
+            inTheWay(ofFolder: String(directory.dropLast()), subfolders: ["thumbs", "frames", "pages", "originals", "videos"])
+        })
         for collision in plan.collisions {
             progress(.warning("\(collision.photo): \(collision.file) in the output folder is not Cascade's and stays as it is; the photo is published as \(collision.slug) instead"))
+        }
+        for collision in plan.folderCollisions {
+            progress(.warning("\(collision.album): \(collision.path) in the output folder is not Cascade's and stays as it is; the album is published in \(collision.directory) instead"))
         }
         // A photo's files are asked about only in albums that hold a file not the tool's
         // (every album's answer is known by now: the plan asked for each photo).
@@ -173,7 +209,7 @@ struct ScanStage {
         }
         var files = Array(photoFiles.map(\.0).joined())
         var others: [String] = []
-        if options.baseURL != nil { others += ["sitemap.xml", FeedStage.path] }
+        if options.baseURL != nil { others += [plan.sitemapPath, plan.feedPath] }
         others += TagIndex(plan: plan, sort: nil).files(tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         for index in plan.albums.indices {
             others += plan.albumFiles(album: index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)

@@ -15,8 +15,9 @@ struct SitemapStage {
         let urls = files.filter { path in path.hasSuffix(".html") && !hidden.contains { path.hasPrefix($0) } }.sorted().map { path in
             base + URLPath.encode(path: path.hasSuffix("index.html") ? String(path.dropLast("index.html".count)) : path)
         }
-        try writer.writeIfChanged(Data(Self.sitemap(urls).utf8), to: "sitemap.xml")
-        return "sitemap.xml"
+        // (`sitemap.xml`, unless it is the user's: ``SitePlan/sitemapPath``.)
+        try writer.writeIfChanged(Data(Self.sitemap(urls).utf8), to: plan.sitemapPath)
+        return plan.sitemapPath
     }
 
     /// The sitemap listing `urls`.

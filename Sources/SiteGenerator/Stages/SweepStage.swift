@@ -27,7 +27,14 @@ struct SweepStage {
             pending.files[run].filter { !made.contains($0) }
         }.joined())
         let photoPaths = published.compactMap { $0?.photo.relativePath }
-        for path in stale.sorted() where writer.removeMadeFile(path) {
+        for path in stale.sorted() {
+            // A page the tool made carries its mark: one without it was put there since (the
+            // user's page at a removed photo's address) and stays. The catalog forgets it.
+            if path.hasSuffix(".html"), writer.exists(path), !RecoveredFiles.isCascadePage(writer.root + "/" + path) {
+                progress(.warning("\(path) in the output folder is not Cascade's page (it has no generator mark) and stays as it is"))
+                continue
+            }
+            guard writer.removeMadeFile(path) else { continue }
             removed += 1
             progress(.removed(path: path))
         }
