@@ -899,7 +899,9 @@
       else self.panBy(-event.deltaX, -event.deltaY);
     }, { passive: false });
     document.addEventListener("keydown", function (event) { if (!box.hidden) self.onKey(event); });
-    window.addEventListener("resize", function () { if (!box.hidden) self.fit(); });
+    // The stage changes with the window and with the caption under it: the photo follows.
+    if (typeof ResizeObserver === "function") new ResizeObserver(function () { if (!box.hidden) self.fit(); }).observe(this.stage);
+    else window.addEventListener("resize", function () { if (!box.hidden) self.fit(); });
     this.bindPointers();
     return box;
   };
@@ -1000,12 +1002,6 @@
     box.hidden = false;
     document.documentElement.classList.add("has-lightbox");
     this.zoom = { scale: 1, x: 0, y: 0 };
-    this.fit();
-    bindSources(sources, item, "images", img.getAttribute("sizes"));
-    img.setAttribute("srcset", srcsetOfImages(item.images));
-    img.setAttribute("src", item.images[item.images.length - 1].url);
-    this.showVideo(item);
-    this.showLive(item);
     const title = detail.title || item.alt;
     const text = box.querySelector(".lb-text");
     if (detail.captionHTML) text.innerHTML = detail.captionHTML; else text.textContent = item.alt;
@@ -1016,6 +1012,13 @@
     if (detail.isoDate) date.setAttribute("datetime", detail.isoDate); else date.removeAttribute("datetime");
     // Camera settings, as text (never markup): "Canon EOS R5 · f/2.8 · 1/250 s · ISO 400".
     box.querySelector(".lb-camera").textContent = cameraLine(detail.camera);
+    // Sized only now: the caption's height decides the stage's (the ResizeObserver refits later).
+    this.fit();
+    bindSources(sources, item, "images", img.getAttribute("sizes"));
+    img.setAttribute("srcset", srcsetOfImages(item.images));
+    img.setAttribute("src", item.images[item.images.length - 1].url);
+    this.showVideo(item);
+    this.showLive(item);
     box.querySelector(".lb-counter").textContent = (index + 1) + " / " + this.model.count;
     box.setAttribute("aria-label", title);
     box.querySelector(".lb-status").textContent = photoStatus(index, this.model.count, title);

@@ -1,0 +1,147 @@
+"""The lightbox of issue 30 in a real browser: the whole photo is shown beside a long caption
+(never cut off or covered), one state machine that late network answers cannot reopen or
+move, history and titles that follow the photo, keys that leave the browser's own
+combinations alone, and zoom and pointer gestures.
+
+Geometry is read with getBoundingClientRect and elementFromPoint; slow networks come from CDP
+Network.emulateNetworkConditions, touch from CDP Input.dispatchTouchEvent."""
+import os
+import shutil
+import subprocess
+import time
+
+import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+from conftest import REPO, make_driver, serve
+from photo_factory import album, png
+from test_viewer import LIGHTBOX_OPEN as OPEN, wait_until
+
+PHONE, DESKTOP = (390, 844), (1440, 900)
+
+# Four lines under a 1440 px wide photo, many more on a phone.
+LONG = ("A long caption that goes on about the light, the weather, the road that led there and the people "
+        "met on the way, so that it wraps over several lines on a wide screen and many more on a phone. ") * 4
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """"Long": large photos (landscape, portrait, landscape) with long captions (the last one's
+    short); "Many": 1,200
+    small photos (two chunks of details, two static pages)."""
+    root = tmp_path_factory.mktemp("stage")
+    photos = root / "photos"
+    long = photos / "Long"
+    long.mkdir(parents=True)
+    for number, (width, height, color) in enumerate([(2000, 1300, (200, 120, 60)), (1200, 1800, (40, 90, 160)),
+                                                     (1800, 1200, (60, 160, 90))]):
+        (long / f"long-{number}.png").write_bytes(png(width, height, color))
+        # The last caption is short: moving back from it, the photo must not keep its stage.
+        (long / f"long-{number}.png.txt").write_text(LONG if number < 2 else "A short caption.\n")
+    album(photos / "Many", 1200, small=True)
+    if shutil.which("ffmpeg"):
+        # "Clips": a video, a photo and a Live Photo (a photo and its short clip).
+        clips = photos / "Clips"
+        clips.mkdir()
+        ffmpeg("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=15", "-t", "4", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+               str(clips / "a-clip.mp4"))
+        (clips / "b-photo.png").write_bytes(png(800, 600, (120, 120, 200)))
+        ffmpeg("-f", "lavfi", "-i", "testsrc2=size=640x480", "-frames:v", "1", str(clips / "c-live.jpg"))
+        ffmpeg("-f", "lavfi", "-i", "testsrc2=size=640x480:rate=15", "-t", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+               str(clips / "c-live.mov"))
+    (photos / "cascade.yml").write_text("title: Stage\n")
+    binary = os.environ.get("CASCADE_BIN", str(REPO / ".build" / "debug" / "cascade"))
+    out = root / "site"
+    # The worktree's theme, not the copy embedded in the binary at its last build.
+    result = subprocess.run([binary, "build", str(photos), "--output", str(out), "--quiet", "--sort", "name",
+                             "--templates", str(REPO / "templates")],
+                            capture_output=True, text=True, timeout=1800)
+    assert result.returncode == 0, result.stderr
+    with serve(out) as base:
+        yield base, out
+
+
+def ffmpeg(*arguments):
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", *arguments], check=True, timeout=300)
+
+
+needs_ffmpeg = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="ffmpeg is not installed (scripts/setup installs it)")
+
+
+@pytest.fixture()
+def browser():
+    driver = make_driver()
+    yield driver
+    driver.quit()
+
+
+def start(driver, url, size=DESKTOP):
+    driver.set_window_size(*size)
+    driver.get(url)
+    wait_until(driver, "window.cascadeViewer")
+
+
+def open_tile(driver, index):
+    driver.execute_script(f"document.querySelector('.wall .tile[data-index=\"{index}\"]').click()")
+    wait_until(driver, OPEN)
+
+
+def keys(driver, *sequence):
+    chain = ActionChains(driver)
+    for key in sequence:
+        chain.send_keys(key)
+    chain.perform()
+
+
+def counter(driver):
+    return driver.execute_script("return document.querySelector('.lb-counter').textContent")
+
+
+# Where the photo is against the stage and the caption, and what is hit at its corners (2 px in).
+GEOMETRY = """
+const r = e => e.getBoundingClientRect().toJSON();
+const img = document.querySelector('.lightbox-image');
+const image = r(img), stage = r(document.querySelector('.lb-stage')), caption = r(document.querySelector('.lb-caption'));
+const corners = [[image.left + 2, image.top + 2], [image.right - 2, image.top + 2],
+                 [image.left + 2, image.bottom - 2], [image.right - 2, image.bottom - 2]];
+const hits = corners.map(([x, y]) => { const e = document.elementFromPoint(x, y); return !!e && !!e.closest('.lb-zoom'); });
+return {image, stage, caption, hits, natural: img.naturalWidth,
+        text: document.querySelector('.lb-text').textContent.length};
+"""
+
+
+def assert_whole_photo(driver, where):
+    g = driver.execute_script(GEOMETRY)
+    image, stage, caption = g["image"], g["stage"], g["caption"]
+    assert image["top"] >= stage["top"] - 0.5 and image["bottom"] <= stage["bottom"] + 0.5, f"{where}: {image} not within {stage}"
+    assert image["left"] >= stage["left"] - 0.5 and image["right"] <= stage["right"] + 0.5, f"{where}: {image} not within {stage}"
+    assert image["bottom"] <= caption["top"] + 0.5, f"{where}: the photo ({image}) runs under the caption ({caption})"
+    assert all(g["hits"]), f"{where}: a corner of the photo is covered: {g['hits']}"
+    # As large as the stage allows: it touches two opposite sides of the stage (or is at its own size).
+    fills = (abs(image["height"] - stage["height"]) < 2 or abs(image["width"] - stage["width"]) < 2)
+    assert fills, f"{where}: the photo ({image}) could be larger in {stage}"
+    return g
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_whole_photo_shows_beside_a_long_caption_on_open_move_and_resize(site, browser, size):
+    base, _ = site
+    start(browser, base + "long/index.html", size)
+    open_tile(browser, 0)
+    assert assert_whole_photo(browser, "open")["text"] > 300, "the long caption is not shown"
+    keys(browser, Keys.ARROW_RIGHT)
+    wait_until(browser, "document.querySelector('.lb-counter').textContent.startsWith('2 /')")
+    assert_whole_photo(browser, "after →")
+    keys(browser, Keys.ARROW_RIGHT)
+    wait_until(browser, "document.querySelector('.lb-counter').textContent.startsWith('3 /')")
+    assert_whole_photo(browser, "after → →")
+    keys(browser, Keys.ARROW_LEFT)
+    wait_until(browser, "document.querySelector('.lb-counter').textContent.startsWith('2 /')")
+    assert_whole_photo(browser, "after ←")
+    # A shorter window: the stage shrinks and the photo with it (once the browser has laid it out).
+    browser.set_window_size(size[0], size[1] - 200)
+    wait_until(browser, "(() => { const i = document.querySelector('.lightbox-image').getBoundingClientRect(),"
+                        " s = document.querySelector('.lb-stage').getBoundingClientRect(); return i.bottom <= s.bottom + 0.5; })()")
+    assert_whole_photo(browser, "after a resize")
+
