@@ -309,7 +309,8 @@ struct PageRenderer: Sendable {
             "liveURL": entry.photo.motion == nil ? "" : photoImages.video.map { relativeURL(from: album.directory, to: $0.path) } ?? "",
         ] as [String: Any]
         let albumPage = plan.albumPagePath(album: albumIndex, page: position / options.tilesPerPage + 1)
-        context["album"] = ["name": album.title, "url": relativeURL(from: album.directory, to: albumPage)] as [String: Any]
+        // Back to the photo's place: the album's page that holds its tile (`id="p<position>"`).
+        context["album"] = ["name": album.title, "url": relativeURL(from: album.directory, to: albumPage) + "#p\(position)"] as [String: Any]
         if let original = published[photo]?.original {
             context["original"] = [
                 "url": relativeURL(from: album.directory, to: original.path),

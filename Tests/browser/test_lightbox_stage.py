@@ -145,3 +145,83 @@ def test_the_whole_photo_shows_beside_a_long_caption_on_open_move_and_resize(sit
                         " s = document.querySelector('.lb-stage').getBoundingClientRect(); return i.bottom <= s.bottom + 0.5; })()")
     assert_whole_photo(browser, "after a resize")
 
+
+def test_a_late_chunk_never_reopens_or_moves_a_closed_lightbox(site, browser):
+    base, _ = site
+    start(browser, base + "many/index.html")
+    album_url, album_title = browser.current_url, browser.title
+    open_tile(browser, 0)
+    length = browser.execute_script("return history.length")
+    assert not browser.execute_script("return window.cascadeViewer.details.has(1)"), "the last chunk is loaded already"
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 2500, "downloadThroughput": -1, "uploadThroughput": -1})
+    try:
+        # End asks for photo 1,200 (its details are in the slow chunk); Escape at once.
+        keys(browser, Keys.END, Keys.ESCAPE)
+        wait_until(browser, f"!({OPEN})")
+        # Once the late chunk has arrived (its handlers have run by the next script), still closed.
+        wait_until(browser, "window.cascadeViewer.details.has(1)", seconds=30)
+    finally:
+        browser.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    assert not browser.execute_script(f"return {OPEN}"), f"reopened at {counter(browser)}"
+    assert browser.current_url == album_url
+    assert browser.execute_script("return history.state") is None, "the album's history entry was replaced"
+    assert browser.execute_script("return history.length") == length
+    assert browser.title == album_title
+    # Another Escape does not go Back out of the album.
+    keys(browser, Keys.ESCAPE)
+    time.sleep(0.3)
+    assert browser.current_url == album_url
+
+
+def test_back_after_reloading_a_photos_address_shows_the_album(site, browser):
+    base, _ = site
+    start(browser, base + "long/index.html")
+    open_tile(browser, 0)
+    photo_url = browser.current_url
+    assert photo_url != base + "long/index.html"
+    browser.refresh()
+    wait_until(browser, "document.body.classList.contains('photo-page')")
+    browser.back()
+    wait_until(browser, "document.body.classList.contains('album-page') && !!document.querySelector('.wall')")
+    assert browser.current_url == base + "long/index.html"
+
+
+def test_the_title_follows_the_photo(site, browser):
+    base, _ = site
+    start(browser, base + "long/index.html")
+    album_title = browser.title
+    open_tile(browser, 1)
+    label = browser.execute_script("return document.querySelector('.lightbox').getAttribute('aria-label')")
+    assert browser.title == f"{label} · Stage"
+    keys(browser, Keys.ARROW_RIGHT)
+    wait_until(browser, "document.querySelector('.lb-counter').textContent.startsWith('3 /')")
+    label = browser.execute_script("return document.querySelector('.lightbox').getAttribute('aria-label')")
+    assert browser.title == f"{label} · Stage"
+    keys(browser, Keys.ESCAPE)
+    wait_until(browser, f"!({OPEN})")
+    assert browser.title == album_title
+
+
+def test_a_photo_pages_album_link_returns_to_the_photos_place(site, browser):
+    base, _ = site
+    start(browser, base + "many/index.html")
+    page = browser.execute_script("return new URL(document.querySelector('.wall').getAttribute('data-frames'), location.href).href")
+    browser.get(page)
+    frames = browser.execute_script("return JSON.parse(document.body.textContent)")
+    index = frames["staticCount"] + 10
+    browser.get(base + "many/" + browser.execute_script(
+        "return arguments[0].replace('{id}', arguments[1])", frames["pageURL"], frames["ids"][index]))
+    link = browser.execute_script("return document.querySelector('.photo-nav .back').href")
+    assert link.endswith(f"pages/2.html#p{index}"), link
+    browser.get(link)
+    wait_until(browser, f"!!document.getElementById('p{index}')")
+    # On the screen, and not under the page's sticky header: its centre is the tile's.
+    visible = browser.execute_script(
+        f"const t = document.getElementById('p{index}'), r = t.getBoundingClientRect();"
+        " return r.top >= -1 && r.bottom <= innerHeight + 1"
+        " && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2).closest('.tile') === t")
+    assert visible, "the photo's tile is not on the screen"
+

@@ -533,6 +533,12 @@
     this.scheduled = false;
     this.lightbox = null;
     this.current = -1;
+    // The lightbox's state: closed, opening (waiting for details), open, moving, zoomed, closing.
+    this.state = "closed";
+    this.ticket = 0;
+    this.pageTitle = document.title;
+    const siteName = document.querySelector('meta[property="og:site_name"]');
+    this.siteTitle = siteName ? siteName.getAttribute("content") : "";
     // Further static pages (pages/N.html) keep their tiles; the viewer adds the lightbox.
     this.slice = wall.hasAttribute("data-slice");
     // Absolute URLs for the lightbox: its pushState address moves the document's base.
@@ -571,6 +577,8 @@
     }
     this.wall.addEventListener("click", function (event) { self.onClick(event); });
     window.addEventListener("popstate", function () { self.syncWithHistory(); });
+    // A page restored from the back-forward cache shows what its address says.
+    window.addEventListener("pageshow", function (event) { if (event.persisted) self.syncWithHistory(); });
     if (this.slice) { this.syncWithHistory(); return; }
     // From now on the wall is as tall as the whole album, not just the tiles in the page.
     this.wall.classList.add("is-full");
@@ -735,6 +743,7 @@
     const detail = this.detailOf(index);
     node.setAttribute("href", fillURL(model.pageURL, model.ids[index], 0));
     node.setAttribute("data-index", String(index));
+    node.id = "p" + index;  // a photo page's album link ends in #p<index>
     // The index has every tile's colour: a tile waiting for its chunk shows it already.
     node.setAttribute("style", tileStyle(model, index, detail ? detail.color : colorOf(model, index)));
     this.placeTile(node, index);
@@ -768,6 +777,7 @@
     img.removeAttribute("data-for");
     img.setAttribute("alt", "");
     node.removeAttribute("data-index");
+    node.removeAttribute("id");
     node.removeAttribute("data-pending");
     node.remove();
   };
@@ -976,14 +986,19 @@
   /** Shows photo `index`. `push` adds a history entry at the photo's own page (Back closes,
    *  the address opens the photo for anyone); moving between photos replaces it. */
   Viewer.prototype.open = function (index, push) {
+    // Every request and every close takes a new ticket: an answer that arrives for an older
+    // one (a late chunk) is dropped, so nothing reopens, moves or re-points a closed lightbox.
+    const ticket = ++this.ticket;
     const detail = this.detailOf(index);
     if (!detail) {
       const self = this;
-      this.loadChunk(chunkOf(this.model, index)).then(function () { self.open(index, push); }, function () {});
+      this.state = this.current >= 0 ? "moving" : "opening";
+      this.loadChunk(chunkOf(this.model, index)).then(function () { if (self.ticket === ticket) self.open(index, push); }, function () {});
       return;
     }
     const box = this.lightbox || this.buildLightbox();
     const wasOpen = this.current >= 0;
+    this.state = "open";
     const item = resolveItem(this.model, index, detail, this.prefix);
     this.item = item;
     const img = this.image;
@@ -1047,8 +1062,10 @@
     }
     const page = new URL(item.page, document.baseURI).href;
     const state = { cascade: index };
+    // One history entry per opening, pointed at each photo in turn.
     if (push && !wasOpen) history.pushState(state, "", page);
     else if (window.location.href !== page) history.replaceState(state, "", page);
+    document.title = title + (this.siteTitle ? " · " + this.siteTitle : "");
     if (this.playing()) this.play();
   };
 
@@ -1174,6 +1191,7 @@
     z.y = clampPan(z.y, z.scale, this.shown.height, this.stage.clientHeight);
     this.zoomer.style.transform = z.scale === 1 ? "" : "translate(" + z.x + "px," + z.y + "px) scale(" + z.scale + ")";
     this.lightbox.classList.toggle("is-zoomed", z.scale > 1);
+    if (this.state === "open" || this.state === "zoomed") this.state = z.scale > 1 ? "zoomed" : "open";
     // The browser picks the image for the size shown: zoomed in, the largest.
     const sizes = Math.ceil(this.shown.width * z.scale) + "px";
     if (this.image.getAttribute("sizes") !== sizes) {
@@ -1201,6 +1219,7 @@
 
   /** Moves by `delta` photos (clamped to the album's ends when `clamp`). */
   Viewer.prototype.step = function (delta, clamp) {
+    if (this.current < 0 || this.state === "closing") return;
     let next = this.current + delta;
     if (clamp) next = Math.max(0, Math.min(this.model.count - 1, next));
     if (next >= 0 && next < this.model.count && next !== this.current) this.open(next, false);
@@ -1227,11 +1246,16 @@
   /** Closes; `viaHistory` goes Back when the lightbox pushed an entry. Focus goes to the tile. */
   Viewer.prototype.close = function (viaHistory) {
     if (!this.lightbox || this.lightbox.hidden) return;
+    this.ticket++;
+    this.pause();
     if (viaHistory && history.state && typeof history.state.cascade === "number") {
-      history.back();  // popstate closes it
+      // popstate closes it; until then nothing may move it, and a second Escape does nothing.
+      if (this.state !== "closing") history.back();
+      this.state = "closing";
       return;
     }
-    this.pause();
+    this.state = "closed";
+    document.title = this.pageTitle;
     if (this.video) { this.video.pause(); this.video.removeAttribute("src"); this.video.load(); this.video.hidden = true; }
     this.stopLive();
     if (document.fullscreenElement) document.exitFullscreen();
