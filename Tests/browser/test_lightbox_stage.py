@@ -225,3 +225,63 @@ def test_a_photo_pages_album_link_returns_to_the_photos_place(site, browser):
         " && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2).closest('.tile') === t")
     assert visible, "the photo's tile is not on the screen"
 
+
+# Dispatches keydown events (key, modifiers) on the focused element; returns which were taken.
+PRESS = """
+const target = document.activeElement;
+return arguments[0].map(([key, mods]) => {
+  const e = new KeyboardEvent('keydown', Object.assign({key, bubbles: true, cancelable: true}, mods));
+  target.dispatchEvent(e);
+  return key + (mods.altKey ? '+Alt' : '') + (mods.ctrlKey ? '+Ctrl' : '') + (mods.metaKey ? '+Meta' : '') + ': ' + e.defaultPrevented;
+});
+"""
+
+
+def test_key_combinations_with_alt_ctrl_or_meta_reach_the_browser(site, browser):
+    base, _ = site
+    start(browser, base + "long/index.html")
+    open_tile(browser, 1)
+    combos = [["ArrowLeft", {"altKey": True}], ["ArrowRight", {"altKey": True}], ["0", {"ctrlKey": True}],
+              ["+", {"ctrlKey": True}], ["=", {"ctrlKey": True}], ["-", {"ctrlKey": True}],
+              ["ArrowRight", {"metaKey": True}], ["Home", {"ctrlKey": True}], ["End", {"metaKey": True}]]
+    taken = [line for line in browser.execute_script(PRESS, combos) if line.endswith("true")]
+    assert not taken, f"the lightbox took the browser's keys: {taken}"
+    assert counter(browser).startswith("2 /")
+    assert browser.execute_script("return window.cascadeViewer.zoom.scale") == 1
+    # The plain keys still work.
+    assert browser.execute_script(PRESS, [["ArrowRight", {}]]) == ["ArrowRight: true"]
+    assert counter(browser).startswith("3 /")
+
+
+@needs_ffmpeg
+def test_a_focused_video_gets_its_arrow_keys(site, browser):
+    base, _ = site
+    start(browser, base + "clips/index.html")
+    open_tile(browser, 0)
+    wait_until(browser, "document.querySelector('.lb-video') && !document.querySelector('.lb-video').hidden")
+    browser.execute_script("document.querySelector('.lb-video').focus()")
+    taken = browser.execute_script(PRESS, [["ArrowRight", {}], ["ArrowLeft", {}], ["End", {}], ["Home", {}]])
+    assert all(line.endswith("false") for line in taken), taken
+    assert counter(browser).startswith("1 /"), "the arrow keys on the video changed the item"
+    browser.execute_script("document.querySelector('.lb-close').focus()")
+    browser.execute_script(PRESS, [["ArrowRight", {}]])
+    assert counter(browser).startswith("2 /")
+
+
+def test_on_a_further_static_page_focus_returns_to_the_tile_after_moving_and_closing(site, browser):
+    base, _ = site
+    start(browser, base + "many/pages/2.html")
+    first = browser.execute_script("return +document.querySelector('.wall .tile').dataset.index")
+    open_tile(browser, first + 3)
+    keys(browser, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+    wait_until(browser, f"document.querySelector('.lb-counter').textContent.startsWith('{first + 6} /')")
+    keys(browser, Keys.ESCAPE)
+    wait_until(browser, f"!({OPEN})")
+    wait_until(browser, f"document.activeElement.dataset.index === '{first + 5}'")
+    # Moved off this page (before its first photo): focus is on the page's nearest tile, not <body>.
+    open_tile(browser, first)
+    keys(browser, Keys.ARROW_LEFT)
+    wait_until(browser, f"document.querySelector('.lb-counter').textContent.startsWith('{first} /')")
+    keys(browser, Keys.ESCAPE)
+    wait_until(browser, f"!({OPEN})")
+    wait_until(browser, f"document.activeElement.dataset.index === '{first}'")

@@ -964,6 +964,8 @@
 
   Viewer.prototype.onKey = function (event) {
     const key = event.key;
+    // Combinations with Alt, Ctrl or Meta are the browser's (Back, page zoom, tabs).
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (key === "Tab") {
       // The focus trap.
       const list = Array.from(this.lightbox.querySelectorAll("button, a[href], video")).filter(function (node) { return !node.hidden; });
@@ -973,6 +975,8 @@
     }
     const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -1, PageDown: 1, Home: -this.model.count, End: this.model.count };
     const video = this.video && !this.video.hidden ? this.video : null;
+    // A focused video takes its own keys (arrows seek, Home and End); Escape still closes.
+    if (video && event.target === video && key !== "Escape") return;
     if (key === "Escape") this.close(true);
     else if (video && (key === " " || key === "k") && event.target !== video) { if (video.paused) video.play(); else video.pause(); }
     else if (key in moves) this.step(moves[key], true);
@@ -1272,7 +1276,10 @@
   /** Brings tile `index` into view (from the frames, not by measuring) and focuses it. */
   Viewer.prototype.focusTile = function (index) {
     if (this.slice) {
-      const tile = this.wall.querySelector('.tile[data-index="' + index + '"]');
+      // A photo moved to off this page: its nearest tile here has the focus, never <body>.
+      const tiles = this.wall.querySelectorAll(".tile");
+      const tile = this.wall.querySelector('.tile[data-index="' + index + '"]') ||
+        (tiles.length ? tiles[index < Number(tiles[0].getAttribute("data-index")) ? 0 : tiles.length - 1] : null);
       if (tile) { tile.focus({ preventScroll: true }); tile.scrollIntoView({ block: "nearest" }); }
       return;
     }
