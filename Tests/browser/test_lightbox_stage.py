@@ -285,3 +285,108 @@ def test_on_a_further_static_page_focus_returns_to_the_tile_after_moving_and_clo
     keys(browser, Keys.ESCAPE)
     wait_until(browser, f"!({OPEN})")
     wait_until(browser, f"document.activeElement.dataset.index === '{first}'")
+
+
+def zoom_state(driver):
+    return driver.execute_script(
+        "const v = window.cascadeViewer; return {scale: v.zoom.scale, x: v.zoom.x, y: v.zoom.y, state: v.state,"
+        " zoomed: document.querySelector('.lightbox').classList.contains('is-zoomed'), counter: document.querySelector('.lb-counter').textContent}")
+
+
+def test_a_mouse_drag_released_off_the_photo_moves_and_does_not_close(site, browser):
+    base, _ = site
+    start(browser, base + "long/index.html")
+    open_tile(browser, 0)
+    image = browser.execute_script("return document.querySelector('.lightbox-image').getBoundingClientRect().toJSON()")
+    assert image["left"] > 200, "the photo leaves no backdrop beside it to release the drag on"
+    # From the photo's centre to the backdrop left of it (clear of the Previous button).
+    x, y = image["left"] + image["width"] / 2, image["top"] + image["height"] * 0.75
+    target = 120
+    assert browser.execute_script(f"return document.elementFromPoint({target}, {y}).className") == "lb-stage"
+    ActionChains(browser).move_by_offset(0, 0).perform()
+    ActionChains(browser).move_to_element_with_offset(browser.find_element("css selector", ".lightbox-image"), 0, 0) \
+        .move_by_offset(0, int(y - (image["top"] + image["height"] / 2))).click_and_hold() \
+        .move_by_offset(-200, 0).move_by_offset(int(target - x + 200), 0).release().perform()
+    wait_until(browser, "document.querySelector('.lb-counter').textContent.startsWith('2 /')")
+    assert browser.execute_script(f"return {OPEN}"), "the drag moved on, then closed the lightbox"
+
+
+def needed_image(driver, scale):
+    """The URL of the first of the photo's images at least `scale` times the fitted width wide."""
+    return driver.execute_script(
+        "const v = window.cascadeViewer, need = v.shown.width * arguments[0];"
+        " return (v.item.images.find(i => i.width >= need) || v.item.images[v.item.images.length - 1]).url", scale)
+
+
+def test_double_click_zooms_to_twice_the_fitted_size_with_the_image_it_needs(site, browser):
+    base, _ = site
+    start(browser, base + "long/index.html")
+    open_tile(browser, 0)
+    wait_until(browser, "document.querySelector('.lightbox-image').complete")
+    fitted = browser.execute_script("return document.querySelector('.lightbox-image').getBoundingClientRect().width")
+    ActionChains(browser).double_click(browser.find_element("css selector", ".lightbox-image")).perform()
+    wait_until(browser, "window.cascadeViewer.zoom.scale === 2")
+    width = browser.execute_script("return document.querySelector('.lightbox-image').getBoundingClientRect().width")
+    assert abs(width - 2 * fitted) < 2, (width, fitted)
+    wanted = needed_image(browser, 2)
+    wait_until(browser, f"document.querySelector('.lightbox-image').currentSrc === {wanted!r}")
+    ActionChains(browser).double_click(browser.find_element("css selector", ".lightbox-image")).perform()
+    wait_until(browser, "window.cascadeViewer.zoom.scale === 1")
+
+
+def tap(driver, x, y, at):
+    for kind, points, t in [("touchStart", [{"x": x, "y": y, "id": 0}], at), ("touchEnd", [], at + 0.04)]:
+        driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points, "timestamp": t})
+
+
+def test_a_double_tap_zooms_on_touch(site, browser):
+    base, _ = site
+    start(browser, base + "long/index.html", PHONE)
+    open_tile(browser, 0)
+    image = browser.execute_script("return document.querySelector('.lightbox-image').getBoundingClientRect().toJSON()")
+    x, y = image["left"] + image["width"] / 2, image["top"] + image["height"] / 2
+    # The taps carry their own times (0.2 s apart), whatever the machine's speed.
+    now = time.time()
+    tap(browser, x, y, now)
+    tap(browser, x, y, now + 0.2)
+    wait_until(browser, "window.cascadeViewer.zoom.scale > 1")
+    # A dblclick that may follow the taps does not zoom back out.
+    browser.execute_script("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    state = zoom_state(browser)
+    assert state["scale"] == 2 and state["zoomed"] and state["state"] == "zoomed", state
+
+
+def test_zoom_buttons_levels_and_arrow_keys_pan_while_zoomed(site, browser):
+    base, _ = site
+    start(browser, base + "long/index.html")
+    open_tile(browser, 0)
+    zoom_in = browser.find_element("css selector", ".lb-in")
+    zoom_out = browser.find_element("css selector", ".lb-out")
+    assert zoom_in.get_attribute("aria-label") == "Zoom in" and zoom_out.get_attribute("aria-label") == "Zoom out"
+    levels = []
+    for button in [zoom_in, zoom_in, zoom_in]:
+        button.click()
+        levels.append(zoom_state(browser)["scale"])
+    assert levels == [2, 4, 4], levels
+    assert zoom_in.get_attribute("aria-disabled") == "true"
+    wanted = needed_image(browser, 4)
+    wait_until(browser, f"document.querySelector('.lightbox-image').currentSrc === {wanted!r}")
+    # Zoomed in, the arrow keys pan the photo and stay on it.
+    before = zoom_state(browser)
+    browser.execute_script("document.querySelector('.lb-close').focus()")
+    keys(browser, Keys.ARROW_RIGHT, Keys.ARROW_DOWN)
+    after = zoom_state(browser)
+    assert after["counter"] == before["counter"], "an arrow key moved to another photo while zoomed"
+    assert after["x"] < before["x"] and after["y"] < before["y"], (before, after)
+    zoom_out.click()
+    zoom_out.click()
+    assert zoom_state(browser)["scale"] == 1
+    assert zoom_out.get_attribute("aria-disabled") == "true"
+    keys(browser, Keys.ARROW_RIGHT)
+    assert zoom_state(browser)["counter"].startswith("2 /")
+    # Ctrl+wheel zooms around the cursor (and is not left to the browser's page zoom).
+    prevented = browser.execute_script(
+        "const s = document.querySelector('.lb-stage'), r = s.getBoundingClientRect();"
+        "const e = new WheelEvent('wheel', {deltaY: -300, ctrlKey: true, clientX: r.left + r.width / 2,"
+        " clientY: r.top + r.height / 2, bubbles: true, cancelable: true}); s.dispatchEvent(e); return e.defaultPrevented")
+    assert prevented and 1 < zoom_state(browser)["scale"] <= 4

@@ -803,6 +803,16 @@
     return { scale: scale, x: px - (px - zoom.x) * k, y: py - (py - zoom.y) * k };
   }
 
+  /** Zoom levels, in the fitted size: fit, 2×, 4× (pinch and Ctrl+wheel go between them). */
+  const ZOOM_LEVELS = [1, 2, 4];
+
+  /** The zoom level after `scale` going in (`direction` 1) or out (−1). */
+  function nextZoomLevel(scale, direction) {
+    const levels = direction > 0 ? ZOOM_LEVELS : ZOOM_LEVELS.slice().reverse();
+    for (let l = 0; l < levels.length; l++) if (direction * (levels[l] - scale) > 0.01) return levels[l];
+    return levels[levels.length - 1];
+  }
+
   /** A drag when not zoomed: "next", "previous", "close" (down) or "". */
   function swipeAction(dx, dy) {
     if (Math.abs(dx) > 50 && Math.abs(dx) > Math.abs(dy)) return dx < 0 ? "next" : "previous";
@@ -870,6 +880,8 @@
       '<button type="button" class="lb-play" aria-label="Slideshow" aria-pressed="false"></button>' +
       '<button type="button" class="lb-full" aria-label="Full screen"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 4h6v2H6v4H4zm10 0h6v6h-2V6h-4zM4 14h2v4h4v2H4zm14 0h2v6h-6v-2h4z"/></svg></button>' +
       '<a class="lb-download" hidden aria-label="Download the original"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M11 3h2v10l4-4 1.4 1.4L12 16.8l-6.4-6.4L7 9l4 4zM4 19h16v2H4z"/></svg></a>' +
+      '<button type="button" class="lb-out" aria-label="Zoom out">−</button>' +
+      '<button type="button" class="lb-in" aria-label="Zoom in">+</button>' +
       '<button type="button" class="lb-close" aria-label="Close">✕</button></div>' +
       '<div class="lb-stage"><div class="lb-zoom"><img class="lb-low" alt=""></div>' +
       '<button type="button" class="lb-live" hidden aria-label="Play the Live Photo">LIVE</button></div>' +
@@ -895,13 +907,22 @@
     on(".lb-prev", function () { self.step(-1); });
     on(".lb-next", function () { self.step(1); });
     on(".lb-play", function () { self.playing() ? self.pause() : self.play(); });
+    on(".lb-in", function () { self.zoomStep(1); });
+    on(".lb-out", function () { self.zoomStep(-1); });
     on(".lb-full", function () {
       if (document.fullscreenElement) document.exitFullscreen(); else if (box.requestFullscreen) box.requestFullscreen();
     });
     if (!document.fullscreenEnabled) box.querySelector(".lb-full").hidden = true;
     if (window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches) box.querySelector(".lb-play").hidden = true;
-    this.stage.addEventListener("click", function (event) { if (event.target === self.stage && self.zoom.scale === 1) self.close(true); });
-    this.stage.addEventListener("dblclick", function (event) { self.toggleZoom(event.clientX, event.clientY); });
+    this.stage.addEventListener("click", function (event) {
+      // A drag ends in a click where it was released: that is no click on the backdrop.
+      if (self.dragged) { self.dragged = false; return; }
+      if (event.target === self.stage && self.zoom.scale === 1) self.close(true);
+    });
+    this.stage.addEventListener("dblclick", function (event) {
+      // Touch: the double tap has zoomed already (pointerup), whether or not a dblclick follows.
+      if (self.pointerType !== "touch") self.toggleZoom(event.clientX, event.clientY);
+    });
     this.stage.addEventListener("wheel", function (event) {
       if (!event.ctrlKey && self.zoom.scale === 1) return;
       event.preventDefault();
@@ -927,13 +948,22 @@
       return { d: Math.hypot(p[0].x - p[1].x, p[0].y - p[1].y), x: (p[0].x + p[1].x) / 2, y: (p[0].y + p[1].y) / 2 };
     }
     stage.addEventListener("pointerdown", function (event) {
+      if (event.button !== 0) return;
       pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      self.pointerType = event.pointerType;
+      self.dragged = false;
       if (pointers.size === 2) { pinch = { at: spread(), scale: self.zoom.scale }; start = null; }
       else if (pointers.size === 1) start = { x: event.clientX, y: event.clientY, zx: self.zoom.x, zy: self.zoom.y };
     });
     stage.addEventListener("pointermove", function (event) {
       if (!pointers.has(event.pointerId)) return;
       pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (start && !self.dragged && Math.hypot(event.clientX - start.x, event.clientY - start.y) > 10) {
+        self.dragged = true;
+        // A drag is followed wherever it goes, off the photo and out of the window (a click is
+        // not captured: it must reach what is under it).
+        try { stage.setPointerCapture(event.pointerId); } catch (error) { /* a pointer already gone */ }
+      }
       if (pinch && pointers.size === 2) {
         const now = spread();
         self.zoomTo(pinch.scale * now.d / pinch.at.d, now.x, now.y);
@@ -977,11 +1007,14 @@
     const video = this.video && !this.video.hidden ? this.video : null;
     // A focused video takes its own keys (arrows seek, Home and End); Escape still closes.
     if (video && event.target === video && key !== "Escape") return;
+    // Zoomed in, the arrow keys pan (an eighth of the stage a press) instead of moving on.
+    const pans = { ArrowLeft: [1, 0], ArrowRight: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
     if (key === "Escape") this.close(true);
     else if (video && (key === " " || key === "k") && event.target !== video) { if (video.paused) video.play(); else video.pause(); }
+    else if (this.zoom.scale > 1 && key in pans) this.panBy(pans[key][0] * this.stage.clientWidth / 8, pans[key][1] * this.stage.clientHeight / 8);
     else if (key in moves) this.step(moves[key], true);
-    else if (key === "+" || key === "=") this.zoomTo(this.zoom.scale * 1.5);
-    else if (key === "-") this.zoomTo(this.zoom.scale / 1.5);
+    else if (key === "+" || key === "=") this.zoomStep(1);
+    else if (key === "-") this.zoomStep(-1);
     else if (key === "0") this.zoomTo(1);
     else return;
     event.preventDefault();
@@ -1163,24 +1196,28 @@
     const height = largest.width * this.item.height / this.item.width;
     const size = fitSize(largest.width, height, this.stage.clientWidth, this.stage.clientHeight);
     this.shown = size;
-    this.fullScale = largest.width / size.width;
     this.zoomer.style.width = size.width + "px";
     this.zoomer.style.height = size.height + "px";
     this.zoomTo(this.zoom ? this.zoom.scale : 1);
   };
 
-  /** Zooms to `scale` (1: fits; at most the largest image's pixels) around a point. */
+  /** Zooms to `scale` of the fitted size (1 to ZOOM_LEVELS' last) around a point. */
   Viewer.prototype.zoomTo = function (scale, clientX, clientY) {
     const rect = this.stage.getBoundingClientRect();
     const px = clientX === undefined ? 0 : clientX - rect.left - rect.width / 2;
     const py = clientY === undefined ? 0 : clientY - rect.top - rect.height / 2;
-    const clamped = Math.max(1, Math.min(scale, Math.max(1, this.fullScale)));
+    const clamped = Math.max(1, Math.min(scale, ZOOM_LEVELS[ZOOM_LEVELS.length - 1]));
     this.zoom = zoomAround(this.zoom, clamped, px, py);
     this.applyZoom();
   };
 
   Viewer.prototype.toggleZoom = function (clientX, clientY) {
-    this.zoomTo(this.zoom.scale > 1 ? 1 : this.fullScale, clientX, clientY);
+    this.zoomTo(this.zoom.scale > 1 ? 1 : ZOOM_LEVELS[1], clientX, clientY);
+  };
+
+  /** The + and − buttons and keys: the next zoom level in, or out. */
+  Viewer.prototype.zoomStep = function (direction) {
+    this.zoomTo(nextZoomLevel(this.zoom.scale, direction));
   };
 
   Viewer.prototype.panBy = function (dx, dy) {
@@ -1195,6 +1232,8 @@
     z.y = clampPan(z.y, z.scale, this.shown.height, this.stage.clientHeight);
     this.zoomer.style.transform = z.scale === 1 ? "" : "translate(" + z.x + "px," + z.y + "px) scale(" + z.scale + ")";
     this.lightbox.classList.toggle("is-zoomed", z.scale > 1);
+    this.lightbox.querySelector(".lb-in").setAttribute("aria-disabled", String(z.scale >= ZOOM_LEVELS[ZOOM_LEVELS.length - 1]));
+    this.lightbox.querySelector(".lb-out").setAttribute("aria-disabled", String(z.scale <= 1));
     if (this.state === "open" || this.state === "zoomed") this.state = z.scale > 1 ? "zoomed" : "open";
     // The browser picks the image for the size shown: zoomed in, the largest.
     const sizes = Math.ceil(this.shown.width * z.scale) + "px";
@@ -1324,7 +1363,7 @@
     srcOf: srcOf, bindSources: bindSources, colorOf: colorOf, photoId: photoId, indexForHash: indexForHash, Recycler: Recycler, chunkOf: chunkOf,
     resolveItem: resolveItem, scrollMapping: scrollMapping, contentOffset: contentOffset, wallOffset: wallOffset,
     MAX_WALL_HEIGHT: MAX_WALL_HEIGHT, fitSize: fitSize, clampPan: clampPan, zoomAround: zoomAround,
-    swipeAction: swipeAction, photoStatus: photoStatus, trapTarget: trapTarget, withKept: withKept,
+    swipeAction: swipeAction, nextZoomLevel: nextZoomLevel, photoStatus: photoStatus, trapTarget: trapTarget, withKept: withKept,
     cameraLine: cameraLine, lightboxTitle: lightboxTitle, fillURL: fillURL,
     insertInOrder: insertInOrder,
   };
