@@ -390,3 +390,112 @@ def test_zoom_buttons_levels_and_arrow_keys_pan_while_zoomed(site, browser):
         "const e = new WheelEvent('wheel', {deltaY: -300, ctrlKey: true, clientX: r.left + r.width / 2,"
         " clientY: r.top + r.height / 2, bubbles: true, cancelable: true}); s.dispatchEvent(e); return e.defaultPrevented")
     assert prevented and 1 < zoom_state(browser)["scale"] <= 4
+
+
+def contrast(fg, bg):
+    """WCAG contrast of two [r, g, b] colours."""
+    def luminance(rgb):
+        def channel(c):
+            c /= 255
+            return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+        r, g, b = (channel(c) for c in rgb)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    high, low = sorted([luminance(fg), luminance(bg)], reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+# The LIVE badge: its button, the visible badge, the photo, and the badge's colours.
+BADGE = """
+const button = document.querySelector('.lb-live'), badge = button.firstElementChild;
+const r = e => e.getBoundingClientRect().toJSON();
+const rgba = s => s.match(/[\\d.]+/g).map(Number);
+const style = getComputedStyle(badge);
+return {button: r(button), badge: r(badge), image: r(document.querySelector('.lightbox-image')),
+        name: button.getAttribute('aria-label'), pressed: button.getAttribute('aria-pressed'),
+        color: rgba(style.color), background: rgba(style.backgroundColor), hidden: button.hidden};
+"""
+
+
+def badge_contrasts(state):
+    """The badge text's contrast over its background composited on white and on black photos."""
+    r, g, b, *alpha = state["background"]
+    a = alpha[0] if alpha else 1
+    results = []
+    for under in (255, 0):
+        bg = [c * a + under * (1 - a) for c in (r, g, b)]
+        results.append(contrast(state["color"][:3], bg))
+    return results
+
+
+@needs_ffmpeg
+def test_the_live_badge_sits_on_the_photos_corner_is_named_and_readable_in_every_state(site, browser):
+    base, _ = site
+    start(browser, base + "clips/index.html")
+    open_tile(browser, 2)
+    wait_until(browser, "!document.querySelector('.lb-live').hidden")
+    state = browser.execute_script(BADGE)
+    assert state["name"] == "Live Photo"
+    button, badge, image = state["button"], state["badge"], state["image"]
+    assert button["width"] >= 44 and button["height"] >= 44, button
+    for side in ("left", "top"):
+        assert badge[side] >= button[side] and badge[side] >= image[side], (side, badge, button, image)
+    for side in ("right", "bottom"):
+        assert badge[side] <= button[side], (side, badge, button)
+    # On the photo's top-left corner (not the stage's).
+    assert badge["left"] - image["left"] < 24 and badge["top"] - image["top"] < 24, (badge, image)
+    assert button["left"] >= image["left"] - 0.5 and button["top"] >= image["top"] - 0.5, (button, image)
+    assert min(badge_contrasts(state)) >= 4.5, state
+    browser.execute_script("document.querySelector('.lb-live').click()")
+    wait_until(browser, "document.querySelector('.lb-live').getAttribute('aria-pressed') === 'true'")
+    pressed = browser.execute_script(BADGE)
+    assert min(badge_contrasts(pressed)) >= 4.5, pressed
+
+
+def test_a_title_made_from_the_captions_first_line_is_not_shown_twice(site, browser):
+    base, _ = site
+    start(browser, base + "long/index.html")
+    open_tile(browser, 0)
+    title = browser.execute_script("return document.querySelector('.lb-title').textContent")
+    assert title == "", f"the caption's first line is shown twice: {title!r}"
+
+
+@needs_ffmpeg
+def test_video_and_live_photo_tiles_are_named_and_marked(site, browser):
+    base, _ = site
+    start(browser, base + "clips/index.html")
+    tiles = browser.execute_script(
+        "return [...document.querySelectorAll('.wall .tile')].map(t => ({label: t.getAttribute('aria-label'),"
+        " live: getComputedStyle(t, '::after').content, hidden: [...t.querySelectorAll('.tile-duration')]"
+        ".every(b => b.getAttribute('aria-hidden') === 'true')}))")
+    assert tiles[0]["label"] == "Video, 0:04, a-clip", tiles[0]
+    assert tiles[0]["hidden"], "the duration badge is read besides the tile's label"
+    assert tiles[1]["label"] is None, tiles[1]
+    assert tiles[2]["label"] == "Live Photo, c-live", tiles[2]
+    assert tiles[2]["live"] == '"LIVE"', tiles[2]
+    assert tiles[1]["live"] in ("none", "normal"), tiles[1]
+    # Tiles the viewer makes say the same (from frames.json).
+    made = browser.execute_script(
+        "const v = window.cascadeViewer, node = v.createTile(); v.bindTile(node, 0); const a = node.getAttribute('aria-label');"
+        " v.bindTile(node, 2); return [a, node.getAttribute('aria-label'), node.classList.contains('is-live')]")
+    assert made == ["Video, 0:04, a-clip", "Live Photo, c-live", True], made
+
+
+@needs_ffmpeg
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_axe_finds_nothing_with_the_lightbox_zoomed_on_a_video_and_on_a_playing_live_photo(site, browser, size):
+    from test_lightbox import AXE_RUN, axe_source
+    base, _ = site
+    source = axe_source()
+    browser.set_script_timeout(30)
+    failures = []
+    for scheme in ("light", "dark"):
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        for index, action in [(0, ""), (1, "window.cascadeViewer.zoomStep(1)"),
+                              (2, "document.querySelector('.lb-live').click()")]:
+            start(browser, base + "clips/index.html", size)
+            open_tile(browser, index)
+            if action:
+                browser.execute_script(action)
+            browser.execute_script(source)
+            failures += [f"{scheme} item {index} {action}: {v}" for v in browser.execute_async_script(AXE_RUN)]
+    assert not failures, "\n".join(failures)

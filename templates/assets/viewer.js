@@ -730,10 +730,17 @@
     return a;
   };
 
+  /** A tile's name when it is more than its photo's alt text: "Video, 0:04, clip",
+   *  "Live Photo, Dune" (as the generator writes it). */
+  function tileLabel(item) {
+    return item.video ? "Video, " + item.video.duration + ", " + item.alt : item.live ? "Live Photo, " + item.alt : "";
+  }
+
   /** The play mark and duration a video's tile shows (hidden on a photo's tile by the CSS). */
   function durationBadge() {
     const badge = document.createElement("span");
     badge.className = "tile-duration";
+    badge.setAttribute("aria-hidden", "true");  // the tile's label says it
     return badge;
   }
 
@@ -766,7 +773,10 @@
     img.setAttribute("src", srcOf(item));
     const badge = node.querySelector(".tile-duration") || node.appendChild(durationBadge());
     node.classList.toggle("is-video", !!item.video);
+    node.classList.toggle("is-live", !!item.live);
     badge.textContent = item.video ? item.video.duration : "";
+    const label = tileLabel(item);
+    if (label) node.setAttribute("aria-label", label); else node.removeAttribute("aria-label");
   };
 
   /** prepareForReuse: a recycled tile shows its colour, never the previous photo. */
@@ -833,7 +843,10 @@
   /** The title shown above the caption: a title of its own, not when the caption already
    *  starts with it (a title made from the caption's first line, or the file name as alt). */
   function lightboxTitle(title, captionText) {
-    return title && captionText.indexOf(title) !== 0 ? title : "";
+    // Compared by letters and digits: a title cut short ("…") or made from Markdown (its
+    // link targets and emphasis marks) is the caption's first line all the same.
+    function bare(text) { return text.replace(/\]\([^)]*\)/g, "").replace(/[^\p{L}\p{N}]+/gu, "").toLowerCase(); }
+    return title && bare(captionText).indexOf(bare(title)) !== 0 ? title : "";
   }
 
   /** Where Tab (Shift+Tab: `backwards`) goes in a focus trap over `list`, wrapping round. */
@@ -883,8 +896,9 @@
       '<button type="button" class="lb-out" aria-label="Zoom out">−</button>' +
       '<button type="button" class="lb-in" aria-label="Zoom in">+</button>' +
       '<button type="button" class="lb-close" aria-label="Close">✕</button></div>' +
-      '<div class="lb-stage"><div class="lb-zoom"><img class="lb-low" alt=""></div>' +
-      '<button type="button" class="lb-live" hidden aria-label="Play the Live Photo">LIVE</button></div>' +
+      // The Live Photo badge sits on the photo's corner (in the box sized to the photo).
+      '<div class="lb-stage"><div class="lb-zoom"><img class="lb-low" alt="">' +
+      '<button type="button" class="lb-live" hidden aria-label="Live Photo" aria-pressed="false"><span><svg viewBox="0 0 12 12" aria-hidden="true"><circle cx="6" cy="6" r="2"/><circle cx="6" cy="6" r="4.6" fill="none" stroke="currentColor" stroke-width="1.2" stroke-dasharray="1.4 1"/></svg>LIVE</span></button></div></div>' +
       '<button type="button" class="lb-prev" aria-label="Previous photo">‹</button>' +
       '<button type="button" class="lb-next" aria-label="Next photo">›</button>' +
       '<p class="lb-caption"><strong class="lb-title"></strong><span class="lb-text"></span> <time class="lb-date"></time><span class="lb-camera"></span></p>' +
@@ -1363,7 +1377,7 @@
     srcOf: srcOf, bindSources: bindSources, colorOf: colorOf, photoId: photoId, indexForHash: indexForHash, Recycler: Recycler, chunkOf: chunkOf,
     resolveItem: resolveItem, scrollMapping: scrollMapping, contentOffset: contentOffset, wallOffset: wallOffset,
     MAX_WALL_HEIGHT: MAX_WALL_HEIGHT, fitSize: fitSize, clampPan: clampPan, zoomAround: zoomAround,
-    swipeAction: swipeAction, nextZoomLevel: nextZoomLevel, photoStatus: photoStatus, trapTarget: trapTarget, withKept: withKept,
+    swipeAction: swipeAction, tileLabel: tileLabel, nextZoomLevel: nextZoomLevel, photoStatus: photoStatus, trapTarget: trapTarget, withKept: withKept,
     cameraLine: cameraLine, lightboxTitle: lightboxTitle, fillURL: fillURL,
     insertInOrder: insertInOrder,
   };
