@@ -212,6 +212,7 @@ struct PageRenderer: Sendable {
         let usable = tileImages.isEmpty ? [photoImages.renditions[0]] : tileImages
         let src = usable.first { $0.width >= 400 } ?? usable.last!
         let eager = wall.isInFirstRow(index: wallIndex)
+        let isLive = plan.photos[photo].photo.motion != nil && photoImages.video != nil
         var context: [String: Any] = [
             "index": position,
             "url": relativeURL(from: directory, to: plan.pagePath(photo: photo)),
@@ -228,6 +229,10 @@ struct PageRenderer: Sendable {
             "color": photoImages.color,
             "isVideo": plan.photos[photo].photo.isVideo,
             "duration": plan.photos[photo].photo.video.map { Duration.label($0.duration) } ?? "",
+            "isLive": isLive,
+            // One name for the whole tile, as viewer.js's tileLabel writes it.
+            "label": plan.photos[photo].photo.video.map { "Video, \(Duration.label($0.duration)), \(altText(photo))" }
+                ?? (isLive ? "Live Photo, \(altText(photo))" : ""),
         ]
         // A grouped album's section header comes before the section's first tile.
         if let section = wall.section(startingAt: wallIndex) {
@@ -309,7 +314,8 @@ struct PageRenderer: Sendable {
             "liveURL": entry.photo.motion == nil ? "" : photoImages.video.map { relativeURL(from: album.directory, to: $0.path) } ?? "",
         ] as [String: Any]
         let albumPage = plan.albumPagePath(album: albumIndex, page: position / options.tilesPerPage + 1)
-        context["album"] = ["name": album.title, "url": relativeURL(from: album.directory, to: albumPage)] as [String: Any]
+        // Back to the photo's place: the album's page that holds its tile (`id="p<position>"`).
+        context["album"] = ["name": album.title, "url": relativeURL(from: album.directory, to: albumPage) + "#p\(position)"] as [String: Any]
         if let original = published[photo]?.original {
             context["original"] = [
                 "url": relativeURL(from: album.directory, to: original.path),

@@ -533,6 +533,12 @@
     this.scheduled = false;
     this.lightbox = null;
     this.current = -1;
+    // The lightbox's state: closed, opening (waiting for details), open, moving, zoomed, closing.
+    this.state = "closed";
+    this.ticket = 0;
+    this.pageTitle = document.title;
+    const siteName = document.querySelector('meta[property="og:site_name"]');
+    this.siteTitle = siteName ? siteName.getAttribute("content") : "";
     // Further static pages (pages/N.html) keep their tiles; the viewer adds the lightbox.
     this.slice = wall.hasAttribute("data-slice");
     // Absolute URLs for the lightbox: its pushState address moves the document's base.
@@ -571,6 +577,8 @@
     }
     this.wall.addEventListener("click", function (event) { self.onClick(event); });
     window.addEventListener("popstate", function () { self.syncWithHistory(); });
+    // A page restored from the back-forward cache shows what its address says.
+    window.addEventListener("pageshow", function (event) { if (event.persisted) self.syncWithHistory(); });
     if (this.slice) { this.syncWithHistory(); return; }
     // From now on the wall is as tall as the whole album, not just the tiles in the page.
     this.wall.classList.add("is-full");
@@ -722,10 +730,17 @@
     return a;
   };
 
+  /** A tile's name when it is more than its photo's alt text: "Video, 0:04, clip",
+   *  "Live Photo, Dune" (as the generator writes it). */
+  function tileLabel(item) {
+    return item.video ? "Video, " + item.video.duration + ", " + item.alt : item.live ? "Live Photo, " + item.alt : "";
+  }
+
   /** The play mark and duration a video's tile shows (hidden on a photo's tile by the CSS). */
   function durationBadge() {
     const badge = document.createElement("span");
     badge.className = "tile-duration";
+    badge.setAttribute("aria-hidden", "true");  // the tile's label says it
     return badge;
   }
 
@@ -735,6 +750,7 @@
     const detail = this.detailOf(index);
     node.setAttribute("href", fillURL(model.pageURL, model.ids[index], 0));
     node.setAttribute("data-index", String(index));
+    node.id = "p" + index;  // a photo page's album link ends in #p<index>
     // The index has every tile's colour: a tile waiting for its chunk shows it already.
     node.setAttribute("style", tileStyle(model, index, detail ? detail.color : colorOf(model, index)));
     this.placeTile(node, index);
@@ -757,7 +773,10 @@
     img.setAttribute("src", srcOf(item));
     const badge = node.querySelector(".tile-duration") || node.appendChild(durationBadge());
     node.classList.toggle("is-video", !!item.video);
+    node.classList.toggle("is-live", !!item.live);
     badge.textContent = item.video ? item.video.duration : "";
+    const label = tileLabel(item);
+    if (label) node.setAttribute("aria-label", label); else node.removeAttribute("aria-label");
   };
 
   /** prepareForReuse: a recycled tile shows its colour, never the previous photo. */
@@ -768,6 +787,7 @@
     img.removeAttribute("data-for");
     img.setAttribute("alt", "");
     node.removeAttribute("data-index");
+    node.removeAttribute("id");
     node.removeAttribute("data-pending");
     node.remove();
   };
@@ -793,6 +813,16 @@
     return { scale: scale, x: px - (px - zoom.x) * k, y: py - (py - zoom.y) * k };
   }
 
+  /** Zoom levels, in the fitted size: fit, 2×, 4× (pinch and Ctrl+wheel go between them). */
+  const ZOOM_LEVELS = [1, 2, 4];
+
+  /** The zoom level after `scale` going in (`direction` 1) or out (−1). */
+  function nextZoomLevel(scale, direction) {
+    const levels = direction > 0 ? ZOOM_LEVELS : ZOOM_LEVELS.slice().reverse();
+    for (let l = 0; l < levels.length; l++) if (direction * (levels[l] - scale) > 0.01) return levels[l];
+    return levels[levels.length - 1];
+  }
+
   /** A drag when not zoomed: "next", "previous", "close" (down) or "". */
   function swipeAction(dx, dy) {
     if (Math.abs(dx) > 50 && Math.abs(dx) > Math.abs(dy)) return dx < 0 ? "next" : "previous";
@@ -813,7 +843,10 @@
   /** The title shown above the caption: a title of its own, not when the caption already
    *  starts with it (a title made from the caption's first line, or the file name as alt). */
   function lightboxTitle(title, captionText) {
-    return title && captionText.indexOf(title) !== 0 ? title : "";
+    // Compared by letters and digits: a title cut short ("…") or made from Markdown (its
+    // link targets and emphasis marks) is the caption's first line all the same.
+    function bare(text) { return text.replace(/\]\([^)]*\)/g, "").replace(/[^\p{L}\p{N}]+/gu, "").toLowerCase(); }
+    return title && bare(captionText).indexOf(bare(title)) !== 0 ? title : "";
   }
 
   /** Where Tab (Shift+Tab: `backwards`) goes in a focus trap over `list`, wrapping round. */
@@ -860,9 +893,12 @@
       '<button type="button" class="lb-play" aria-label="Slideshow" aria-pressed="false"></button>' +
       '<button type="button" class="lb-full" aria-label="Full screen"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 4h6v2H6v4H4zm10 0h6v6h-2V6h-4zM4 14h2v4h4v2H4zm14 0h2v6h-6v-2h4z"/></svg></button>' +
       '<a class="lb-download" hidden aria-label="Download the original"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M11 3h2v10l4-4 1.4 1.4L12 16.8l-6.4-6.4L7 9l4 4zM4 19h16v2H4z"/></svg></a>' +
+      '<button type="button" class="lb-out" aria-label="Zoom out">−</button>' +
+      '<button type="button" class="lb-in" aria-label="Zoom in">+</button>' +
       '<button type="button" class="lb-close" aria-label="Close">✕</button></div>' +
-      '<div class="lb-stage"><div class="lb-zoom"><img class="lb-low" alt=""></div>' +
-      '<button type="button" class="lb-live" hidden aria-label="Play the Live Photo">LIVE</button></div>' +
+      // The Live Photo badge sits on the photo's corner (in the box sized to the photo).
+      '<div class="lb-stage"><div class="lb-zoom"><img class="lb-low" alt="">' +
+      '<button type="button" class="lb-live" hidden aria-label="Live Photo" aria-pressed="false"><span><svg viewBox="0 0 12 12" aria-hidden="true"><circle cx="6" cy="6" r="2"/><circle cx="6" cy="6" r="4.6" fill="none" stroke="currentColor" stroke-width="1.2" stroke-dasharray="1.4 1"/></svg>LIVE</span></button></div></div>' +
       '<button type="button" class="lb-prev" aria-label="Previous photo">‹</button>' +
       '<button type="button" class="lb-next" aria-label="Next photo">›</button>' +
       '<p class="lb-caption"><strong class="lb-title"></strong><span class="lb-text"></span> <time class="lb-date"></time><span class="lb-camera"></span></p>' +
@@ -885,13 +921,22 @@
     on(".lb-prev", function () { self.step(-1); });
     on(".lb-next", function () { self.step(1); });
     on(".lb-play", function () { self.playing() ? self.pause() : self.play(); });
+    on(".lb-in", function () { self.zoomStep(1); });
+    on(".lb-out", function () { self.zoomStep(-1); });
     on(".lb-full", function () {
       if (document.fullscreenElement) document.exitFullscreen(); else if (box.requestFullscreen) box.requestFullscreen();
     });
     if (!document.fullscreenEnabled) box.querySelector(".lb-full").hidden = true;
     if (window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches) box.querySelector(".lb-play").hidden = true;
-    this.stage.addEventListener("click", function (event) { if (event.target === self.stage && self.zoom.scale === 1) self.close(true); });
-    this.stage.addEventListener("dblclick", function (event) { self.toggleZoom(event.clientX, event.clientY); });
+    this.stage.addEventListener("click", function (event) {
+      // A drag ends in a click where it was released: that is no click on the backdrop.
+      if (self.dragged) { self.dragged = false; return; }
+      if (event.target === self.stage && self.zoom.scale === 1) self.close(true);
+    });
+    this.stage.addEventListener("dblclick", function (event) {
+      // Touch: the double tap has zoomed already (pointerup), whether or not a dblclick follows.
+      if (self.pointerType !== "touch") self.toggleZoom(event.clientX, event.clientY);
+    });
     this.stage.addEventListener("wheel", function (event) {
       if (!event.ctrlKey && self.zoom.scale === 1) return;
       event.preventDefault();
@@ -899,7 +944,9 @@
       else self.panBy(-event.deltaX, -event.deltaY);
     }, { passive: false });
     document.addEventListener("keydown", function (event) { if (!box.hidden) self.onKey(event); });
-    window.addEventListener("resize", function () { if (!box.hidden) self.fit(); });
+    // The stage changes with the window and with the caption under it: the photo follows.
+    if (typeof ResizeObserver === "function") new ResizeObserver(function () { if (!box.hidden) self.fit(); }).observe(this.stage);
+    else window.addEventListener("resize", function () { if (!box.hidden) self.fit(); });
     this.bindPointers();
     return box;
   };
@@ -915,13 +962,22 @@
       return { d: Math.hypot(p[0].x - p[1].x, p[0].y - p[1].y), x: (p[0].x + p[1].x) / 2, y: (p[0].y + p[1].y) / 2 };
     }
     stage.addEventListener("pointerdown", function (event) {
+      if (event.button !== 0) return;
       pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      self.pointerType = event.pointerType;
+      self.dragged = false;
       if (pointers.size === 2) { pinch = { at: spread(), scale: self.zoom.scale }; start = null; }
       else if (pointers.size === 1) start = { x: event.clientX, y: event.clientY, zx: self.zoom.x, zy: self.zoom.y };
     });
     stage.addEventListener("pointermove", function (event) {
       if (!pointers.has(event.pointerId)) return;
       pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (start && !self.dragged && Math.hypot(event.clientX - start.x, event.clientY - start.y) > 10) {
+        self.dragged = true;
+        // A drag is followed wherever it goes, off the photo and out of the window (a click is
+        // not captured: it must reach what is under it).
+        try { stage.setPointerCapture(event.pointerId); } catch (error) { /* a pointer already gone */ }
+      }
       if (pinch && pointers.size === 2) {
         const now = spread();
         self.zoomTo(pinch.scale * now.d / pinch.at.d, now.x, now.y);
@@ -952,6 +1008,8 @@
 
   Viewer.prototype.onKey = function (event) {
     const key = event.key;
+    // Combinations with Alt, Ctrl or Meta are the browser's (Back, page zoom, tabs).
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (key === "Tab") {
       // The focus trap.
       const list = Array.from(this.lightbox.querySelectorAll("button, a[href], video")).filter(function (node) { return !node.hidden; });
@@ -961,11 +1019,16 @@
     }
     const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -1, PageDown: 1, Home: -this.model.count, End: this.model.count };
     const video = this.video && !this.video.hidden ? this.video : null;
+    // A focused video takes its own keys (arrows seek, Home and End); Escape still closes.
+    if (video && event.target === video && key !== "Escape") return;
+    // Zoomed in, the arrow keys pan (an eighth of the stage a press) instead of moving on.
+    const pans = { ArrowLeft: [1, 0], ArrowRight: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
     if (key === "Escape") this.close(true);
     else if (video && (key === " " || key === "k") && event.target !== video) { if (video.paused) video.play(); else video.pause(); }
+    else if (this.zoom.scale > 1 && key in pans) this.panBy(pans[key][0] * this.stage.clientWidth / 8, pans[key][1] * this.stage.clientHeight / 8);
     else if (key in moves) this.step(moves[key], true);
-    else if (key === "+" || key === "=") this.zoomTo(this.zoom.scale * 1.5);
-    else if (key === "-") this.zoomTo(this.zoom.scale / 1.5);
+    else if (key === "+" || key === "=") this.zoomStep(1);
+    else if (key === "-") this.zoomStep(-1);
     else if (key === "0") this.zoomTo(1);
     else return;
     event.preventDefault();
@@ -974,14 +1037,19 @@
   /** Shows photo `index`. `push` adds a history entry at the photo's own page (Back closes,
    *  the address opens the photo for anyone); moving between photos replaces it. */
   Viewer.prototype.open = function (index, push) {
+    // Every request and every close takes a new ticket: an answer that arrives for an older
+    // one (a late chunk) is dropped, so nothing reopens, moves or re-points a closed lightbox.
+    const ticket = ++this.ticket;
     const detail = this.detailOf(index);
     if (!detail) {
       const self = this;
-      this.loadChunk(chunkOf(this.model, index)).then(function () { self.open(index, push); }, function () {});
+      this.state = this.current >= 0 ? "moving" : "opening";
+      this.loadChunk(chunkOf(this.model, index)).then(function () { if (self.ticket === ticket) self.open(index, push); }, function () {});
       return;
     }
     const box = this.lightbox || this.buildLightbox();
     const wasOpen = this.current >= 0;
+    this.state = "open";
     const item = resolveItem(this.model, index, detail, this.prefix);
     this.item = item;
     const img = this.image;
@@ -1000,12 +1068,6 @@
     box.hidden = false;
     document.documentElement.classList.add("has-lightbox");
     this.zoom = { scale: 1, x: 0, y: 0 };
-    this.fit();
-    bindSources(sources, item, "images", img.getAttribute("sizes"));
-    img.setAttribute("srcset", srcsetOfImages(item.images));
-    img.setAttribute("src", item.images[item.images.length - 1].url);
-    this.showVideo(item);
-    this.showLive(item);
     const title = detail.title || item.alt;
     const text = box.querySelector(".lb-text");
     if (detail.captionHTML) text.innerHTML = detail.captionHTML; else text.textContent = item.alt;
@@ -1016,6 +1078,13 @@
     if (detail.isoDate) date.setAttribute("datetime", detail.isoDate); else date.removeAttribute("datetime");
     // Camera settings, as text (never markup): "Canon EOS R5 · f/2.8 · 1/250 s · ISO 400".
     box.querySelector(".lb-camera").textContent = cameraLine(detail.camera);
+    // Sized only now: the caption's height decides the stage's (the ResizeObserver refits later).
+    this.fit();
+    bindSources(sources, item, "images", img.getAttribute("sizes"));
+    img.setAttribute("srcset", srcsetOfImages(item.images));
+    img.setAttribute("src", item.images[item.images.length - 1].url);
+    this.showVideo(item);
+    this.showLive(item);
     box.querySelector(".lb-counter").textContent = (index + 1) + " / " + this.model.count;
     box.setAttribute("aria-label", title);
     box.querySelector(".lb-status").textContent = photoStatus(index, this.model.count, title);
@@ -1044,8 +1113,10 @@
     }
     const page = new URL(item.page, document.baseURI).href;
     const state = { cascade: index };
+    // One history entry per opening, pointed at each photo in turn.
     if (push && !wasOpen) history.pushState(state, "", page);
     else if (window.location.href !== page) history.replaceState(state, "", page);
+    document.title = title + (this.siteTitle ? " · " + this.siteTitle : "");
     if (this.playing()) this.play();
   };
 
@@ -1139,24 +1210,28 @@
     const height = largest.width * this.item.height / this.item.width;
     const size = fitSize(largest.width, height, this.stage.clientWidth, this.stage.clientHeight);
     this.shown = size;
-    this.fullScale = largest.width / size.width;
     this.zoomer.style.width = size.width + "px";
     this.zoomer.style.height = size.height + "px";
     this.zoomTo(this.zoom ? this.zoom.scale : 1);
   };
 
-  /** Zooms to `scale` (1: fits; at most the largest image's pixels) around a point. */
+  /** Zooms to `scale` of the fitted size (1 to ZOOM_LEVELS' last) around a point. */
   Viewer.prototype.zoomTo = function (scale, clientX, clientY) {
     const rect = this.stage.getBoundingClientRect();
     const px = clientX === undefined ? 0 : clientX - rect.left - rect.width / 2;
     const py = clientY === undefined ? 0 : clientY - rect.top - rect.height / 2;
-    const clamped = Math.max(1, Math.min(scale, Math.max(1, this.fullScale)));
+    const clamped = Math.max(1, Math.min(scale, ZOOM_LEVELS[ZOOM_LEVELS.length - 1]));
     this.zoom = zoomAround(this.zoom, clamped, px, py);
     this.applyZoom();
   };
 
   Viewer.prototype.toggleZoom = function (clientX, clientY) {
-    this.zoomTo(this.zoom.scale > 1 ? 1 : this.fullScale, clientX, clientY);
+    this.zoomTo(this.zoom.scale > 1 ? 1 : ZOOM_LEVELS[1], clientX, clientY);
+  };
+
+  /** The + and − buttons and keys: the next zoom level in, or out. */
+  Viewer.prototype.zoomStep = function (direction) {
+    this.zoomTo(nextZoomLevel(this.zoom.scale, direction));
   };
 
   Viewer.prototype.panBy = function (dx, dy) {
@@ -1171,6 +1246,9 @@
     z.y = clampPan(z.y, z.scale, this.shown.height, this.stage.clientHeight);
     this.zoomer.style.transform = z.scale === 1 ? "" : "translate(" + z.x + "px," + z.y + "px) scale(" + z.scale + ")";
     this.lightbox.classList.toggle("is-zoomed", z.scale > 1);
+    this.lightbox.querySelector(".lb-in").setAttribute("aria-disabled", String(z.scale >= ZOOM_LEVELS[ZOOM_LEVELS.length - 1]));
+    this.lightbox.querySelector(".lb-out").setAttribute("aria-disabled", String(z.scale <= 1));
+    if (this.state === "open" || this.state === "zoomed") this.state = z.scale > 1 ? "zoomed" : "open";
     // The browser picks the image for the size shown: zoomed in, the largest.
     const sizes = Math.ceil(this.shown.width * z.scale) + "px";
     if (this.image.getAttribute("sizes") !== sizes) {
@@ -1198,6 +1276,7 @@
 
   /** Moves by `delta` photos (clamped to the album's ends when `clamp`). */
   Viewer.prototype.step = function (delta, clamp) {
+    if (this.current < 0 || this.state === "closing") return;
     let next = this.current + delta;
     if (clamp) next = Math.max(0, Math.min(this.model.count - 1, next));
     if (next >= 0 && next < this.model.count && next !== this.current) this.open(next, false);
@@ -1224,11 +1303,16 @@
   /** Closes; `viaHistory` goes Back when the lightbox pushed an entry. Focus goes to the tile. */
   Viewer.prototype.close = function (viaHistory) {
     if (!this.lightbox || this.lightbox.hidden) return;
+    this.ticket++;
+    this.pause();
     if (viaHistory && history.state && typeof history.state.cascade === "number") {
-      history.back();  // popstate closes it
+      // popstate closes it; until then nothing may move it, and a second Escape does nothing.
+      if (this.state !== "closing") history.back();
+      this.state = "closing";
       return;
     }
-    this.pause();
+    this.state = "closed";
+    document.title = this.pageTitle;
     if (this.video) { this.video.pause(); this.video.removeAttribute("src"); this.video.load(); this.video.hidden = true; }
     this.stopLive();
     if (document.fullscreenElement) document.exitFullscreen();
@@ -1245,7 +1329,10 @@
   /** Brings tile `index` into view (from the frames, not by measuring) and focuses it. */
   Viewer.prototype.focusTile = function (index) {
     if (this.slice) {
-      const tile = this.wall.querySelector('.tile[data-index="' + index + '"]');
+      // A photo moved to off this page: its nearest tile here has the focus, never <body>.
+      const tiles = this.wall.querySelectorAll(".tile");
+      const tile = this.wall.querySelector('.tile[data-index="' + index + '"]') ||
+        (tiles.length ? tiles[index < Number(tiles[0].getAttribute("data-index")) ? 0 : tiles.length - 1] : null);
       if (tile) { tile.focus({ preventScroll: true }); tile.scrollIntoView({ block: "nearest" }); }
       return;
     }
@@ -1290,7 +1377,7 @@
     srcOf: srcOf, bindSources: bindSources, colorOf: colorOf, photoId: photoId, indexForHash: indexForHash, Recycler: Recycler, chunkOf: chunkOf,
     resolveItem: resolveItem, scrollMapping: scrollMapping, contentOffset: contentOffset, wallOffset: wallOffset,
     MAX_WALL_HEIGHT: MAX_WALL_HEIGHT, fitSize: fitSize, clampPan: clampPan, zoomAround: zoomAround,
-    swipeAction: swipeAction, photoStatus: photoStatus, trapTarget: trapTarget, withKept: withKept,
+    swipeAction: swipeAction, tileLabel: tileLabel, nextZoomLevel: nextZoomLevel, photoStatus: photoStatus, trapTarget: trapTarget, withKept: withKept,
     cameraLine: cameraLine, lightboxTitle: lightboxTitle, fillURL: fillURL,
     insertInOrder: insertInOrder,
   };
