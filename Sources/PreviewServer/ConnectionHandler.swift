@@ -41,6 +41,9 @@ struct ConnectionHandler: Sendable {
                 } catch .duplicateHost {
                     _ = send(.plain(400, "More than one Host field.\n"), closing: true)
                     return
+                } catch .missingHost {
+                    _ = send(.plain(400, "An HTTP/1.1 request needs a Host field.\n"), closing: true)
+                    return
                 } catch .malformedContentLength {
                     _ = send(.plain(400, "Malformed or conflicting Content-Length.\n"), closing: true)
                     return

@@ -16,8 +16,9 @@ struct RequestHead: Sendable, Equatable {
         case malformedRequestLine
         case unsupportedVersion
         case malformedField
-        /// More than one `Host` field (RFC 9112 3.2).
+        /// More than one `Host` field, or none in an HTTP/1.1 request (RFC 9112 3.2).
         case duplicateHost
+        case missingHost
         /// `Content-Length` values that differ or are not numbers (RFC 9112 6.3).
         case malformedContentLength
     }
@@ -93,7 +94,9 @@ struct RequestHead: Sendable, Equatable {
             fields.append((String(decoding: name, as: UTF8.self).lowercased(), value))
         }
         // Two hosts, or two lengths, could be read differently by a proxy in front: refused.
-        guard fields.count(where: { $0.name == "host" }) <= 1 else { throw .duplicateHost }
+        let hosts = fields.count(where: { $0.name == "host" })
+        guard hosts <= 1 else { throw .duplicateHost }
+        guard hosts == 1 || version == "HTTP/1.0" else { throw .missingHost }
         let lengths = fields.filter { $0.name == "content-length" }.flatMap { $0.value.split(separator: ",", omittingEmptySubsequences: false) }
             .map { String($0).trimmingSpaces() }
         if let first = lengths.first {

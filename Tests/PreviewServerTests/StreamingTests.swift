@@ -172,7 +172,8 @@ private func readSome(_ socket: Int32, limit: Int = 4096, timeout: Double = 10) 
         withExtendedLifetime(folder) {}
     }
 
-    /// RFC 9112: conflicting lengths and two hosts are refused; the absolute form is accepted.
+    /// RFC 9112: conflicting lengths, two hosts and (in HTTP/1.1) none are refused; the absolute
+    /// form is accepted.
     @Test(arguments: [
         ("GET /digits.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\nConnection: close\r\n\r\nab", "400"),
         ("GET /digits.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 1, 2\r\nConnection: close\r\n\r\nab", "400"),
@@ -184,6 +185,8 @@ private func readSome(_ socket: Int32, limit: Int = 4096, timeout: Double = 10) 
         ("GET HTTP://example.com/album/?a=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "200"),
         ("GET http://example.com HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "200"),
         ("GET http:///digits.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "400"),
+        ("GET /digits.txt HTTP/1.1\r\nConnection: close\r\n\r\n", "400"),
+        ("GET /digits.txt HTTP/1.0\r\n\r\n", "200"),
     ])
     func requestHeadsFollowRFC9112(request: String, status: String) async throws {
         let (folder, root) = try makeSite()

@@ -335,3 +335,24 @@ def test_a_killed_build_leaves_no_ffprobe_running(tmp_path, long_video, sig):
     build = start(long_video, tmp_path / "out", tmp_path / "catalog.sqlite", env=environment)
     probe = wait_for_child(build, "sleep 300", seconds=60)
     kill_and_expect_child_gone(build, probe, sig, "ffprobe")
+
+
+@needs_ffmpeg
+def test_serve_stops_on_ctrl_c_during_its_build(tmp_path, long_video):
+    """A Ctrl-C while `serve` builds (its ffmpeg encodes) stops it as it stops a build: 130,
+    ffmpeg gone, no temporary file left."""
+    out = tmp_path / "out"
+    serve = subprocess.Popen([binary(), "serve", str(long_video), "-o", str(out), "--catalog",
+                              str(tmp_path / "catalog.sqlite"), "-p", "0"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO,
+                             start_new_session=True)
+    try:
+        encoder = wait_for_child(serve, "libx264")
+        kill_and_expect_child_gone(serve, encoder, signal.SIGINT, "ffmpeg", group=True)
+        assert serve.returncode == 130, serve.stderr.read().decode(errors="replace")
+        assert not published_videos(out), "serve ran on until the encode was done"
+        assert not (out / ".cascade-tmp").exists(), "temporary files left"
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+            serve.wait()
