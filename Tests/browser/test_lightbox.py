@@ -140,8 +140,8 @@ def test_focus_never_leaves_the_open_lightbox_and_the_page_is_inert(server, brow
         shift_tab(browser)
         assert active(browser)["inBox"], "Shift+Tab left the lightbox"
     keys(browser, Keys.ESCAPE)
-    time.sleep(0.3)
-    assert not browser.execute_script(f"return {OPEN}")
+    # The photo flies back into its tile first: wait for the lightbox to be hidden.
+    wait_until(browser, f"!({OPEN})")
     assert not browser.execute_script("return document.querySelector('main').inert")
     assert active(browser)["index"] == "1"
 
@@ -311,6 +311,8 @@ def test_axe_finds_no_violations(server, browser, size, scheme):
             browser.execute_script("document.querySelector('.wall .tile[data-index=\"0\"]').click()")
             wait_until(browser, OPEN)
             wait_until(browser, "document.querySelector('.lightbox-image').complete")
+            # Once the opening's fade is over (its colours are the ones to check).
+            wait_until(browser, "!document.querySelector('.lightbox').classList.contains('is-gliding')")
         browser.execute_script(source)
         for violation in browser.execute_async_script(AXE_RUN):
             failures.append(f"{page}{' (lightbox)' if lightbox else ''}: {violation}")
