@@ -40,6 +40,10 @@ def site(tmp_path_factory):
         # The last caption is short: moving back from it, the photo must not keep its stage.
         (long / f"long-{number}.png.txt").write_text(LONG if number < 2 else "A short caption.\n")
     album(photos / "Many", 1200, small=True)
+    tiny = photos / "Tiny"
+    tiny.mkdir()
+    (tiny / "a-dot.png").write_bytes(png(1, 1, (220, 40, 40)))
+    (tiny / "b-speck.png").write_bytes(png(2, 3, (40, 40, 220)))
     if shutil.which("ffmpeg"):
         # "Clips": a video, a photo and a Live Photo (a photo and its short clip).
         clips = photos / "Clips"
@@ -601,3 +605,18 @@ def test_nothing_moves_under_reduced_motion(site, browser):
     # Closed at once: no flight back into the tile.
     wait_until(browser, f"!({OPEN})")
     assert browser.execute_script("return document.getAnimations().length") == 0
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_tiny_photos_are_shown_at_a_readable_size(site, browser, size):
+    base, _ = site
+    start(browser, base + "tiny/index.html", size)
+    for index, (width, height) in enumerate([(1, 1), (2, 3)]):
+        open_tile(browser, index)
+        g = browser.execute_script(GEOMETRY)
+        image, stage = g["image"], g["stage"]
+        assert max(image["width"], image["height"]) >= 240 - 1, f"{width}x{height} shown at {image}"
+        assert abs(image["width"] / image["height"] - width / height) < 0.02, image
+        assert image["bottom"] <= stage["bottom"] + 0.5 and image["right"] <= stage["right"] + 0.5, (image, stage)
+        browser.execute_script("window.cascadeViewer.close(false)")
+        wait_until(browser, f"!({OPEN})")

@@ -796,9 +796,13 @@
 
   /** A photo's size in the stage: as large as fits, never past its largest image (w×h). */
   function fitSize(w, h, stageW, stageH) {
-    const scale = Math.min(stageW / w, stageH / h, 1);
+    // A tiny photo (a 1×1 or 2×3 px image) is enlarged to be seen: its longer side MIN_SHOWN px.
+    const scale = Math.min(stageW / w, stageH / h, Math.max(1, MIN_SHOWN / Math.max(w, h)));
     return { width: Math.max(1, Math.round(w * scale)), height: Math.max(1, Math.round(h * scale)) };
   }
+
+  /** The longer side (px) a photo smaller than that is enlarged to in the lightbox. */
+  const MIN_SHOWN = 240;
 
   /** A pan offset kept so the image's edge never leaves the stage's; a small one is centred. */
   function clampPan(t, scale, shown, stage) {
@@ -1264,6 +1268,7 @@
     const height = largest.width * this.item.height / this.item.width;
     const size = fitSize(largest.width, height, this.stage.clientWidth, this.stage.clientHeight);
     this.shown = size;
+    this.lightbox.classList.toggle("is-tiny", size.width > 2 * largest.width);
     this.zoomer.style.width = size.width + "px";
     this.zoomer.style.height = size.height + "px";
     this.zoomTo(this.zoom ? this.zoom.scale : 1);
