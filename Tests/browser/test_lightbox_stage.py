@@ -40,6 +40,11 @@ def site(tmp_path_factory):
         # The last caption is short: moving back from it, the photo must not keep its stage.
         (long / f"long-{number}.png.txt").write_text(LONG if number < 2 else "A short caption.\n")
     album(photos / "Many", 1200, small=True)
+    shapes = photos / "Shapes"
+    shapes.mkdir()
+    (shapes / "a-strip.png").write_bytes(png(300, 9000, (90, 140, 60)))
+    (shapes / "b-panorama.png").write_bytes(png(12000, 400, (60, 90, 140)))
+    (shapes / "c-plain.png").write_bytes(png(800, 600, (140, 60, 90)))
     tiny = photos / "Tiny"
     tiny.mkdir()
     (tiny / "a-dot.png").write_bytes(png(1, 1, (220, 40, 40)))
@@ -618,5 +623,26 @@ def test_tiny_photos_are_shown_at_a_readable_size(site, browser, size):
         assert max(image["width"], image["height"]) >= 240 - 1, f"{width}x{height} shown at {image}"
         assert abs(image["width"] / image["height"] - width / height) < 0.02, image
         assert image["bottom"] <= stage["bottom"] + 0.5 and image["right"] <= stage["right"] + 0.5, (image, stage)
+        browser.execute_script("window.cascadeViewer.close(false)")
+        wait_until(browser, f"!({OPEN})")
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_strips_and_panoramas_get_clamped_tiles_and_show_whole_in_the_lightbox(site, browser, size):
+    base, out = site
+    start(browser, base + "shapes/index.html", size)
+    tiles = browser.execute_script(
+        "return [...document.querySelectorAll('.wall .tile')].map(t => { const r = t.getBoundingClientRect();"
+        " return {ratio: r.height / r.width, fit: getComputedStyle(t.querySelector('img')).objectFit}; })")
+    assert abs(tiles[0]["ratio"] - 3) < 0.02, tiles        # 300x9000 is 30:1, shown 3:1
+    assert abs(tiles[1]["ratio"] - 1 / 3) < 0.01, tiles    # 12000x400 is 1:30, shown 1:3
+    assert abs(tiles[2]["ratio"] - 0.75) < 0.01, tiles     # in range: its own
+    assert all(t["fit"] == "cover" for t in tiles), tiles
+    frames = browser.execute_script("return window.cascadeViewer.model.ratios.slice(0, 3)")
+    assert [round(r, 4) for r in frames] == [3, 0.3333, 0.75], frames
+    for index, ratio in [(0, 30), (1, 400 / 12000)]:
+        open_tile(browser, index)
+        image = browser.execute_script("return document.querySelector('.lightbox-image').getBoundingClientRect().toJSON()")
+        assert abs(image["height"] / image["width"] - ratio) / ratio < 0.05, (index, image)
         browser.execute_script("window.cascadeViewer.close(false)")
         wait_until(browser, f"!({OPEN})")
