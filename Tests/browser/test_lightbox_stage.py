@@ -1,7 +1,9 @@
 """The lightbox of issue 30 in a real browser: the whole photo is shown beside a long caption
 (never cut off or covered), one state machine that late network answers cannot reopen or
 move, history and titles that follow the photo, keys that leave the browser's own
-combinations alone, and zoom and pointer gestures.
+combinations alone, zoom and pointer gestures, the Live Photo badge and tile names, motion
+out of and back into the tile (none under reduced motion), tiny photos enlarged, and strips
+and panoramas in clamped tiles.
 
 Geometry is read with getBoundingClientRect and elementFromPoint; slow networks come from CDP
 Network.emulateNetworkConditions, touch from CDP Input.dispatchTouchEvent."""
