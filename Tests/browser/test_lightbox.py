@@ -214,6 +214,8 @@ def test_double_click_zooms_to_twice_the_fitted_size_with_the_largest_image(buil
     start(browser, base + "large/index.html", DESKTOP)
     browser.execute_script(f"document.querySelector('.wall .tile[data-index=\"{index}\"]').click()")
     wait_until(browser, OPEN)
+    # Measured once the photo has flown out of its tile.
+    wait_until(browser, "!document.querySelector('.lightbox').classList.contains('is-gliding')")
     fitted = browser.execute_script("return document.querySelector('.lightbox-image').getBoundingClientRect().width")
     assert fitted < largest["width"]
     # Zoom levels are the fitted size's 2x and 4x; 2x loads the first image at least that wide
@@ -244,6 +246,7 @@ def open_large_photo(browser, base, out):
     start(browser, base + "large/index.html", PHONE)
     browser.execute_script(f"document.querySelector('.wall .tile[data-index=\"{index}\"]').click()")
     wait_until(browser, OPEN)
+    wait_until(browser, "!document.querySelector('.lightbox').classList.contains('is-gliding')")
 
 
 def test_download_caption_date_and_slideshow(built, browser):
