@@ -22,6 +22,10 @@ import Waterfall
 struct AlbumWall: Sendable {
     /// Fixed-point scale of the aspect ratios written to CSS.
     static let ratioScale = 100_000
+    /// A tile's aspect ratio (height / width) is its photo's, clamped to 1:3 ... 3:1: a strip
+    /// or a panorama gets a tile it fills cropped (`object-fit: cover`), never a sliver; the
+    /// lightbox and the photo's page show the whole photo.
+    static let tileAspectRatioRange: ClosedRange<Double> = (1.0 / 3)...3
     /// Height of a section header, CSS px.
     static let sectionHeaderHeight = 44
 
@@ -90,7 +94,7 @@ struct AlbumWall: Sendable {
         }
         let configuration = WaterfallConfiguration(
             columns: .count(sorted[0].columns), insets: .zero,
-            columnGap: Double(gap), rowGap: Double(gap))
+            columnGap: Double(gap), rowGap: Double(gap), tileAspectRatioRange: Self.tileAspectRatioRange)
         var engine: [EngineLayout] = []
         var enginePlacements: [[Placement]] = []
         var ratios: [Double] = []

@@ -152,7 +152,7 @@ public struct SectionedLayout: Sendable, Equatable {
                 bottoms[column] = columnsTop
             }
             for size in section.itemSizes {
-                let ratio = WaterfallLayout.aspectRatio(of: size)
+                let ratio = WaterfallLayout.tileAspectRatio(of: size, in: configuration.tileAspectRatioRange)
                 var column = 0
                 for candidate in 1..<count where bottoms[candidate] < bottoms[column] {
                     column = candidate

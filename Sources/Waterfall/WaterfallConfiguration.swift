@@ -27,6 +27,9 @@ public struct WaterfallConfiguration: Sendable, Hashable {
     public var headerHeight: Double
     /// Height of a footer below the columns (0 for none).
     public var footerHeight: Double
+    /// The range each item's aspect ratio (height / width) is clamped to for its tile, e.g.
+    /// `1.0 / 3 ... 3` (a strip or panorama is shown cropped, not as a sliver); nil: unclamped.
+    public var tileAspectRatioRange: ClosedRange<Double>?
 
     /// Creates a configuration; the defaults are 3 columns, every margin and gap 10, and no
     /// header or footer.
@@ -36,7 +39,8 @@ public struct WaterfallConfiguration: Sendable, Hashable {
         columnGap: Double = 10,
         rowGap: Double = 10,
         headerHeight: Double = 0,
-        footerHeight: Double = 0
+        footerHeight: Double = 0,
+        tileAspectRatioRange: ClosedRange<Double>? = nil
     ) {
         self.columns = columns
         self.insets = insets
@@ -44,6 +48,7 @@ public struct WaterfallConfiguration: Sendable, Hashable {
         self.rowGap = rowGap
         self.headerHeight = headerHeight
         self.footerHeight = footerHeight
+        self.tileAspectRatioRange = tileAspectRatioRange
     }
 }
 

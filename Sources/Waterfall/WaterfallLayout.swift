@@ -91,7 +91,7 @@ public struct WaterfallLayout: Sendable, Equatable {
         columnsTop = top
         headerFrame = header > 0 ? Rect(x: insets.left, y: insets.top, width: contentWidth, height: header) : nil
 
-        let ratios = itemSizes.map(Self.aspectRatio(of:))
+        let ratios = itemSizes.map { Self.tileAspectRatio(of: $0, in: configuration.tileAspectRatioRange) }
         var ratioSums = Array(repeating: 0.0, count: count)
         var itemCounts = Array(repeating: 0, count: count)
         var bottoms = Array(repeating: top, count: count)
@@ -211,6 +211,13 @@ public struct WaterfallLayout: Sendable, Equatable {
         guard size.width.isFinite, size.height.isFinite, size.width > 0, size.height > 0 else { return 1 }
         let ratio = size.height / size.width
         return ratio.isFinite && ratio > 0 ? ratio : 1
+    }
+
+    /// An item's tile ratio: its aspect ratio, clamped to `range` when there is one.
+    public static func tileAspectRatio(of size: Size, in range: ClosedRange<Double>?) -> Double {
+        let ratio = aspectRatio(of: size)
+        guard let range else { return ratio }
+        return min(range.upperBound, max(range.lowerBound, ratio))
     }
 
     private static func validate(_ configuration: WaterfallConfiguration) throws(WaterfallError) {

@@ -99,6 +99,19 @@ struct AlbumWallTests {
             "(min-width: 1024px) calc((100vw - 48px) / 4), (min-width: 624px) calc((100vw - 40px) / 3), calc((100vw - 32px) / 2)")
     }
 
+    @Test("a strip's and a panorama's tiles are clamped to 3:1 and 1:3, in the CSS and the frames, sections or not")
+    func extremeShapesAreClamped() throws {
+        let sizes = [Size(width: 300, height: 9000), Size(width: 12000, height: 400), Size(width: 800, height: 600)]
+        for sections in [[], [AlbumWall.Section(start: 0, label: "A"), AlbumWall.Section(start: 2, label: "B")]] {
+            let wall = try AlbumWall(displaySizes: sizes, sections: sections, breakpoints: Self.breakpoints, gap: 8)
+            #expect(wall.ratioUnits == [300_000, 33_333, 75_000])
+            for entry in wall.layouts {
+                #expect(abs(entry.frames[0].height - 3 * entry.columnWidth) < 1e-6)
+                #expect(abs(entry.frames[1].height - entry.columnWidth / 3) < 1e-6)
+            }
+        }
+    }
+
     @Test("decimals are short and exact", arguments: [(150_000, "1.5"), (100_000, "1"), (1, "0.00001"), (123_456, "1.23456")])
     func decimal(units: Int, expected: String) {
         #expect(AlbumWall.decimal(units, scale: 100_000) == expected)

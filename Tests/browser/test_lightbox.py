@@ -140,8 +140,8 @@ def test_focus_never_leaves_the_open_lightbox_and_the_page_is_inert(server, brow
         shift_tab(browser)
         assert active(browser)["inBox"], "Shift+Tab left the lightbox"
     keys(browser, Keys.ESCAPE)
-    time.sleep(0.3)
-    assert not browser.execute_script(f"return {OPEN}")
+    # The photo flies back into its tile first: wait for the lightbox to be hidden.
+    wait_until(browser, f"!({OPEN})")
     assert not browser.execute_script("return document.querySelector('main').inert")
     assert active(browser)["index"] == "1"
 
@@ -214,6 +214,8 @@ def test_double_click_zooms_to_twice_the_fitted_size_with_the_largest_image(buil
     start(browser, base + "large/index.html", DESKTOP)
     browser.execute_script(f"document.querySelector('.wall .tile[data-index=\"{index}\"]').click()")
     wait_until(browser, OPEN)
+    # Measured once the photo has flown out of its tile.
+    wait_until(browser, "!document.querySelector('.lightbox').classList.contains('is-gliding')")
     fitted = browser.execute_script("return document.querySelector('.lightbox-image').getBoundingClientRect().width")
     assert fitted < largest["width"]
     # Zoom levels are the fitted size's 2x and 4x; 2x loads the first image at least that wide
@@ -244,6 +246,7 @@ def open_large_photo(browser, base, out):
     start(browser, base + "large/index.html", PHONE)
     browser.execute_script(f"document.querySelector('.wall .tile[data-index=\"{index}\"]').click()")
     wait_until(browser, OPEN)
+    wait_until(browser, "!document.querySelector('.lightbox').classList.contains('is-gliding')")
 
 
 def test_download_caption_date_and_slideshow(built, browser):
@@ -311,6 +314,8 @@ def test_axe_finds_no_violations(server, browser, size, scheme):
             browser.execute_script("document.querySelector('.wall .tile[data-index=\"0\"]').click()")
             wait_until(browser, OPEN)
             wait_until(browser, "document.querySelector('.lightbox-image').complete")
+            # Once the opening's fade is over (its colours are the ones to check).
+            wait_until(browser, "!document.querySelector('.lightbox').classList.contains('is-gliding')")
         browser.execute_script(source)
         for violation in browser.execute_async_script(AXE_RUN):
             failures.append(f"{page}{' (lightbox)' if lightbox else ''}: {violation}")

@@ -1,7 +1,9 @@
 """The lightbox of issue 30 in a real browser: the whole photo is shown beside a long caption
 (never cut off or covered), one state machine that late network answers cannot reopen or
 move, history and titles that follow the photo, keys that leave the browser's own
-combinations alone, and zoom and pointer gestures.
+combinations alone, zoom and pointer gestures, the Live Photo badge and tile names, motion
+out of and back into the tile (none under reduced motion), tiny photos enlarged, and strips
+and panoramas in clamped tiles.
 
 Geometry is read with getBoundingClientRect and elementFromPoint; slow networks come from CDP
 Network.emulateNetworkConditions, touch from CDP Input.dispatchTouchEvent."""
@@ -40,6 +42,15 @@ def site(tmp_path_factory):
         # The last caption is short: moving back from it, the photo must not keep its stage.
         (long / f"long-{number}.png.txt").write_text(LONG if number < 2 else "A short caption.\n")
     album(photos / "Many", 1200, small=True)
+    shapes = photos / "Shapes"
+    shapes.mkdir()
+    (shapes / "a-strip.png").write_bytes(png(300, 9000, (90, 140, 60)))
+    (shapes / "b-panorama.png").write_bytes(png(12000, 400, (60, 90, 140)))
+    (shapes / "c-plain.png").write_bytes(png(800, 600, (140, 60, 90)))
+    tiny = photos / "Tiny"
+    tiny.mkdir()
+    (tiny / "a-dot.png").write_bytes(png(1, 1, (220, 40, 40)))
+    (tiny / "b-speck.png").write_bytes(png(2, 3, (40, 40, 220)))
     if shutil.which("ffmpeg"):
         # "Clips": a video, a photo and a Live Photo (a photo and its short clip).
         clips = photos / "Clips"
@@ -83,8 +94,10 @@ def start(driver, url, size=DESKTOP):
 
 
 def open_tile(driver, index):
+    """Opens tile `index`'s photo and waits until it has flown out of its tile."""
     driver.execute_script(f"document.querySelector('.wall .tile[data-index=\"{index}\"]').click()")
     wait_until(driver, OPEN)
+    wait_until(driver, "!document.querySelector('.lightbox').classList.contains('is-gliding')")
 
 
 def keys(driver, *sequence):
@@ -496,6 +509,142 @@ def test_axe_finds_nothing_with_the_lightbox_zoomed_on_a_video_and_on_a_playing_
             open_tile(browser, index)
             if action:
                 browser.execute_script(action)
+            wait_until(browser, "!document.querySelector('.lightbox').classList.contains('is-gliding')")
             browser.execute_script(source)
             failures += [f"{scheme} item {index} {action}: {v}" for v in browser.execute_async_script(AXE_RUN)]
     assert not failures, "\n".join(failures)
+
+
+# Clicks tile `index` and returns, in the same task (before any frame), the photo's box and the
+# tile's rectangles, the photo's computed transform and what its transition animates.
+CLICK_AND_MEASURE = """
+const tile = document.querySelector(`.wall .tile[data-index="${arguments[0]}"]`);
+tile.click();
+const z = document.querySelector('.lb-zoom'), style = getComputedStyle(z);
+return {photo: z.getBoundingClientRect().toJSON(), tile: tile.getBoundingClientRect().toJSON(),
+        transform: style.transform, property: style.transitionProperty,
+        backdrop: getComputedStyle(document.querySelector('.lightbox')).backgroundColor};
+"""
+
+# Finishes the running transitions at once (Web Animations) and measures the photo's box.
+FINISH = """
+document.getAnimations().forEach(a => a.finish());
+const i = arguments[0], tile = document.querySelector(`.wall .tile[data-index="${i}"]`);
+return {photo: document.querySelector('.lb-zoom').getBoundingClientRect().toJSON(), tile: tile.getBoundingClientRect().toJSON(),
+        transform: getComputedStyle(document.querySelector('.lb-zoom')).transform};
+"""
+
+
+def alpha(color):
+    """The alpha of a computed colour ("rgb(...)" is 1; a transparent one may read rgba(0, 0, 0, 0))."""
+    parts = color[color.index("(") + 1:-1].split(",")
+    return float(parts[3]) if len(parts) == 4 else 1.0
+
+
+def near(a, b, tolerance=3):
+    return all(abs(a[k] - b[k]) <= tolerance for k in ("left", "top", "width"))
+
+
+def test_the_photo_zooms_out_of_its_tile_and_back_into_it(site, browser):
+    base, _ = site
+    start(browser, base + "long/index.html")
+    wait_until(browser, "window.cascadeViewer.details.has(0)")  # the click opens in the same task
+    opened = browser.execute_script(CLICK_AND_MEASURE, 1)
+    # At the start of the transition the photo covers its tile, and only its transform moves.
+    assert near(opened["photo"], opened["tile"]), opened
+    assert opened["property"] == "transform", opened
+    assert alpha(opened["backdrop"]) < 0.05, opened
+    settled = browser.execute_script(FINISH, 1)
+    shown = browser.execute_script("return window.cascadeViewer.shown.width")
+    assert settled["transform"] == "none" and abs(settled["photo"]["width"] - shown) < 1, (settled, shown)
+    wait_until(browser, "!document.querySelector('.lightbox').classList.contains('is-gliding')")
+    # Closed and measured in one task (Escape's way through history.back() would race the flight).
+    closing = browser.execute_script("window.cascadeViewer.close(false);" + FINISH, 1)
+    assert near(closing["photo"], closing["tile"]), closing
+    wait_until(browser, f"!({OPEN})")
+    assert browser.execute_script("return document.activeElement.dataset.index") == "1"
+
+
+def touch_path(driver, points):
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": points[0][0], "y": points[0][1]}]})
+    for x, y in points[1:]:
+        driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+
+
+def test_a_drag_moves_the_photo_with_the_finger_and_snaps(site, browser):
+    base, _ = site
+    start(browser, base + "long/index.html", PHONE)
+    open_tile(browser, 0)
+    wait_until(browser, "!document.querySelector('.lightbox').classList.contains('is-gliding')")
+    image = browser.execute_script("return document.querySelector('.lightbox-image').getBoundingClientRect().toJSON()")
+    x, y = image["left"] + image["width"] / 2, image["top"] + image["height"] / 2
+    touch_path(browser, [(x, y), (x - 20, y), (x - 40, y)])
+    # Moves are delivered with the next frame: wait for the last one.
+    wait_until(browser, f"Math.abs(document.querySelector('.lightbox-image').getBoundingClientRect().left - {image['left'] - 40}) < 2")
+    browser.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    settled = browser.execute_script(FINISH, 0)
+    assert settled["transform"] == "none" and counter(browser).startswith("1 /"), settled
+    # Down: the photo follows and the backdrop fades; released, it closes.
+    touch_path(browser, [(x, y), (x, y + 30), (x, y + 200)])
+    wait_until(browser, f"Math.abs(document.querySelector('.lightbox-image').getBoundingClientRect().top - {image['top'] + 200}) < 2")
+    state = browser.execute_script(
+        "return [document.querySelector('.lightbox-image').getBoundingClientRect().top,"
+        " getComputedStyle(document.querySelector('.lightbox')).backgroundColor]")
+    assert abs(state[0] - (image["top"] + 200)) < 2, state
+    assert 0 < alpha(state[1]) < 1, state
+    browser.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    wait_until(browser, f"!({OPEN})")
+
+
+def test_nothing_moves_under_reduced_motion(site, browser):
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    base, _ = site
+    start(browser, base + "long/index.html", PHONE)
+    wait_until(browser, "window.cascadeViewer.details.has(0)")
+    opened = browser.execute_script(CLICK_AND_MEASURE, 0)
+    assert opened["transform"] == "none" and opened["backdrop"] == "rgb(11, 11, 11)", opened
+    image = browser.execute_script("return document.querySelector('.lightbox-image').getBoundingClientRect().toJSON()")
+    x, y = image["left"] + image["width"] / 2, image["top"] + image["height"] / 2
+    touch_path(browser, [(x, y), (x - 20, y), (x - 40, y)])
+    assert browser.execute_script("return getComputedStyle(document.querySelector('.lb-zoom')).transform") == "none"
+    browser.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    keys(browser, Keys.ESCAPE)
+    # Closed at once: no flight back into the tile.
+    wait_until(browser, f"!({OPEN})")
+    assert browser.execute_script("return document.getAnimations().length") == 0
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_tiny_photos_are_shown_at_a_readable_size(site, browser, size):
+    base, _ = site
+    start(browser, base + "tiny/index.html", size)
+    for index, (width, height) in enumerate([(1, 1), (2, 3)]):
+        open_tile(browser, index)
+        g = browser.execute_script(GEOMETRY)
+        image, stage = g["image"], g["stage"]
+        assert max(image["width"], image["height"]) >= 240 - 1, f"{width}x{height} shown at {image}"
+        assert abs(image["width"] / image["height"] - width / height) < 0.02, image
+        assert image["bottom"] <= stage["bottom"] + 0.5 and image["right"] <= stage["right"] + 0.5, (image, stage)
+        browser.execute_script("window.cascadeViewer.close(false)")
+        wait_until(browser, f"!({OPEN})")
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_strips_and_panoramas_get_clamped_tiles_and_show_whole_in_the_lightbox(site, browser, size):
+    base, out = site
+    start(browser, base + "shapes/index.html", size)
+    tiles = browser.execute_script(
+        "return [...document.querySelectorAll('.wall .tile')].map(t => { const r = t.getBoundingClientRect();"
+        " return {ratio: r.height / r.width, fit: getComputedStyle(t.querySelector('img')).objectFit}; })")
+    assert abs(tiles[0]["ratio"] - 3) < 0.02, tiles        # 300x9000 is 30:1, shown 3:1
+    assert abs(tiles[1]["ratio"] - 1 / 3) < 0.01, tiles    # 12000x400 is 1:30, shown 1:3
+    assert abs(tiles[2]["ratio"] - 0.75) < 0.01, tiles     # in range: its own
+    assert all(t["fit"] == "cover" for t in tiles), tiles
+    frames = browser.execute_script("return window.cascadeViewer.model.ratios.slice(0, 3)")
+    assert [round(r, 4) for r in frames] == [3, 0.3333, 0.75], frames
+    for index, ratio in [(0, 30), (1, 400 / 12000)]:
+        open_tile(browser, index)
+        image = browser.execute_script("return document.querySelector('.lightbox-image').getBoundingClientRect().toJSON()")
+        assert abs(image["height"] / image["width"] - ratio) / ratio < 0.05, (index, image)
+        browser.execute_script("window.cascadeViewer.close(false)")
+        wait_until(browser, f"!({OPEN})")

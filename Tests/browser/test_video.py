@@ -93,7 +93,8 @@ def test_lightbox_plays_video_and_stops_it_on_the_next_photo(video_site, player)
     player.get(video_site)
     wait_for_viewer(player)
     tiles = player.find_elements(By.CSS_SELECTOR, ".wall .tile")
-    assert [t.get_attribute("class") for t in tiles] == ["tile is-video"] * 3 + ["tile", "tile"]
+    # The Live Photo's tile is marked (is-live: its LIVE mark and name).
+    assert [t.get_attribute("class") for t in tiles] == ["tile is-video"] * 3 + ["tile", "tile is-live"]
     assert tiles[0].find_element(By.CSS_SELECTOR, ".tile-duration").text.endswith("0:04")
     tiles[0].click()
     wait_until(player, LIGHTBOX_OPEN)

@@ -252,8 +252,7 @@ def test_lightbox_keys_back_button_and_deep_link(big_album):
         driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight'}))")
         wait_until(driver, f"location.href === '{base + items[4]['page']}'")
         driver.back()
-        time.sleep(0.3)
-        assert driver.execute_script("return document.querySelector('.lightbox').hidden")
+        wait_until(driver, "document.querySelector('.lightbox').hidden")
         assert driver.current_url == base + "index.html"
         assert driver.execute_script("return document.activeElement.dataset.index") == "4"
         # A link to a photo far down the album opens it directly (its details are loaded first);

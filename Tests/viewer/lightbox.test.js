@@ -9,6 +9,10 @@ test("a photo fits the stage but is never enlarged past its largest image", func
   assert.deepEqual(viewer.fitSize(1600, 2400, 390, 700), { width: 390, height: 585 });
   // A small photo stays at its own size in a large stage.
   assert.deepEqual(viewer.fitSize(320, 240, 1440, 780), { width: 320, height: 240 });
+  // A tiny one is enlarged to be seen (its longer side 240 px), within the stage.
+  assert.deepEqual(viewer.fitSize(1, 1, 1440, 780), { width: 240, height: 240 });
+  assert.deepEqual(viewer.fitSize(2, 3, 1440, 780), { width: 160, height: 240 });
+  assert.deepEqual(viewer.fitSize(2, 3, 100, 120), { width: 80, height: 120 });
 });
 
 test("zooming keeps the point under the cursor in place, and panning stays within the photo", function () {

@@ -796,9 +796,13 @@
 
   /** A photo's size in the stage: as large as fits, never past its largest image (w×h). */
   function fitSize(w, h, stageW, stageH) {
-    const scale = Math.min(stageW / w, stageH / h, 1);
+    // A tiny photo (a 1×1 or 2×3 px image) is enlarged to be seen: its longer side MIN_SHOWN px.
+    const scale = Math.min(stageW / w, stageH / h, Math.max(1, MIN_SHOWN / Math.max(w, h)));
     return { width: Math.max(1, Math.round(w * scale)), height: Math.max(1, Math.round(h * scale)) };
   }
+
+  /** The longer side (px) a photo smaller than that is enlarged to in the lightbox. */
+  const MIN_SHOWN = 240;
 
   /** A pan offset kept so the image's edge never leaves the stage's; a small one is centred. */
   function clampPan(t, scale, shown, stage) {
@@ -927,7 +931,7 @@
       if (document.fullscreenElement) document.exitFullscreen(); else if (box.requestFullscreen) box.requestFullscreen();
     });
     if (!document.fullscreenEnabled) box.querySelector(".lb-full").hidden = true;
-    if (window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches) box.querySelector(".lb-play").hidden = true;
+    if (reducedMotion()) box.querySelector(".lb-play").hidden = true;
     this.stage.addEventListener("click", function (event) {
       // A drag ends in a click where it was released: that is no click on the backdrop.
       if (self.dragged) { self.dragged = false; return; }
@@ -943,10 +947,10 @@
       if (event.ctrlKey) self.zoomTo(self.zoom.scale * Math.exp(-event.deltaY / 200), event.clientX, event.clientY);
       else self.panBy(-event.deltaX, -event.deltaY);
     }, { passive: false });
-    document.addEventListener("keydown", function (event) { if (!box.hidden) self.onKey(event); });
+    document.addEventListener("keydown", function (event) { if (self.current >= 0) self.onKey(event); });
     // The stage changes with the window and with the caption under it: the photo follows.
-    if (typeof ResizeObserver === "function") new ResizeObserver(function () { if (!box.hidden) self.fit(); }).observe(this.stage);
-    else window.addEventListener("resize", function () { if (!box.hidden) self.fit(); });
+    if (typeof ResizeObserver === "function") new ResizeObserver(function () { if (self.current >= 0) self.fit(); }).observe(this.stage);
+    else window.addEventListener("resize", function () { if (self.current >= 0) self.fit(); });
     this.bindPointers();
     return box;
   };
@@ -985,6 +989,12 @@
         self.zoom.x = start.zx + event.clientX - start.x;
         self.zoom.y = start.zy + event.clientY - start.y;
         self.applyZoom();
+      } else if (start && self.dragged && !reducedMotion()) {
+        // The photo follows the finger: sideways to the next one, down to close (the backdrop fades).
+        const dx = event.clientX - start.x, dy = event.clientY - start.y;
+        const across = Math.abs(dx) > Math.abs(dy);
+        self.zoomer.style.transform = across ? "translateX(" + dx + "px)" : "translateY(" + Math.max(0, dy) + "px)";
+        self.lightbox.style.setProperty("--fade", across ? 1 : Math.max(0.2, 1 - Math.max(0, dy) / 400));
       }
     });
     function end(event) {
@@ -995,15 +1005,58 @@
       start = null;
       if (self.zoom.scale > 1 || event.type !== "pointerup") return;
       const action = swipeAction(dx, dy);
-      if (action === "next") self.step(1);
-      else if (action === "previous") self.step(-1);
-      else if (action === "close") self.close(true);
+      if (action === "next" || action === "previous") {
+        self.step(action === "next" ? 1 : -1);
+        // The new photo comes in from the side it was pulled from, and snaps into place.
+        self.glide("translateX(" + (dx < 0 ? 1 : -1) * self.stage.clientWidth / 4 + "px)", "");
+      } else if (action === "close") self.close(true);
+      else if (self.dragged) self.glide(self.zoomer.style.transform, "");  // snaps back
       else if (event.pointerType === "touch" && Math.hypot(dx, dy) < 10) {
         if (event.timeStamp - lastTap < 300) { self.toggleZoom(event.clientX, event.clientY); lastTap = 0; } else lastTap = event.timeStamp;
       }
     }
     stage.addEventListener("pointerup", end);
     stage.addEventListener("pointercancel", end);
+  };
+
+  function reducedMotion() {
+    return !!(window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
+  }
+
+  /** The transform that puts the photo's box (at rect `to`) over rect `from` (a tile). */
+  function flyTransform(from, to) {
+    return "translate(" + (from.left + from.width / 2 - to.left - to.width / 2) + "px," +
+      (from.top + from.height / 2 - to.top - to.height / 2) + "px) scale(" + from.width / to.width + ")";
+  }
+
+  /** Moves the photo from transform `from` to `to` (transform only, 0.25 s; at once under
+   *  prefers-reduced-motion), the backdrop to `fade`; then `done`, unless the lightbox was
+   *  opened, moved or closed meanwhile (its ticket). */
+  Viewer.prototype.glide = function (from, to, fade, done) {
+    const z = this.zoomer, box = this.lightbox, self = this, ticket = this.ticket;
+    let finished = false;
+    function finish() {
+      if (finished) return;
+      finished = true;
+      box.classList.remove("is-gliding");
+      if (done && self.ticket === ticket) done();
+    }
+    box.classList.remove("is-gliding");
+    z.style.transform = from;
+    if (reducedMotion()) { z.style.transform = to; box.style.setProperty("--fade", fade === undefined ? 1 : fade); finish(); return; }
+    z.getBoundingClientRect();  // the start is laid out before the transition begins
+    box.classList.add("is-gliding");
+    z.style.transform = to;
+    box.style.setProperty("--fade", fade === undefined ? 1 : fade);
+    z.addEventListener("transitionend", finish, { once: true });
+    setTimeout(finish, 400);  // no transition runs when nothing changed
+  };
+
+  /** Tile `index`'s rectangle when it is on the screen. */
+  Viewer.prototype.tileRect = function (index) {
+    const tile = this.wall.querySelector('.tile[data-index="' + index + '"]');
+    const rect = tile && tile.getBoundingClientRect();
+    return rect && rect.bottom > 0 && rect.top < window.innerHeight ? rect : null;
   };
 
   Viewer.prototype.onKey = function (event) {
@@ -1066,6 +1119,7 @@
     this.zoomer.style.background = item.color || "";
     this.current = index;
     box.hidden = false;
+    box.classList.remove("is-leaving");
     document.documentElement.classList.add("has-lightbox");
     this.zoom = { scale: 1, x: 0, y: 0 };
     const title = detail.title || item.alt;
@@ -1103,6 +1157,10 @@
     next.hidden = index === this.model.count - 1;
     // Focus stays on the control used; a control just hidden hands it on.
     if (!wasOpen) {
+      // The photo zooms out of its tile, the backdrop fades in.
+      const from = this.tileRect(index);
+      box.style.setProperty("--fade", from ? 0 : 1);
+      if (from) this.glide(flyTransform(from, this.zoomer.getBoundingClientRect()), "", 1);
       // Back scrolls to the tile: the browser must not restore an old scroll over that.
       history.scrollRestoration = "manual";
       this.setInert(true);
@@ -1210,6 +1268,7 @@
     const height = largest.width * this.item.height / this.item.width;
     const size = fitSize(largest.width, height, this.stage.clientWidth, this.stage.clientHeight);
     this.shown = size;
+    this.lightbox.classList.toggle("is-tiny", size.width > 2 * largest.width);
     this.zoomer.style.width = size.width + "px";
     this.zoomer.style.height = size.height + "px";
     this.zoomTo(this.zoom ? this.zoom.scale : 1);
@@ -1302,7 +1361,7 @@
 
   /** Closes; `viaHistory` goes Back when the lightbox pushed an entry. Focus goes to the tile. */
   Viewer.prototype.close = function (viaHistory) {
-    if (!this.lightbox || this.lightbox.hidden) return;
+    if (!this.lightbox || this.current < 0) return;
     this.ticket++;
     this.pause();
     if (viaHistory && history.state && typeof history.state.cascade === "number") {
@@ -1317,13 +1376,21 @@
     this.stopLive();
     if (document.fullscreenElement) document.exitFullscreen();
     const index = this.current;
+    const box = this.lightbox, self = this;
     this.current = -1;
-    this.lightbox.hidden = true;
-    clearPicture(this.image, this.lightbox.querySelectorAll(".lb-zoom source"));
     document.documentElement.classList.remove("has-lightbox");
     this.setInert(false);
     this.focusTile(index);
     history.scrollRestoration = "auto";
+    // The photo goes back into its tile (now on the screen) as the backdrop fades; then hidden.
+    const to = this.tileRect(index);
+    box.classList.add("is-leaving");
+    this.glide(this.zoomer.style.transform, to ? flyTransform(to, this.zoomer.getBoundingClientRect()) : "", 0, function () {
+      box.hidden = true;
+      box.classList.remove("is-leaving");
+      self.zoomer.style.transform = "";
+      clearPicture(self.image, box.querySelectorAll(".lb-zoom source"));
+    });
   };
 
   /** Brings tile `index` into view (from the frames, not by measuring) and focuses it. */
