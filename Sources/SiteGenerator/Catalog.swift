@@ -465,15 +465,14 @@ final class Catalog: Sendable {
     /// Records the output folder's files as the end of a build found them (`stamp`'s folders,
     /// kept with their files); nothing is written when the recorded stamp is the same.
     func recordOutputState(_ stamp: OutputStamp) throws(SiteError) {
-        do {
+        // (Damage met here sets the catalog aside too: ``withRecovery(_:)``.)
+        try withRecovery { database in
             let recorded = try database.read { db in try String.fetchOne(db, sql: "SELECT stamp FROM output_state WHERE id = 1") }
             guard recorded != stamp.hex else { return }
             let data = Data(OutputStamp.encode(stamp.folders))
             try database.write { db in
                 try db.execute(sql: "INSERT OR REPLACE INTO output_state (id, stamp, folders) VALUES (1, ?, ?)", arguments: [stamp.hex, data])
             }
-        } catch {
-            throw .catalog(path: path, reason: "\(error)")
         }
     }
 

@@ -7,7 +7,8 @@ import Gallery
 /// further pages, photos, tags), and what those pages refer to of the kinds the tool makes: the
 /// images, videos and originals of an album's `thumbs/`, `videos/` and `originals/`, its frame
 /// data (and what the frame data refers to), the theme's assets (and what its style sheets refer
-/// to), the feed; and the sitemap when every address it lists is one of those pages.
+/// to), the feed (named in full, with the site's address, which the page's own `canonical`
+/// address gives); and the sitemap when every address it lists is one of those pages.
 ///
 /// The build then goes by this list as by a catalog's: a removed photo's page and images are
 /// deleted, and a photo keeps its name. A user's own page (say `about.html`) does not carry the
@@ -41,7 +42,18 @@ enum RecoveredFiles {
             guard let data = FileManager.default.contents(atPath: root + "/" + page) else { return (false, []) }
             let text = String(decoding: data, as: UTF8.self)
             guard text.prefix(4096).contains(mark) else { return (false, []) }
-            return (true, pageReferences(text).compactMap { resolve($0, from: folderOf(page)) })
+            // With a base URL, a page names its own address (`canonical`) and the feed's in full:
+            // the base is the address but for the page's own path.
+            var base: String?
+            if let canonical = text.firstMatch(of: /<link rel="canonical" href="([^"]*)">/)?.1 {
+                let address = String(canonical).replacingOccurrences(of: "&amp;", with: "&")
+                let own = URLPath.encode(path: page.hasSuffix("index.html") ? String(page.dropLast("index.html".count)) : page)
+                if address.hasSuffix(own), address.count > own.count { base = String(address.dropLast(own.count)) }
+            }
+            return (true, pageReferences(text).compactMap { url in
+                if let base, url.hasPrefix(base) { return resolve(String(url.dropFirst(base.count)), from: "") }
+                return resolve(url, from: folderOf(page))
+            })
         }
         var found = Set<String>()
         var pending: [String] = []

@@ -277,6 +277,7 @@ def test_without_its_catalog_a_removed_photo_is_removed_and_names_stay(tmp_path)
                                          r"|tags/gone.*)$", p)}
     assert len(gone) >= 10, sorted(built)
     assert set(site_files(out)) == built - gone, run.describe()
+    assert "not Cascade's" not in run.stderr, run.describe()
     for name, text in USER_FILES.items():
         assert (out / name).read_text() == text, f"{name} was changed or removed"
     assert "-2" not in "".join(site_files(out)), "a photo changed its name"

@@ -30,7 +30,10 @@ struct SweepStage {
         for path in stale.sorted() {
             // A page the tool made carries its mark: one without it was put there since (the
             // user's page at a removed photo's address) and stays. The catalog forgets it.
-            if path.hasSuffix(".html"), writer.exists(path), !RecoveredFiles.isCascadePage(writer.root + "/" + path) {
+            // (Asked of the file itself: the writer takes a file changed since the last build
+            // for gone, to be made again.)
+            if path.hasSuffix(".html"), FileStatus(path: writer.root + "/" + path)?.kind == .regular,
+               !RecoveredFiles.isCascadePage(writer.root + "/" + path) {
                 progress(.warning("\(path) in the output folder is not Cascade's page (it has no generator mark) and stays as it is"))
                 continue
             }
