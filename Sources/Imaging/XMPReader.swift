@@ -88,21 +88,21 @@ public enum XMPReader {
     /// The deepest nesting of elements accepted (a real packet nests about 8 deep).
     public static let maximumDepth = 64
 
-    /// The XMP sidecar file at `path`, read in blocks up to one byte more than allowed (which
-    /// tells a file that is too large, whatever its size said when it was listed).
+    /// The XMP sidecar file at `path` (the scan's resolved path): opened without following a
+    /// link (a sidecar swapped for a link to an outside file is not read), its size checked on
+    /// the open descriptor before anything is read.
     public static func read(fileAtPath path: String) throws(XMPError) -> XMPMetadata {
-        var bytes: [UInt8] = []
-        do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            // Small reads: `read(upToCount:)` allocates the whole count at once.
-            while bytes.count <= maximumSize, let block = try handle.read(upToCount: 64 * 1024), !block.isEmpty {
-                bytes += block
-            }
+        let data: Data
+        do throws(SourceFileError) {
+            data = try SourceFile.open(path, inode: nil).readAll(limit: maximumSize)
         } catch {
-            throw .unreadable((error as NSError).localizedDescription)
+            switch error {
+            case .tooLarge: throw .tooLarge(limit: maximumSize)
+            case .io(let reason): throw .unreadable(reason)
+            default: throw .unreadable(error.description)
+            }
         }
-        return try read(bytes)
+        return try read([UInt8](data))
     }
 
     /// The XMP packet `bytes`.

@@ -28,6 +28,16 @@ struct SourceFileTests {
         #expect(SourceFileError.replacedByLink.description == "the file was replaced by a link during the build; not read")
     }
 
+    @Test("an XMP sidecar swapped for a link after the scan is not read")
+    func sidecarSwappedForLink() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("outside/secret.xmp", xmpPacket("", attributes: #"xmp:Rating="4""#))
+        let sidecar = folder.path + "/IMG_1.xmp"
+        try FileManager.default.createSymbolicLink(atPath: sidecar, withDestinationPath: folder.path + "/outside/secret.xmp")
+        #expect(throws: XMPError.unreadable(SourceFileError.replacedByLink.description)) { try XMPReader.read(fileAtPath: sidecar) }
+        #expect(try XMPReader.read(fileAtPath: folder.path + "/outside/secret.xmp").rating == 4)
+    }
+
     @Test("a photo replaced by another file (a rename over it) after the scan is refused")
     func replacedByAnother() throws {
         let folder = try TemporaryFolder()
