@@ -96,13 +96,16 @@ final class Catalog: Sendable {
     /// followed), or it is not a catalog and not at the default place (``init(path:source:output:isDefaultPath:warning:)``).
     /// Reads nothing but the file's header (and an old catalog's tables): a build asks before it
     /// changes anything.
-    static func check(path: String, source: String?, output: String?, isDefaultPath: Bool) throws(SiteError) -> Found {
+    /// `locked` says the build holds the output folder's lock: without it, another build may be
+    /// writing the catalog (its journal is beside it) and what its header says is not taken.
+    static func check(path: String, source: String?, output: String?, isDefaultPath: Bool, locked: Bool = true) throws(SiteError) -> Found {
         let real = OutputSafety.realPath(path)
         for (folder, what) in [(source, "the photo folder"), (output, "the output folder")] {
             guard let folder, real == folder || real.hasPrefix(folder == "/" ? "/" : folder + "/") else { continue }
             throw .catalog(path: path, reason: "it is inside \(what) \(folder): the catalog is kept outside the photos and the site (the photo folder is never written to, and the site is published)")
         }
         let found = whatIsThere(path)
+        if !locked, case .notACatalog = found, FileStatus(path: path + "-journal") != nil { return found }
         if case .notACatalog(let what) = found, !isDefaultPath {
             throw .catalog(path: path, reason: "\(what), not a Cascade catalog; it is left as it is (move it away, or choose another --catalog path)")
         }

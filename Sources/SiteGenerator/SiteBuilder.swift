@@ -95,7 +95,7 @@ public struct SiteBuilder: Sendable {
         let catalogPath = options.catalogPath ?? Catalog.defaultPath(output: output)
         // (Asked before anything is written, the output folder made or locked; asked again as
         // the catalog is opened, under the lock.)
-        _ = try Catalog.check(path: catalogPath, source: source, output: output, isDefaultPath: options.catalogPath == nil)
+        _ = try Catalog.check(path: catalogPath, source: source, output: output, isDefaultPath: options.catalogPath == nil, locked: false)
         let lock = try BuildLock(output: output, wait: options.waitForLock) { progress(.warning($0)) }
         defer { withExtendedLifetime(lock) {} }
         let catalog = try Catalog(path: catalogPath, source: source, output: output, isDefaultPath: options.catalogPath == nil) {
