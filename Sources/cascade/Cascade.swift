@@ -14,6 +14,7 @@ struct Cascade: AsyncParsableCommand {
             Pinterest-style waterfall, and the site is plain static files you can publish \
             on any web host.
             """,
+        version: CascadeVersion.current,
         subcommands: [Build.self, Serve.self, Init.self, Store.self]
     )
 }
