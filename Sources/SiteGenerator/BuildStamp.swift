@@ -20,8 +20,8 @@ import Gallery
 ///   count too, so nothing the scan could read is missed; a photo folder with a symbolic link
 ///   in it has no stamp (a link's target may change without the folder showing it), and is
 ///   always built in full.
-/// - ``output``: every entry of the output folder, by path and kind, and each file's size,
-///   inode, modification and change times (``OutputStamp``): a file deleted, added, left behind
+/// - ``output``: every entry of the output folder, by path and kind, and each file's size and
+///   modification time (``OutputStamp``): a file deleted, added, left behind
 ///   (a killed build's temporary folder) or changed in place (a truncated image, an edited page)
 ///   makes the build run in full, which puts the site right (the files changed since the last
 ///   build made them are made again: ``OutputStamp/changedFiles``).

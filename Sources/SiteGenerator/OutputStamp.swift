@@ -9,10 +9,12 @@ import Gallery
 #endif
 
 /// The output folder's fingerprint (``BuildStamp/output``): every entry by path and kind and,
-/// for a regular file, its size, inode, modification and change times (`fstatat` relative to
-/// its folder, in the walk that lists the folder), combined so that the order entries are
-/// listed in does not matter. A file deleted, added, replaced or changed in place (truncated,
-/// edited, even to the same size: its times change) changes it.
+/// for a regular file, its size and modification time (`fstatat` relative to its folder, in
+/// the walk that lists the folder), combined so that the order entries are listed in does not
+/// matter. A file deleted, added or changed in place (truncated, edited, even to the same size:
+/// its modification time changes) changes it. (A file given back its old time after a
+/// same-size edit, `touch -r`, is not seen; a copy with the same size and time is taken for
+/// the same file, as a backup restored with its times should be.)
 ///
 /// Every folder is read and every file examined on each walk: a file changed in place leaves
 /// its folder's times as they were, so no folder can be skipped. (Earlier releases skipped the
@@ -24,14 +26,14 @@ import Gallery
 /// changed since (``changedFiles``) and make them again.
 ///
 /// A file changed within the same tick of the file system's clock as the end of the build that
-/// made it, to the same size and in place, may keep its times: such a change is not seen (as
+/// made it, to the same size and in place, may keep its time: such a change is not seen (as
 /// Git's "racily clean" entries). Changes of another size, or made later, are.
 struct OutputStamp: Sendable {
     /// What a walk found in one folder.
     struct Folder: Sendable, Equatable {
         /// The sums over its own entries: the two hash totals and their number.
         var sums: [UInt64]
-        /// The first hash of each of its regular files (path and identity), ascending; empty
+        /// The first hash of each of its regular files (path, size and modification time), ascending; empty
         /// unless the walk was asked to keep them.
         var files: [UInt64]
         /// The names of its sub-folders.
@@ -127,7 +129,7 @@ struct OutputStamp: Sendable {
 
         /// The record of the open folder `descriptor` at `path` (a duplicate of the descriptor
         /// is read; the descriptor stays open): the sums over its entries, each regular file's
-        /// identity included, and with `keepFiles` its files' hashes, ascending, with their
+        /// size and time included, and with `keepFiles` its files' hashes, ascending, with their
         /// names in the same order. (A sub-folder whose name is not UTF-8 is counted as an entry
         /// but not walked: it is not the tool's, and nothing the tool makes is inside it.)
         private static func list(_ descriptor: Int32, path: String, keepFiles: Bool) -> (record: Folder, names: [String])? {
@@ -175,7 +177,7 @@ struct OutputStamp: Sendable {
 
     /// One entry's two hashes, summed into the fingerprint: the FNV-1a hash of its path (`base`,
     /// the state after its folder's path and a `/`, fed with `name`), a 0 and its kind, with a
-    /// regular file's size, inode and times (`status`) mixed in a word at a time; and a mix of
+    /// regular file's size and modification time (`status`) mixed in a word at a time; and a mix of
     /// that hash (SplitMix64's finaliser). (Word by word rather than byte by byte: this is done
     /// for each of a large site's half a million files in every no-op rebuild.)
     static func entryHashes(base: UInt64, name: [UInt8], kind: UInt8, status: stat?) -> (UInt64, UInt64) {
@@ -188,12 +190,11 @@ struct OutputStamp: Sendable {
                 a = (a ^ UInt64(bitPattern: value)) &* 0x9e37_79b9_7f4a_7c15
                 a ^= a >> 29
             }
+            // Size and modification time only: a site restored from a backup that keeps times
+            // (other inodes, other change times) is not taken for changed and made again.
             mix(Int64(status.st_size))
-            mix(Int64(bitPattern: UInt64(status.st_ino)))
             mix(Int64(status.st_mtim.tv_sec))
             mix(Int64(status.st_mtim.tv_nsec))
-            mix(Int64(status.st_ctim.tv_sec))
-            mix(Int64(status.st_ctim.tv_nsec))
         }
         var b = a &+ 0x9e37_79b9_7f4a_7c15
         b = (b ^ (b >> 30)) &* 0xbf58_476d_1ce4_e5b9
@@ -206,7 +207,7 @@ struct OutputStamp: Sendable {
 
     /// What the records begin with: records of another version (whose hashes are made another
     /// way) are not read, and then no file is taken for changed.
-    static let recordsHeader = Array("cascade output state 2\n".utf8)
+    static let recordsHeader = Array("cascade output state 3\n".utf8)
 
     /// The folders' records (with their files) as bytes, for the catalog: ``recordsHeader``,
     /// then per folder its path's length and UTF-8, its three sums, the number of its files and
