@@ -12,7 +12,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
-        .package(url: "https://github.com/JohnSundell/Ink", exact: "0.6.0"),
         // SQLite, for the catalog of what each build made (Debian's libsqlite3-dev).
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
@@ -26,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // GitHub's CommonMark with its extensions, behind `Gallery.MarkdownRenderer`.
+        .systemLibrary(name: "CMarkGFM", pkgConfig: "libcmark-gfm", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
 
         // Cascade's own C: AVX2 kernels for pixel loops with table lookups, chosen at run time.
         .target(name: "CPixelKernels"),
@@ -42,7 +43,7 @@ let package = Package(
         // Scanning a photo folder into albums and photos (with index.md, captions, sort order).
         .target(
             name: "Gallery",
-            dependencies: ["Imaging", "GalleryConfig", "Video", "DirectoryEntries", .product(name: "Ink", package: "Ink")]
+            dependencies: ["Imaging", "GalleryConfig", "Video", "DirectoryEntries", "CMarkGFM"]
         ),
 
         // Reading a folder's entries with `readdir` safely: shared by the scan, the build's
@@ -93,3 +94,4 @@ let package = Package(
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "TestSupport"]),
     ]
 )
+
