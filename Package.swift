@@ -75,6 +75,10 @@ let package = Package(
             ]
         ),
 
+        // The fuzz targets (libFuzzer, built by scripts/fuzz with -sanitize=fuzzer; plainly
+        // built, a replayer of inputs). Seed corpora in Tests/fuzz/<target>/.
+        .executableTarget(name: "cascade-fuzz", dependencies: ["Imaging", "PreviewServer", "GalleryConfig", "Gallery"]),
+
         // Build tool that embeds the default theme (`templates/`) into the binary.
         .executableTarget(name: "embed-theme"),
         .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["embed-theme"]),
@@ -95,3 +99,12 @@ let package = Package(
     ]
 )
 
+// scripts/fuzz builds with CASCADE_FUZZ_BUILD=1 and `--sanitize fuzzer`, which instruments every
+// module and links libFuzzer's `main` into every executable, the theme plugin's tool too (which
+// then cannot build). So that build declares only what the fuzz targets are made of.
+if Context.environment["CASCADE_FUZZ_BUILD"] != nil {
+    let fuzzed: Set<String> = ["cascade-fuzz", "Imaging", "PreviewServer", "GalleryConfig", "Gallery", "Video", "DirectoryEntries",
+                               "Waterfall", "CGD", "CExif", "CTurboJPEG", "CLCMS2", "CZlib", "CMarkGFM", "CPixelKernels"]
+    package.targets.removeAll { !fuzzed.contains($0.name) }
+    package.products = [.executable(name: "cascade-fuzz", targets: ["cascade-fuzz"])]
+}
