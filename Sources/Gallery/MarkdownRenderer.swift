@@ -5,12 +5,12 @@ import Foundation
 /// CommonMark implementation, with its table, strikethrough and autolink extensions.
 ///
 /// The HTML is safe to put in a page as it is: parsing and rendering take time linear in the
-/// input (no recursion a deep nesting could overflow); raw HTML is dropped (cmark-gfm's safe
-/// mode), except a few formatting tags without attributes, such as `<b>` and `<br>`, which are
-/// kept when they open and close within one paragraph; links and images whose URL has a scheme
-/// other than `http`, `https`, `mailto` or `tel` (or `data:image/png|gif|jpeg|webp` for an
-/// image) lose their URL; and every URL is escaped once, by cmark-gfm's HTML renderer, where it
-/// becomes an attribute. Invalid UTF-8 is replaced.
+/// input (no recursion a deep nesting could overflow; see ``maximumTableColumns``); raw HTML is
+/// dropped (cmark-gfm's safe mode), except a few formatting tags without attributes, such as
+/// `<b>` and `<br>`, which are kept when they open and close within one paragraph; links and
+/// images whose URL has a scheme other than `http`, `https`, `mailto` or `tel` (or
+/// `data:image/png|gif|jpeg|webp` for an image) lose their URL; and every URL is escaped once,
+/// by cmark-gfm's HTML renderer, where it becomes an attribute. Invalid UTF-8 is replaced.
 ///
 /// This type owns every cmark-gfm pointer: each is made and freed within one call.
 public enum MarkdownRenderer {
@@ -39,7 +39,9 @@ public enum MarkdownRenderer {
         cmark_gfm_core_extensions_ensure_registered()
         guard let parser = cmark_parser_new(options) else { return "" }
         defer { cmark_parser_free(parser) }
-        for name in extensionNames {
+        // A row of N columns has up to N + 1 `|`.
+        let wideTable = hasLine(in: markdown, withMoreThan: maximumTableColumns + 1, of: UInt8(ascii: "|"))
+        for name in extensionNames where !(name == "table" && wideTable) {
             if let syntaxExtension = cmark_find_syntax_extension(name) {
                 cmark_parser_attach_syntax_extension(parser, syntaxExtension)
             }
@@ -57,6 +59,25 @@ public enum MarkdownRenderer {
         guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else { return "" }
         defer { free(rendered) }
         return String(cString: rendered)
+    }
+
+    /// cmark-gfm 0.29.0.gfm.6's tables take time quadratic in their number of columns (40,000
+    /// columns: over a minute). A text with a line of more `|` than such a row has is rendered
+    /// without the table extension: its tables show as text, and it takes linear time.
+    static let maximumTableColumns = 256
+
+    /// Whether a line of `text` holds more than `limit` of `byte`.
+    private static func hasLine(in text: String, withMoreThan limit: Int, of byte: UInt8) -> Bool {
+        var count = 0
+        for character in text.utf8 {
+            if character == byte {
+                count += 1
+                if count > limit { return true }
+            } else if character == UInt8(ascii: "\n") || character == UInt8(ascii: "\r") {
+                count = 0
+            }
+        }
+        return false
     }
 
     // MARK: - Raw HTML and URLs

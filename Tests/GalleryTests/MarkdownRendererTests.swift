@@ -71,6 +71,10 @@ struct MarkdownRendererTests {
                          String(repeating: "*a ", count: 20_000), String(repeating: "[a](", count: 20_000)] {
             #expect(MarkdownRenderer.html(fromMarkdown: markdown) != nil)
         }
+        // Tables of up to 256 columns are tables; wider ones (quadratic in cmark-gfm) are text.
+        func table(_ columns: Int) -> String { "|" + String(repeating: "a|", count: columns) + "\n|" + String(repeating: "-|", count: columns) }
+        #expect(try html(table(256)).hasPrefix("<table>"))
+        #expect(try html(table(40_000)).hasPrefix("<p>|a|a|"))
     }
 
     @Test("invalid UTF-8 and NUL are replaced, not passed on")

@@ -34,6 +34,19 @@ def test_bracket_captions_render_quickly_without_crashing(tmp_path, count):
     assert "![" * 30 in (out / "trip" / "index.html").read_text()
 
 
+def test_table_of_40000_columns_renders_quickly(tmp_path):
+    """cmark-gfm 0.29.0.gfm.6's tables take time quadratic in their columns (40,000: over a
+    minute); a line of more than 257 `|` (256 columns) turns the table extension off for that text."""
+    source = tmp_path / "source"
+    photo(source, "a.jpg")
+    columns = 40_000
+    (source / "a.jpg.md").write_text("|" + "a|" * columns + "\n|" + "-|" * columns + "\n")
+    out = tmp_path / "out"
+    run = cascade("build", source, "-o", out, timeout=BRACKETS_TIMEOUT)
+    run.assert_clean_exit()
+    assert "|a|a|a|" in (out / "a.html").read_text(), "shown as text, not as a table"
+
+
 # Each payload sets window.__pwned if its script runs (on load, or on an image's failed load).
 XSS_CAPTIONS = {
     # A reference-style image whose destination holds a quote (Ink: <img src="x"onerror="...">).
