@@ -12,7 +12,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
-        .package(url: "https://github.com/JohnSundell/Ink", exact: "0.6.0"),
         // SQLite, for the catalog of what each build made (Debian's libsqlite3-dev).
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
@@ -26,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // GitHub's CommonMark with its extensions, behind `Gallery.MarkdownRenderer`.
+        .systemLibrary(name: "CMarkGFM", pkgConfig: "libcmark-gfm", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
 
         // Cascade's own C: AVX2 kernels for pixel loops with table lookups, chosen at run time.
         .target(name: "CPixelKernels"),
@@ -42,7 +43,7 @@ let package = Package(
         // Scanning a photo folder into albums and photos (with index.md, captions, sort order).
         .target(
             name: "Gallery",
-            dependencies: ["Imaging", "GalleryConfig", "Video", "DirectoryEntries", .product(name: "Ink", package: "Ink")]
+            dependencies: ["Imaging", "GalleryConfig", "Video", "DirectoryEntries", "CMarkGFM"]
         ),
 
         // Reading a folder's entries with `readdir` safely: shared by the scan, the build's
@@ -74,6 +75,10 @@ let package = Package(
             ]
         ),
 
+        // The fuzz targets (libFuzzer, built by scripts/fuzz with -sanitize=fuzzer; plainly
+        // built, a replayer of inputs). Seed corpora in Tests/fuzz/<target>/.
+        .executableTarget(name: "cascade-fuzz", dependencies: ["Imaging", "PreviewServer", "GalleryConfig", "Gallery"]),
+
         // Build tool that embeds the default theme (`templates/`) into the binary.
         .executableTarget(name: "embed-theme"),
         .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["embed-theme"]),
@@ -93,3 +98,13 @@ let package = Package(
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "TestSupport"]),
     ]
 )
+
+// scripts/fuzz builds with CASCADE_FUZZ_BUILD=1 and `--sanitize fuzzer`, which instruments every
+// module and links libFuzzer's `main` into every executable, the theme plugin's tool too (which
+// then cannot build). So that build declares only what the fuzz targets are made of.
+if Context.environment["CASCADE_FUZZ_BUILD"] != nil {
+    let fuzzed: Set<String> = ["cascade-fuzz", "Imaging", "PreviewServer", "GalleryConfig", "Gallery", "Video", "DirectoryEntries",
+                               "Waterfall", "CGD", "CExif", "CTurboJPEG", "CLCMS2", "CZlib", "CMarkGFM", "CPixelKernels"]
+    package.targets.removeAll { !fuzzed.contains($0.name) }
+    package.products = [.executable(name: "cascade-fuzz", targets: ["cascade-fuzz"])]
+}

@@ -1,7 +1,6 @@
 import Foundation
 import GalleryConfig
 import Imaging
-import Ink
 import Video
 
 /// How a scan reads the photo folder.
@@ -492,29 +491,9 @@ public struct GalleryScanner: Sendable {
         photo.captionText = photo.exifDescription
     }
 
-    /// Markdown rendered to HTML; `nil` for nothing visible.
+    /// Markdown rendered to safe HTML (see ``MarkdownRenderer``); `nil` for nothing visible.
     static func html(fromMarkdown markdown: String) -> String? {
-        guard !markdown.trimmingWhitespace().isEmpty else { return nil }
-        let parser = MarkdownParser(modifiers: [
-            Modifier(target: .links) { html, markdown in escapingURL(in: html, markdown: markdown, opening: "<a href=\"", closing: "\">") },
-            Modifier(target: .images) { html, markdown in escapingURL(in: html, markdown: markdown, opening: "<img src=\"", closing: "\"") },
-        ])
-        let html = parser.html(from: markdown).trimmingWhitespace()
-        return html.isEmpty ? nil : html
-    }
-
-    /// Ink copies a link's or image's URL into its attribute as it is, so a `"` in it would end
-    /// the attribute (`[x](https://e.com/"onmouseover="alert(1))`): the URL, taken from the
-    /// Markdown, is put back HTML-escaped.
-    private static func escapingURL(in html: String, markdown: Substring, opening: String, closing: String) -> String {
-        guard let open = markdown.range(of: "]("), markdown.hasSuffix(")") else { return html }
-        let url = String(markdown[open.upperBound..<markdown.index(before: markdown.endIndex)])
-        let original = opening + url + closing
-        guard html.hasPrefix(original) else { return html }
-        let escaped = url.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-            .replacingOccurrences(of: "'", with: "&#39;")
-        return opening + escaped + closing + html.dropFirst(original.count)
+        MarkdownRenderer.html(fromMarkdown: markdown)
     }
 
     /// The text of a caption or `index.md` file, decoded as UTF-8 (invalid bytes replaced);

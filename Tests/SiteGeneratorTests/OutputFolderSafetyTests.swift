@@ -126,8 +126,9 @@ struct OutputFolderSafetyTests {
     @Test("a Markdown link's URL cannot break out of its attribute; a NUL in a title never reaches a page")
     func escapes() async throws {
         let html = try #require(GalleryScanner.html(fromMarkdown: "[x](https://e.com/\"onmouseover=\"alert(1)) ![i](a\".png) [ok](https://e.com/?a=1&b=2)"))
-        #expect(html.contains("<a href=\"https://e.com/&quot;onmouseover=&quot;alert(1)\">x</a>"), "\(html)")
-        #expect(html.contains("<img src=\"a&quot;.png\""), "\(html)")
+        // cmark-gfm's renderer percent-encodes the quote in a URL (Ink's output was escaped to `&quot;`).
+        #expect(html.contains("<a href=\"https://e.com/%22onmouseover=%22alert(1)\">x</a>"), "\(html)")
+        #expect(html.contains("<img src=\"a%22.png\""), "\(html)")
         #expect(html.contains("<a href=\"https://e.com/?a=1&amp;b=2\">ok</a>"), "\(html)")
         #expect(!html.contains("\"onmouseover"))
         let source = try TemporaryFolder()
