@@ -101,9 +101,15 @@ struct EndToEndTests {
             #expect(html.contains("<meta name=\"viewport\""))
             // Every link and image on the page points at a file of the site.
             for url in attributeValues("href", in: html) + attributeValues("src", in: html) where !url.hasPrefix("data:") {
-                let target = resolve(unescapeHTML(url), from: page)
+                // (A photo page's album link names the photo's tile: `index.html#p3`.)
+                let parts = unescapeHTML(url).split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+                let target = resolve(String(parts[0]), from: page)
                 let exists = site[target] != nil || site[target + "index.html"] != nil
                 #expect(exists, "\(page) links to \(url), which is not in the site")
+                if parts.count == 2, exists {
+                    let linked = try output.read(site[target] != nil ? target : target + "index.html")
+                    #expect(linked.contains("id=\"\(parts[1])\""), "\(page) links to \(url), whose page has no such id")
+                }
             }
             for srcset in attributeValues("srcset", in: html) {
                 for candidate in unescapeHTML(srcset).split(separator: ",") {
@@ -220,8 +226,10 @@ struct EndToEndTests {
             #expect(!html.contains("<script>alert"))
             #expect(!html.contains("<b>"))
             for url in attributeValues("href", in: html) where !url.hasPrefix("data:") {
-                #expect(!url.contains(" ") && !url.contains("#") && !url.contains("?"), "\(url) is not encoded")
-                let target = resolve(unescapeHTML(url), from: page)
+                // (The album link's fragment, `#p3`, names a tile: the site's own, not a name.)
+                let path = url.replacing(/#p[0-9]+$/, with: "")
+                #expect(!path.contains(" ") && !path.contains("#") && !path.contains("?"), "\(url) is not encoded")
+                let target = resolve(unescapeHTML(path), from: page)
                 #expect(site[target] != nil, "\(page) links to \(url), not in the site")
             }
         }

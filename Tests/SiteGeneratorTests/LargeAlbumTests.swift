@@ -65,10 +65,10 @@ import TestSupport
         }
         #expect(seen == frameData.items.map { "big/" + $0.page.removingPercentEncoding! })
 
-        // A photo's page leads back to the static page that holds its tile.
+        // A photo's page leads back to the static page that holds its tile, at the tile.
         let last = frameData.items[photos - 1]
         let photoPage = try output.read("big/" + last.page.removingPercentEncoding!)
-        let expectedBack = pageCount == 1 ? "index.html" : "pages/\(pageCount).html"
+        let expectedBack = (pageCount == 1 ? "index.html" : "pages/\(pageCount).html") + "#p\(photos - 1)"
         #expect(photoPage.contains("href=\"\(expectedBack)\""), "the last photo's page does not link to \(expectedBack)")
     }
 

@@ -137,7 +137,8 @@ struct VideoTests {
         #expect(page.contains("controls playsinline preload=\"metadata\""))
         let album = try String(contentsOfFile: output.path + "/index.html", encoding: .utf8)
         #expect(album.contains("<a class=\"tile is-video\" href=\"land.html\""))
-        #expect(album.contains("<span class=\"tile-duration\">0:02</span>"))
+        #expect(album.contains("<span class=\"tile-duration\" aria-hidden=\"true\">0:02</span>"))
+        #expect(album.contains("aria-label=\"Video, 0:02, land\""))
         let chunk = try String(contentsOfFile: output.path + "/frames/0.json", encoding: .utf8)
         #expect(chunk.contains("\"video\":{\"url\":\"videos/land.mp4\",\"duration\":\"0:02\"}"))
     }
