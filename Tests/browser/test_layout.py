@@ -96,7 +96,9 @@ def layout_problems(m, width, expected_count):
         if t["iw"] <= 0 or t["ih"] <= 0:
             problems.append(f"tile {i}'s img has no width/height attributes")
             continue
-        expected = t["ih"] / t["iw"]
+        # A tile's shape is its photo's, clamped to 1:3 ... 3:1 (docs/layout.md): the photo fills
+        # it (object-fit: cover) and is shown whole in the lightbox and on its page.
+        expected = min(max(t["ih"] / t["iw"], 1 / 3), 3)
         ratio = th / tw
         # 1 %, plus what rounding the attributes to whole pixels can account for.
         if abs(ratio - expected) > RATIO_TOLERANCE * expected + 0.5 / t["iw"]:
