@@ -216,14 +216,3 @@ private func readSome(_ socket: Int32, limit: Int = 4096, timeout: Double = 10) 
     }
 }
 
-/// Reads until the peer closes (or the receive timeout).
-private func readAll(_ fd: Int32) -> [UInt8] {
-    var answer: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if count <= 0 { break }
-        answer += buffer[0..<count]
-    }
-    return answer
-}

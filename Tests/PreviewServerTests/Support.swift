@@ -154,6 +154,11 @@ private func blockingRequest(port: Int, _ request: String) throws -> [UInt8] {
     guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == bytes.count else {
         throw SocketError(description: "send: \(errno)")
     }
+    return readAll(fd)
+}
+
+/// Reads until the peer closes (or the receive timeout).
+func readAll(_ fd: Int32) -> [UInt8] {
     var answer: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
