@@ -154,6 +154,15 @@ struct XMPReaderTests {
         #expect(throws: XMPError.self) { try XMPReader.read(Array(found.utf8)) }
     }
 
+    @Test("a damaged packet's parse ends at its first error (each further error leaked memory in Foundation's parser)")
+    func firstErrorEndsTheParse() throws {
+        let damaged = String(repeating: "<rdf:li>a</rdf:lx><dc:b c=>", count: 200)
+        let (collector, _, _) = XMPReader.parse(Array(("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n" + damaged).utf8)[...])
+        #expect(collector.errorLine == 2)
+        #expect(collector.errorsReported == 1)
+        #expect(throws: XMPError.malformed(line: 2)) { try XMPReader.read(Array(("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n" + damaged).utf8)) }
+    }
+
     @Test("malformed XML names its line; invalid UTF-8 is refused")
     func malformed() throws {
         #expect(throws: XMPError.malformed(line: 3)) { try XMPReader.read(Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n<a>\n</b>".utf8)) }
