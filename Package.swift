@@ -84,7 +84,7 @@ let package = Package(
         .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["embed-theme"]),
 
         // Engine benchmark (not a test): `swift build -c release --product waterfall-benchmark`.
-        .executableTarget(name: "waterfall-benchmark", dependencies: ["Waterfall"], path: "Benchmarks/WaterfallBenchmark"),
+        .executableTarget(name: "waterfall-benchmark", dependencies: ["Waterfall"], path: "benchmarks/WaterfallBenchmark"),
 
         // What the test targets share: temporary folders and a deterministic random generator.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
