@@ -176,11 +176,11 @@ public struct PreviewServer: Sendable {
     }
 
     /// Tries to bind the address the way the server will, to report a busy or forbidden port
-    /// with a clear message (the server's own error is NIO's `IOError`).
+    /// before anything slow happens (the listener reports the same errors, but only once it starts).
     static func probe(host: String, port: Int) -> PreviewServerError? {
         guard port != 0 else { return nil }
         var address = sockaddr_in()
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return nil }  // not IPv4: let NIO report
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return nil }  // not IPv4: the listener reports it
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         #if canImport(Glibc)

@@ -279,8 +279,8 @@ public struct SourceWatcher: Sendable {
     public let interval: Duration
     /// Whether inotify events are waited for where available (`false`: always poll).
     public let usesEvents: Bool
-    /// The processor time the watching took (snapshots, watches, reading events).
-    let meter = CPUMeter()
+    /// Measures the watching (snapshots, watches, reading events) for the tests of its cost.
+    var meter: any WatchingMeter = Unmeasured()
     /// How long the folder must stay unchanged before the rebuild starts.
     public let quietPeriod: Duration
     /// The snapshot that changes are measured against at the start of ``run(reload:rebuild:)``.
