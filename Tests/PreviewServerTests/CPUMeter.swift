@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-@testable import PreviewServer
+@testable import SourceWatching
 
 /// Adds up the processor time that some work takes on the threads that run it (each
 /// measured with its thread's own CPU clock, so work of other tasks never counts): how much

@@ -3,7 +3,8 @@ import Synchronization
 import Testing
 import TestSupport
 
-@testable import PreviewServer
+import PreviewServer
+@testable import SourceWatching
 
 /// Runs a fast watcher on `folder`, does `action`, and returns the first change it reports
 /// (`nil` if none within `timeout`), and whether the reload channel was signalled.
@@ -16,7 +17,7 @@ func firstChange(
     let before = reload.version
     let (changes, continuation) = AsyncStream.makeStream(of: SourceChange.self)
     let task = Task {
-        await watcher.run(reload: reload) { change in
+        await watcher.run(afterRebuild: { reload.signal() }) { change in
             continuation.yield(change)
             return rebuildSucceeds
         }

@@ -6,7 +6,7 @@ import Glibc
 import Testing
 import TestSupport
 
-@testable import PreviewServer
+@testable import SourceWatching
 
 /// What watching a large photo folder costs while nothing changes, and how soon a change
 /// is still seen.
