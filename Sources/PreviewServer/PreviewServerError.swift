@@ -14,8 +14,6 @@ public enum PreviewServerError: Error, CustomStringConvertible, Equatable, Senda
     case permissionDenied(host: String, port: Int)
     /// Listening failed for another reason.
     case cannotListen(host: String, port: Int, reason: String)
-    /// The server stopped with an error after it had started.
-    case stopped(reason: String)
 
     /// A sentence naming the folder or the address and the reason.
     public var description: String {
@@ -28,7 +26,6 @@ public enum PreviewServerError: Error, CustomStringConvertible, Equatable, Senda
         case .permissionDenied(let host, let port):
             "cannot listen on \(host):\(port): permission denied (ports below 1024 need special rights; choose another one with --port)"
         case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
-        case .stopped(let reason): "the preview server stopped: \(reason)"
         }
     }
 }
