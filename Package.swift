@@ -46,8 +46,8 @@ let package = Package(
             dependencies: ["Imaging", "GalleryConfig", "Video", "DirectoryEntries", "CMarkGFM"]
         ),
 
-        // Reading a folder's entries with `readdir` safely: shared by the scan, the build's
-        // stamps and the preview server's watcher.
+        // Reading a folder's entries with `readdir` safely, and owning a file descriptor: shared
+        // by the scan, the build's stamps, the source watcher and the HTTP server.
         .target(name: "DirectoryEntries"),
 
         // Writing the static site: pages, thumbnails, frames.json.
@@ -61,16 +61,23 @@ let package = Package(
             plugins: ["EmbedTheme"]
         ),
 
-        // `cascade serve`: the local preview server (static files, live reload, source watcher).
-        // Knows nothing about galleries: it serves a folder and calls a rebuild closure.
-        // Its HTTP/1.1 server is its own (POSIX sockets), so no networking framework is built.
-        .target(name: "PreviewServer", dependencies: ["DirectoryEntries"]),
+        // An HTTP/1.1 server of its own (POSIX sockets, one thread per connection), so that no
+        // networking framework is built: request heads, responses, connections and their
+        // limits. Knows nothing about sites (as HummingbirdCore under Hummingbird).
+        .target(name: "HTTPCore", dependencies: ["DirectoryEntries"]),
+
+        // `cascade serve`'s server: one folder's files over HTTPCore, with live reload.
+        // Knows nothing about galleries.
+        .target(name: "PreviewServer", dependencies: ["HTTPCore", "DirectoryEntries"]),
+
+        // `cascade serve`'s source watcher (inotify, else polling): calls a rebuild closure.
+        .target(name: "SourceWatching", dependencies: ["DirectoryEntries"]),
 
         // The thin command-line front end.
         .executableTarget(
             name: "cascade",
             dependencies: [
-                "SiteGenerator", "GalleryConfig", "PreviewServer", "Video",
+                "SiteGenerator", "GalleryConfig", "PreviewServer", "SourceWatching", "Video",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -84,7 +91,7 @@ let package = Package(
         .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["embed-theme"]),
 
         // Engine benchmark (not a test): `swift build -c release --product waterfall-benchmark`.
-        .executableTarget(name: "waterfall-benchmark", dependencies: ["Waterfall"], path: "Benchmarks/WaterfallBenchmark"),
+        .executableTarget(name: "waterfall-benchmark", dependencies: ["Waterfall"], path: "benchmarks/WaterfallBenchmark"),
 
         // What the test targets share: temporary folders and a deterministic random generator.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -95,7 +102,7 @@ let package = Package(
         .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "TestSupport"]),
+        .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "HTTPCore", "SourceWatching", "DirectoryEntries", "TestSupport"]),
     ]
 )
 
@@ -103,7 +110,7 @@ let package = Package(
 // module and links libFuzzer's `main` into every executable, the theme plugin's tool too (which
 // then cannot build). So that build declares only what the fuzz targets are made of.
 if Context.environment["CASCADE_FUZZ_BUILD"] != nil {
-    let fuzzed: Set<String> = ["cascade-fuzz", "Imaging", "PreviewServer", "GalleryConfig", "Gallery", "Video", "DirectoryEntries",
+    let fuzzed: Set<String> = ["cascade-fuzz", "Imaging", "PreviewServer", "HTTPCore", "GalleryConfig", "Gallery", "Video", "DirectoryEntries",
                                "Waterfall", "CGD", "CExif", "CTurboJPEG", "CLCMS2", "CZlib", "CMarkGFM", "CPixelKernels"]
     package.targets.removeAll { !fuzzed.contains($0.name) }
     package.products = [.executable(name: "cascade-fuzz", targets: ["cascade-fuzz"])]

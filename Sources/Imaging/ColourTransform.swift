@@ -246,13 +246,6 @@ enum ColourConversion {
                                curveType: curve.type, parameters: curve.parameters)
     }
 
-    /// Converts `image` (decoded from a file whose profile is `profile`) to sRGB in place.
-    /// Returns the reason when the profile cannot be used; the pixels are then left as they are.
-    static func convertToSRGB(_ image: borrowing Image, from profile: ColourProfile?) -> ColourProfileError? {
-        guard let profile else { return nil }
-        return apply(plan(for: profile), to: image)
-    }
-
     /// The average colour of Display P3 pixels, in sRGB (the placeholder colour is CSS: sRGB).
     static func sRGB(fromDisplayP3 colour: RGBColor) -> RGBColor {
         guard case .transform(let transform) = plan(for: .icc(DisplayP3.iccProfile)) else { return colour }

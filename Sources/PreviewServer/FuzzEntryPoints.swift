@@ -1,4 +1,7 @@
-/// The request parsing of the preview server, for the fuzz targets (`scripts/fuzz`). Takes any
+import HTTPCore
+
+/// The request parsing of the preview server (`HTTPCore`'s request head, then the site's path),
+/// for the fuzz targets (`scripts/fuzz`). Takes any
 /// bytes and returns; a crash, a trap or a hang is a bug. Not API: `@_spi(Fuzzing) import`.
 @_spi(Fuzzing) public enum PreviewServerFuzzing {
     /// A request head as the connection reads it (the bytes before the empty line), then its

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// Why the preview server cannot start or keep running.
 public enum PreviewServerError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The folder to serve does not exist.
@@ -12,8 +14,6 @@ public enum PreviewServerError: Error, CustomStringConvertible, Equatable, Senda
     case permissionDenied(host: String, port: Int)
     /// Listening failed for another reason.
     case cannotListen(host: String, port: Int, reason: String)
-    /// The server stopped with an error after it had started.
-    case stopped(reason: String)
 
     /// A sentence naming the folder or the address and the reason.
     public var description: String {
@@ -26,23 +26,18 @@ public enum PreviewServerError: Error, CustomStringConvertible, Equatable, Senda
         case .permissionDenied(let host, let port):
             "cannot listen on \(host):\(port): permission denied (ports below 1024 need special rights; choose another one with --port)"
         case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
-        case .stopped(let reason): "the preview server stopped: \(reason)"
         }
     }
 }
 
-/// Why the source folder cannot be watched.
-public enum SourceWatcherError: Error, CustomStringConvertible, Equatable, Sendable {
-    /// The folder to watch cannot be listed.
-    case unreadable(path: String, reason: String)
-    /// The polling interval or the quiet period is not positive.
-    case invalidInterval(String)
-
-    /// A sentence naming the folder and the reason.
-    public var description: String {
-        switch self {
-        case .unreadable(let path, let reason): "cannot watch \(path): \(reason)"
-        case .invalidInterval(let message): "invalid watch interval: \(message)"
+extension PreviewServerError {
+    /// The preview server's error for the HTTP server's (the same cases, with the `--port` hint).
+    init(_ error: HTTPServerError) {
+        switch error {
+        case .invalidPort(let port): self = .invalidPort(port)
+        case .portInUse(let host, let port): self = .portInUse(host: host, port: port)
+        case .permissionDenied(let host, let port): self = .permissionDenied(host: host, port: port)
+        case .cannotListen(let host, let port, let reason): self = .cannotListen(host: host, port: port, reason: reason)
         }
     }
 }

@@ -1,3 +1,5 @@
+import DirectoryEntries
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

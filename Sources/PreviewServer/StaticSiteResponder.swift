@@ -1,4 +1,6 @@
+import DirectoryEntries
 import Foundation
+import HTTPCore
 
 #if canImport(Glibc)
 import Glibc
@@ -7,8 +9,9 @@ import Darwin
 #endif
 
 /// Answers every request of the preview server: the site's files, and the live-reload
-/// endpoints below ``LiveReload/reservedPrefix``.
-struct StaticSiteResponder: Sendable {
+/// endpoints below ``LiveReload/reservedPrefix``. The HTTP server under it (`HTTPCore`) reads
+/// the requests and sends the answers.
+struct StaticSiteResponder: HTTPResponder {
     /// The served folder's files, opened without following links out of it.
     let files: SiteFileOpener
     /// The reload channel; `nil` serves pages as they are.
@@ -16,23 +19,8 @@ struct StaticSiteResponder: Sendable {
     /// How long a reload poll waits for a change before answering with the same version.
     let pollTimeout: Duration
 
-    /// What the responder needs of the connection a request came on.
-    struct Connection {
-        /// Counts a held reload poll in; `false` when too many are held.
-        var beginPoll: () -> Bool
-        var endPoll: () -> Void
-        /// Whether the client closed the connection (asked while a poll is held).
-        var clientHasGone: () -> Bool
-    }
-
-    func respond(to request: RequestHead, connection: Connection) -> Response {
-        let isHead = request.method == "HEAD"
-        var response = answer(request, connection: connection)
-        if isHead { response.body = .none }
-        return response
-    }
-
-    private func answer(_ request: RequestHead, connection: Connection) -> Response {
+    /// The answer to `request` (for `HEAD`, the server sends its head only).
+    func respond(to request: RequestHead, connection: HTTPConnection) -> Response {
         if request.path.hasPrefix(LiveReload.reservedPrefix) {
             return reserved(request, name: String(request.path.dropFirst(LiveReload.reservedPrefix.count)), connection: connection)
         }
@@ -172,8 +160,11 @@ struct StaticSiteResponder: Sendable {
 
     // MARK: Reserved paths
 
+    /// The server is stopping: the held reload polls are answered at once.
+    func stop() { liveReload?.close() }
+
     /// Answers `name` below ``LiveReload/reservedPrefix`` (or the legacy prefix).
-    private func reserved(_ request: RequestHead, name: String, connection: Connection) -> Response {
+    private func reserved(_ request: RequestHead, name: String, connection: HTTPConnection) -> Response {
         guard request.method == "GET" || request.method == "HEAD" else {
             return .plain(405, "Only GET and HEAD are served.\n", extra: [("Allow", "GET, HEAD")])
         }
@@ -226,20 +217,5 @@ struct StaticSiteResponder: Sendable {
             status: 404,
             headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"), ("Content-Length", String(page.count))],
             body: .bytes(page))
-    }
-}
-
-/// Dates in the format of HTTP headers (`Sun, 06 Nov 1994 08:49:37 GMT`).
-enum HTTPDate {
-    private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    static func format(seconds: Int) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 }

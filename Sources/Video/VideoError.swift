@@ -21,8 +21,6 @@ public enum VideoError: Error, CustomStringConvertible, Equatable, Sendable {
     case notAContainer
     /// The file could not be opened as the scan found it (replaced, or a link now).
     case source(String)
-    /// A number in the video or ffprobe's answer is out of range (not finite, too large).
-    case outOfRange(String)
 
     public var description: String {
         switch self {
@@ -39,7 +37,6 @@ public enum VideoError: Error, CustomStringConvertible, Equatable, Sendable {
         case .notAContainer:
             "its content is not a video container cascade reads (MP4/MOV, Matroska/WebM, AVI, MPEG, WMV), whatever its name says"
         case .source(let reason): reason
-        case .outOfRange(let problem): "\(problem)"
         }
     }
 }

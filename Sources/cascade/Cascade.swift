@@ -39,7 +39,7 @@ struct Build: AsyncParsableCommand {
     var shard: String?
 
     @Option(help: "What chooses a photo's shard: content (its content hash: each shard reads every photo; copies are made once) or path (each shard reads only its own photos) (default: content).")
-    var shardBy: String?
+    var shardBy: ShardSpec.Assignment?
 
     @Option(help: "A store of images shared by the shards of a build (a folder on a shared file system): shards make images into it, the final build (with --output) takes them from it.", completion: .directory)
     var store: String?
@@ -52,7 +52,6 @@ struct Build: AsyncParsableCommand {
 
     func validate() throws {
         if quiet && verbose { throw ValidationError("--quiet and --verbose cannot be used together") }
-        if let shardBy, ShardSpec.Assignment(rawValue: shardBy) == nil { throw ValidationError("--shard-by must be content or path") }
         if shardBy != nil, shard == nil { throw ValidationError("--shard-by goes with --shard") }
         if shard != nil {
             guard store != nil else { throw ValidationError("--shard needs --store: a shard writes its images into the store") }
@@ -71,7 +70,7 @@ struct Build: AsyncParsableCommand {
             var spec: ShardSpec
             do {
                 spec = try ShardSpec(parsing: shard, environment: ProcessInfo.processInfo.environment)
-                spec.assignment = shardBy.flatMap(ShardSpec.Assignment.init(rawValue:)) ?? .content
+                spec.assignment = shardBy ?? .content
             } catch {
                 Interruption.parkIfInterrupted()
                 FileHandle.standardError.write(Data("cascade: \(ProgressReporter.printable(error.description))\n".utf8))

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PreviewServer
 import SiteGenerator
+import SourceWatching
 import Video
 
 #if canImport(Glibc)
@@ -86,8 +87,9 @@ struct Serve: AsyncParsableCommand {
                         flushOutput()
                     }
                 }
+                let reload = server.liveReload
                 group.addTask {
-                    await watcher.run(reload: server.liveReload) { change in
+                    await watcher.run(afterRebuild: { reload.signal() }) { change in
                         print("\(change.summary): rebuilding")
                         flushOutput()
                         // cascade.yml is read again: a change to it applies to this build.

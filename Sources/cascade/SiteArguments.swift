@@ -19,7 +19,7 @@ struct SiteArguments: ParsableArguments {
     var templates: String?
 
     @Option(help: "Image formats of the generated images: jpeg, webp or avif, or several separated by commas (jpeg,avif): then the page offers each browser the best it supports (default: cascade.yml's, else jpeg).")
-    var format: String?
+    var format: ImageFormatList?
 
     @Option(help: "Image quality, 1-100 (default: cascade.yml's, else 82).")
     var quality: Int?
@@ -28,7 +28,7 @@ struct SiteArguments: ParsableArguments {
     var maxMegapixels: Int?
 
     @Option(help: "Order of photos and albums: date, date-desc, name or name-desc (default: cascade.yml's, else date).")
-    var sort: String?
+    var sort: AlbumSortOrder?
 
     @Flag(help: "Keep the photos' GPS positions in the published JPEG images (they are stripped by default).")
     var keepGPS = false
@@ -50,22 +50,6 @@ struct SiteArguments: ParsableArguments {
             throw ValidationError("--max-megapixels must be \(SettingRange.text(SettingRange.maxMegapixels))")
         }
         guard jobs >= 0 else { throw ValidationError("--jobs cannot be negative") }
-        if format != nil, formatList == nil {
-            throw ValidationError("--format must be jpeg, webp or avif, or several of them separated by commas")
-        }
-        if let sort, AlbumSortOrder(rawValue: sort.lowercased()) == nil { throw ValidationError("--sort must be date, date-desc, name or name-desc") }
-    }
-
-    /// The formats `--format` names ("jpg" is "jpeg"), or nil when it names something else.
-    private var formatList: [SiteConfiguration.ImageFormat]? {
-        guard let format else { return nil }
-        var list: [SiteConfiguration.ImageFormat] = []
-        for name in format.lowercased().split(separator: ",") {
-            let trimmed = name.trimmingCharacters(in: .whitespaces)
-            guard let chosen = SiteConfiguration.ImageFormat(rawValue: trimmed == "jpg" ? "jpeg" : trimmed) else { return nil }
-            if !list.contains(chosen) { list.append(chosen) }
-        }
-        return list.isEmpty ? nil : list
     }
 
     /// The build's options: `cascade.yml` in the photo folder (when there is one), with the
@@ -86,11 +70,11 @@ struct SiteArguments: ParsableArguments {
         if let title { options.title = title }
         options.templatesDirectory = templates
         // --format and --quality each override cascade.yml's.
-        let formats = SiteOptions.encodeFormats(formatList ?? configuration.formats, quality: quality ?? configuration.quality)
+        let formats = SiteOptions.encodeFormats(format?.formats ?? configuration.formats, quality: quality ?? configuration.quality)
         options.imageFormat = formats.image
         options.sourceFormats = formats.sources
         if let maxMegapixels { options.limits = DecodeLimits(maxPixels: maxMegapixels * 1_000_000) }
-        if let sort, let order = AlbumSortOrder(rawValue: sort.lowercased()) { options.sort = order }
+        if let sort { options.sort = sort }
         if keepGPS { options.keepGPS = true }
         options.catalogPath = catalog.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         options.waitForLock = !noWait

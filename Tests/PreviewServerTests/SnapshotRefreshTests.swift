@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@testable import PreviewServer
+@testable import SourceWatching
 
 /// A snapshot read again only in the folders that events name (``SourceSnapshot/refresh(_:willList:)``)
 /// must be what a whole new snapshot is: the watcher of a large library relies on it.

@@ -8,6 +8,8 @@ import Darwin
 #endif
 import TestSupport
 
+import DirectoryEntries
+
 @testable import PreviewServer
 
 /// A page of `size` bytes (about), ending with `</body></html>`.

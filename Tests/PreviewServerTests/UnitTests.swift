@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+import HTTPCore
+
 @testable import PreviewServer
 
 @Suite struct SitePathTests {

@@ -6,7 +6,7 @@ import Glibc
 import Testing
 import TestSupport
 
-@testable import PreviewServer
+@testable import SourceWatching
 
 /// What watching a large photo folder costs while nothing changes, and how soon a change
 /// is still seen.
@@ -30,7 +30,9 @@ import TestSupport
     /// Runs a watcher for `idle` without changes, then changes a file; returns the watcher's
     /// processor time over the idle period and how long the change took to be seen.
     static func measure(_ folder: TemporaryFolder, usesEvents: Bool, idle: Duration) async throws -> (cpu: Duration, seen: Duration?) {
-        let watcher = try SourceWatcher(directory: folder.path, usesEvents: usesEvents)
+        var watcher = try SourceWatcher(directory: folder.path, usesEvents: usesEvents)
+        let meter = CPUMeter()
+        watcher.meter = meter
         let (changes, continuation) = AsyncStream.makeStream(of: SourceChange.self)
         let task = Task {
             await watcher.run { change in
@@ -41,13 +43,13 @@ import TestSupport
         // The first look and the watches set: done when the watcher has measured something and
         // then nothing more for a second (on a loaded machine the task may start late; its
         // first look must not be counted as idle).
-        try await settle(watcher.meter, untilQuiet: usesEvents)
-        let before = (cpu: watcher.meter.elapsed, pieces: watcher.meter.pieces)
+        try await settle(meter, untilQuiet: usesEvents)
+        let before = (cpu: meter.elapsed, pieces: meter.pieces)
         try await Task.sleep(for: idle)
-        let cpu = watcher.meter.elapsed - before.cpu
+        let cpu = meter.elapsed - before.cpu
         if usesEvents {
             // Waiting for events, the watcher neither looks at the folder nor sets watches.
-            #expect(watcher.meter.pieces == before.pieces, "the watcher looked at an unchanged folder")
+            #expect(meter.pieces == before.pieces, "the watcher looked at an unchanged folder")
         }
         let clock = ContinuousClock()
         let start = clock.now

@@ -1,3 +1,5 @@
+import DirectoryEntries
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -56,7 +58,7 @@ struct ClientSocket: Sendable {
         bytes.withUnsafeBytes { send($0, timeout: timeout) }
     }
 
-    /// Whether the client has closed its side (or reset): for a held reload poll, whose
+    /// Whether the client has closed its side (or reset): for a held long poll, whose
     /// client sends nothing more while it waits.
     var clientHasGone: Bool {
         var entry = pollfd(fd: descriptor.raw, events: Int16(POLLIN), revents: 0)

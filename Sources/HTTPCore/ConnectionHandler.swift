@@ -1,3 +1,5 @@
+import DirectoryEntries
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -5,15 +7,15 @@ import Darwin
 #endif
 
 /// Serves one connection on its own thread: reads request heads within the time limits,
-/// answers them with ``StaticSiteResponder`` and sends files in chunks, reading the next
+/// answers them with the server's ``HTTPResponder`` and sends files in chunks, reading the next
 /// chunk only once the client has taken the last (back-pressure: memory stays at one chunk
 /// per connection however slow the client).
 struct ConnectionHandler: Sendable {
     let socket: ClientSocket
     let id: UInt64
     let registry: ConnectionRegistry
-    let responder: StaticSiteResponder
-    let limits: PreviewServer.Limits
+    let responder: any HTTPResponder
+    let limits: HTTPServer.Limits
 
     /// The size of a request head that is refused (431), as nginx's default buffers.
     static let maximumHeadSize = 16 * 1024
@@ -72,11 +74,13 @@ struct ConnectionHandler: Sendable {
             if let count = head.contentLength {
                 if count > Self.largestDiscardedBody || !discard(count, from: &buffer) { keepAlive = false }
             }
-            let response = responder.respond(
+            var response = responder.respond(
                 to: head,
-                connection: .init(
+                connection: HTTPConnection(
                     beginPoll: { registry.beginPoll() }, endPoll: { registry.endPoll() },
                     clientHasGone: { socket.clientHasGone }))
+            // An answer to HEAD is the head of the answer to GET (RFC 9110 9.3.2).
+            if head.method == "HEAD" { response.body = .none }
             guard send(response, closing: !keepAlive), keepAlive else { return }
         }
     }

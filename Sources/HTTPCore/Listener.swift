@@ -1,3 +1,4 @@
+import DirectoryEntries
 import Synchronization
 
 #if canImport(Glibc)
@@ -6,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The preview server's listening socket and its accept loop.
+/// The server's listening socket and its accept loop.
 final class Listener: Sendable {
     private let descriptor: Descriptor
     /// The port listened on (the one the system picked when 0 was asked for).
@@ -14,7 +15,7 @@ final class Listener: Sendable {
     private let stopping = Atomic<Bool>(false)
 
     /// Binds and listens on `host` (an IPv4 or IPv6 address, or a name such as `localhost`).
-    init(host: String, port: Int) throws(PreviewServerError) {
+    init(host: String, port: Int) throws(HTTPServerError) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)

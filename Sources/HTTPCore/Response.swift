@@ -1,26 +1,37 @@
-/// An answer of the preview server, before it is written to the connection.
-struct Response {
+import DirectoryEntries
+
+/// An answer of the server, before it is written to the connection.
+public struct Response {
     /// What follows the head.
-    enum Body {
+    public enum Body {
         /// Nothing (`HEAD`, 304, 416, or an empty file).
         case none
-        /// Bytes in memory (short messages, the reload script).
+        /// Bytes in memory (short messages, small scripts).
         case bytes([UInt8])
         /// `count` bytes of an open file from `offset`, read and sent in chunks.
         case file(Descriptor, offset: Int, count: Int)
         /// `count` bytes from `offset` of an open file with `insert` put in at the file's
-        /// offset `at` (a page with the reload script): offsets count the inserted bytes, and
+        /// offset `at` (a page with a script added): offsets count the inserted bytes, and
         /// the file is read and sent in chunks.
         case spliced(Descriptor, insert: [UInt8], at: Int, offset: Int, count: Int)
     }
 
-    var status: Int
+    /// The status code.
+    public var status: Int
     /// Header fields in order; `Content-Length` is always among them.
-    var headers: [(name: String, value: String)]
-    var body: Body
+    public var headers: [(name: String, value: String)]
+    /// What follows the head.
+    public var body: Body
+
+    /// An answer with these parts.
+    public init(status: Int, headers: [(name: String, value: String)], body: Body) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
 
     /// The reason phrase of the status line.
-    var reason: String {
+    public var reason: String {
         switch status {
         case 200: "OK"
         case 206: "Partial Content"
@@ -42,7 +53,7 @@ struct Response {
     }
 
     /// The value of the first header field named `name` (case-insensitive).
-    subscript(_ name: String) -> String? {
+    public subscript(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
@@ -66,7 +77,7 @@ struct Response {
     }
 
     /// A short plain-text answer.
-    static func plain(_ status: Int, _ text: String, extra: [(name: String, value: String)] = []) -> Response {
+    public static func plain(_ status: Int, _ text: String, extra: [(name: String, value: String)] = []) -> Response {
         let body = Array(text.utf8)
         return Response(
             status: status,

@@ -1,20 +1,23 @@
 /// The head of an HTTP/1.x request: request line and header fields.
-struct RequestHead: Sendable, Equatable {
+public struct RequestHead: Sendable, Equatable {
     /// The method, as sent (methods are case-sensitive).
-    var method: String
+    public var method: String
     /// The request target's path, still percent-encoded.
-    var path: String
+    public var path: String
     /// The request target's query, without its `?`; `nil` when there is none.
-    var query: String?
+    public var query: String?
     /// `1` for HTTP/1.1, `0` for HTTP/1.0.
-    var minorVersion: Int
+    public var minorVersion: Int
     /// Header fields in order, names lowercased.
-    var fields: [(name: String, value: String)]
+    public var fields: [(name: String, value: String)]
 
     /// Why a request head is refused (400).
-    enum Refusal: Error, Equatable {
+    public enum Refusal: Error, Equatable {
+        /// Not three parts (method, target, version) of visible characters.
         case malformedRequestLine
+        /// Another version than HTTP/1.0 and HTTP/1.1 (505).
         case unsupportedVersion
+        /// A header field without a name, with whitespace around its name, or with a NUL or CR.
         case malformedField
         /// More than one `Host` field, or none in an HTTP/1.1 request (RFC 9112 3.2).
         case duplicateHost
@@ -25,25 +28,25 @@ struct RequestHead: Sendable, Equatable {
 
     /// The body's length from `Content-Length` (identical repeated values count once); `nil`
     /// without one.
-    var contentLength: Int? {
+    public var contentLength: Int? {
         let values = fields.filter { $0.name == "content-length" }.flatMap { $0.value.split(separator: ",") }
         return values.first.flatMap { Int(String($0).trimmingSpaces()) }
     }
 
     /// The value of the first field named `name` (lowercase).
-    subscript(_ name: String) -> String? {
+    public subscript(_ name: String) -> String? {
         fields.first { $0.name == name }?.value
     }
 
     /// Whether the connection stays open after the answer (HTTP/1.1 without `Connection: close`).
-    var keepsAlive: Bool {
+    public var keepsAlive: Bool {
         guard minorVersion >= 1 else { return false }
         let tokens = fields.filter { $0.name == "connection" }.flatMap { $0.value.lowercased().split(separator: ",") }
         return !tokens.contains { String($0).trimmingSpaces() == "close" }
     }
 
     /// A query parameter's value, percent-decoding neither name nor value.
-    func queryParameter(_ name: String) -> String? {
+    public func queryParameter(_ name: String) -> String? {
         guard let query else { return nil }
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -53,7 +56,7 @@ struct RequestHead: Sendable, Equatable {
     }
 
     /// Parses a head (the bytes before the empty line, lines ended by CRLF or LF).
-    static func parse(_ bytes: ArraySlice<UInt8>) throws(Refusal) -> RequestHead {
+    public static func parse(_ bytes: ArraySlice<UInt8>) throws(Refusal) -> RequestHead {
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
             line.last == UInt8(ascii: "\r") ? line.dropLast() : line
         }
@@ -106,7 +109,8 @@ struct RequestHead: Sendable, Equatable {
         return RequestHead(method: String(decoding: parts[0], as: UTF8.self), path: path, query: query, minorVersion: version == "HTTP/1.1" ? 1 : 0, fields: fields)
     }
 
-    static func == (lhs: RequestHead, rhs: RequestHead) -> Bool {
+    /// Heads with the same method, target, version and fields in the same order.
+    public static func == (lhs: RequestHead, rhs: RequestHead) -> Bool {
         lhs.method == rhs.method && lhs.path == rhs.path && lhs.query == rhs.query && lhs.minorVersion == rhs.minorVersion
             && lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
     }
@@ -114,7 +118,7 @@ struct RequestHead: Sendable, Equatable {
 
 extension String {
     /// The string without leading and trailing spaces and tabs.
-    func trimmingSpaces() -> String {
+    package func trimmingSpaces() -> String {
         guard let first = firstIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
         let last = lastIndex(where: { $0 != " " && $0 != "\t" })!
         return String(self[first...last])

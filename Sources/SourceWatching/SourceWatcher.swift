@@ -265,8 +265,8 @@ public struct SourceChange: Sendable, Equatable {
 /// takes half a second; it is taken only when events may have been missed). The rebuild
 /// waits until the folder has been quiet for `quietPeriod` (so a copy of many files gives one
 /// rebuild, not one per file); then it calls the rebuild closure and, when it succeeded,
-/// signals the live-reload channel. Rebuilds never overlap; changes made during one lead to
-/// another.
+/// `afterRebuild` (the preview server's live-reload signal). Rebuilds never overlap; changes
+/// made during one lead to another.
 ///
 /// Hidden files (editors' swap files, `.DS_Store`) never trigger a rebuild.
 public struct SourceWatcher: Sendable {
@@ -279,11 +279,11 @@ public struct SourceWatcher: Sendable {
     public let interval: Duration
     /// Whether inotify events are waited for where available (`false`: always poll).
     public let usesEvents: Bool
-    /// The processor time the watching took (snapshots, watches, reading events).
-    let meter = CPUMeter()
+    /// Measures the watching (snapshots, watches, reading events) for the tests of its cost.
+    var meter: any WatchingMeter = Unmeasured()
     /// How long the folder must stay unchanged before the rebuild starts.
     public let quietPeriod: Duration
-    /// The snapshot that changes are measured against at the start of ``run(reload:rebuild:)``.
+    /// The snapshot that changes are measured against at the start of ``run(afterRebuild:rebuild:)``.
     public let baseline: SourceSnapshot
 
     /// Takes the first snapshot now, so that a change made right after this returns is seen.
@@ -317,9 +317,9 @@ public struct SourceWatcher: Sendable {
 
     /// Watches until the task is cancelled.
     /// - Parameters:
-    ///   - reload: signalled after every rebuild that returned `true`.
+    ///   - afterRebuild: called after every rebuild that returned `true`.
     ///   - rebuild: called with what changed; returns whether the rebuild succeeded.
-    public func run(reload: LiveReload? = nil, rebuild: @Sendable (SourceChange) async -> Bool) async {
+    public func run(afterRebuild: @Sendable () -> Void = {}, rebuild: @Sendable (SourceChange) async -> Bool) async {
         let events = usesEvents ? DirectoryEvents(directories: directories, meter: meter) : nil
         defer { events?.stop() }
         var iterator = events?.events.makeAsyncIterator()
@@ -361,7 +361,7 @@ public struct SourceWatcher: Sendable {
             }
             last = current
             if change.isEmpty { continue }
-            if await rebuild(change) { reload?.signal() }
+            if await rebuild(change) { afterRebuild() }
         }
     }
 

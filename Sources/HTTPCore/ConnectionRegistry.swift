@@ -7,16 +7,16 @@ import Darwin
 #endif
 
 /// The open connections of a server, with the limits that keep idle clients from locking it
-/// out: at most ``maximumConnections`` at once and at most ``maximumPolls`` held reload polls.
+/// out: at most ``maximumConnections`` at once and at most ``maximumPolls`` held long polls.
 /// When a new connection comes at the limit, the connection idle the longest is closed to make
 /// room: quietly when it is a kept-alive one between requests (as HTTP allows, and browsers
 /// then reconnect), with a 503 and `Retry-After` when it has sent no request yet. A connection
 /// whose request has arrived but is not read yet is not idle. When none is idle, the new
-/// connection is answered 503 (see ``PreviewServer``).
+/// connection is answered 503 (see ``HTTPServer``).
 final class ConnectionRegistry: Sendable {
     /// The most connections open at once.
     let maximumConnections: Int
-    /// The most reload polls held at once; more are answered 503 and retried by the script.
+    /// The most long polls held at once; more are answered 503 (`Retry-After`).
     let maximumPolls: Int
 
     private struct Entry {
@@ -80,7 +80,7 @@ final class ConnectionRegistry: Sendable {
         _ = state.withLock { $0.entries.removeValue(forKey: id) }
     }
 
-    /// Counts a reload poll in; `false` when ``maximumPolls`` are already held.
+    /// Counts a long poll in; `false` when ``maximumPolls`` are already held.
     func beginPoll() -> Bool {
         state.withLock { state in
             guard state.polls < maximumPolls else { return false }
@@ -89,7 +89,7 @@ final class ConnectionRegistry: Sendable {
         }
     }
 
-    /// Counts a reload poll out.
+    /// Counts a long poll out.
     func endPoll() { state.withLock { $0.polls -= 1 } }
 
     /// Stops admitting, and closes the idle connections (busy ones end after their answer).

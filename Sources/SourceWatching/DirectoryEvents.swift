@@ -66,7 +66,7 @@ final class DirectoryEvents: Sendable {
     }
 
     #if os(Linux)
-    init?(directories: [String], meter: CPUMeter = CPUMeter()) {
+    init?(directories: [String], meter: any WatchingMeter = Unmeasured()) {
         let raw = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard raw >= 0 else { return nil }
         let descriptor = Descriptor(owning: raw)
@@ -79,20 +79,20 @@ final class DirectoryEvents: Sendable {
             // (Large enough for any event: its header and a name of up to 255 bytes and a NUL.)
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while self?.stopping.load(ordering: .acquiring) == false {
-                var entry = pollfd(fd: descriptor.raw, events: Int16(POLLIN), revents: 0)
-                let start = CPUMeter.threadTime()
-                defer { meter.add(nanoseconds: CPUMeter.threadTime() - start) }
-                guard poll(&entry, 1, 500) > 0 else { continue }
-                // Read everything there is (the descriptor does not block); a read gives whole events.
-                while true {
-                    let count = buffer.withUnsafeMutableBytes { read(descriptor.raw, $0.baseAddress, $0.count) }
-                    guard count > 0, let self else { break }
-                    buffer.withUnsafeBytes { bytes in
-                        self.named.withLock { Self.note(UnsafeRawBufferPointer(rebasing: bytes[..<count]), in: &$0, roots: roots) }
+                meter.measureWaiting {
+                    var entry = pollfd(fd: descriptor.raw, events: Int16(POLLIN), revents: 0)
+                    guard poll(&entry, 1, 500) > 0 else { return }
+                    // Read everything there is (the descriptor does not block); a read gives whole events.
+                    while true {
+                        let count = buffer.withUnsafeMutableBytes { read(descriptor.raw, $0.baseAddress, $0.count) }
+                        guard count > 0, let self else { break }
+                        buffer.withUnsafeBytes { bytes in
+                            self.named.withLock { Self.note(UnsafeRawBufferPointer(rebasing: bytes[..<count]), in: &$0, roots: roots) }
+                        }
                     }
+                    self?.lastBurst.store(Self.now(), ordering: .releasing)
+                    continuation.yield()
                 }
-                self?.lastBurst.store(Self.now(), ordering: .releasing)
-                continuation.yield()
             }
             continuation.finish()
         }
@@ -184,7 +184,7 @@ final class DirectoryEvents: Sendable {
         return true
     }
     #else
-    init?(directories: [String], meter: CPUMeter = CPUMeter()) { return nil }
+    init?(directories: [String], meter: any WatchingMeter = Unmeasured()) { return nil }
     func watchAll() -> Bool { false }
     func watch(folder path: String) -> Bool { false }
     var lastEvent: UInt64 { 0 }

@@ -1,3 +1,4 @@
+import DirectoryEntries
 import Foundation
 import Synchronization
 
