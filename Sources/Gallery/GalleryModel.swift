@@ -245,10 +245,16 @@ public struct GalleryPhoto: Sendable, Hashable {
     }
 
     private func date(inZone localZone: Int?) -> GalleryDate? {
-        let own = fields.info.metadata.dateTaken.flatMap(GalleryDate.init)
-        var date = fields.sidecar?.dateTaken.flatMap(GalleryDate.init) ?? own
-        if let found = date, found.offset == nil, let own, own.offset != nil, found.sameWallTime(as: own) {
-            date = found.withZone(of: own)
+        // (The file's date is parsed only when the sidecar's is missing or lacks a zone.)
+        var date: GalleryDate?
+        if let found = fields.sidecar?.dateTaken.flatMap(GalleryDate.init) {
+            date = found
+            if found.offset == nil, let own = fields.info.metadata.dateTaken.flatMap(GalleryDate.init), own.offset != nil,
+               found.sameWallTime(as: own) {
+                date = found.withZone(of: own)
+            }
+        } else {
+            date = fields.info.metadata.dateTaken.flatMap(GalleryDate.init)
         }
         if let found = date, found.isUniversal, let localZone {
             date = found.localized(toOffset: localZone)

@@ -73,7 +73,7 @@ struct RebuildModelTests {
         var log: [String] = []
         for step in 0..<12 {
             let names = photos(source)
-            switch random.int(0...13) {
+            switch random.int(0...14) {
             case 0:
                 let name = "\(albums[random.int(0...2)])/n\(step).jpg"
                 try source.write(name, try newPhoto())
@@ -165,6 +165,18 @@ struct RebuildModelTests {
                     try FileManager.default.removeItem(atPath: source.path + "/" + name)
                     log.append("delete \(name)")
                 }
+            case 13:
+                // A sidecar's date (a partial one, one with a zone): the photo's place in its
+                // album, its page, its neighbours', its album's date on the parent's card.
+                let name = names[random.int(0...(names.count - 1))]
+                let dates = ["1987-07", "1987", "2024-07-31T20:30:00-04:00", "2024-08-01T02:00:00+02:00", "2023-01-05T10:00:00", "unknown"]
+                let date = dates[random.int(0...(dates.count - 1))]
+                try source.write(name + ".xmp", Array("""
+                    <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+                    <rdf:Description rdf:about="" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" \
+                    photoshop:DateCreated="\(date)"/></rdf:RDF></x:xmpmeta>
+                    """.utf8))
+                log.append("sidecar date \(date) \(name)")
             default:
                 // A name taken by a deleted photo.
                 if names.count > 2 {
