@@ -2,8 +2,10 @@ import Foundation
 import GalleryConfig
 import Imaging
 import Testing
+import TestSupport
 
 @testable import Gallery
+@testable import SiteGenerator
 @testable import Video
 
 /// A video's recording date and zone, from what ffprobe reports of the keys phones write.
@@ -71,5 +73,32 @@ struct VideoDateTests {
         #expect(photo.date?.iso8601 == "2024-07-31T22:00:00")
         photo.sidecar = XMPMetadata(dateTaken: "2024-02-30")
         #expect(photo.date?.iso8601 == "2024-07-31T20:30:00-04:00")
+    }
+
+    @Test("a video probed by an older VideoProbe (its date read without its zone) is probed again",
+          .enabled(if: Clip.tools != nil, "ffmpeg and ffprobe are needed"))
+    func olderProbeIsMadeAgain() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try Clip.make(source.path + "/clip.mov", seconds: 1, audio: false, metadata: ["creation_time=2024-05-01T10:20:30Z"])
+        var options = SiteOptions(sourceDirectory: source.path, outputDirectory: output.path, title: "T", jobs: 2)
+        options.tileWidths = [200]
+        options.photoWidths = [400]
+        options.catalogPath = output.path + "-catalog.sqlite"
+        _ = try await SiteBuilder(options: options).build()
+        #expect(try output.read("clip.html").contains("datetime=\"2024-05-01T10:20:30Z\""))
+        // The record as the version before wrote it: EXIF-style date, no version.
+        let catalog = try Catalog(path: options.catalogPath!) { Issue.record("\($0)") }
+        let old = try catalog.snapshot()
+        var manifest = old
+        var record = try #require(manifest.photos["clip.mov"])
+        record.video?.probe?.creationDate = "2024:05:01 10:20:30"
+        record.video?.probe?.probeVersion = nil
+        manifest.photos["clip.mov"] = record
+        try catalog.save(manifest, replacing: old)
+        _ = try await SiteBuilder(options: options).build()
+        #expect(try output.read("clip.html").contains("datetime=\"2024-05-01T10:20:30Z\""))
+        let probe = try Catalog(path: options.catalogPath!) { Issue.record("\($0)") }.snapshot().photos["clip.mov"]?.video?.probe
+        #expect(probe?.probeVersion == VideoProbe.version && probe?.creationDate?.hasPrefix("2024-05-01T10:20:30") == true && probe?.creationDate?.hasSuffix("Z") == true)
     }
 }
