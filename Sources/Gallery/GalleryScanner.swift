@@ -271,7 +271,7 @@ public struct GalleryScanner: Sendable {
                                         isWarning: true))
         case nil: break
         }
-        // (Rejected and low-rated items are left out once Live Photos are paired: ``byRating``.)
+        // (Rejected and low-rated items are left out once Live Photos are paired: ``RatingFilter``.)
         return .item(photo, warnings: warnings)
     }
 
