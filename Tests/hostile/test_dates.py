@@ -147,3 +147,23 @@ def test_videos_take_sidecars_and_min_rating(tmp_path):
     assert "clip.html" in (output / "tags" / "fireworks" / "index.html").read_text()
     lines = [line for line in run.stderr.splitlines() if "left out by rating" in line]
     assert lines == ["warning: 3 items were left out by rating: 1 rejected, 2 below min_rating 2"], run.stderr
+
+
+def test_a_live_photo_goes_by_its_photos_rating(tmp_path):
+    source, output = tmp_path / "photos", tmp_path / "site"
+    live = source / "live"
+    # A Live Photo rated 5 in its sidecar, its clip without one: kept whole with min_rating 2
+    # (its clip is not left out as an unrated video first).
+    photo(live / "IMG_6.jpg", (200, 0, 0))
+    sidecar(live / "IMG_6.jpg.xmp", "-XMP-xmp:Rating=5")
+    video(live / "IMG_6.MOV", "-metadata", "creation_time=2024-08-01T01:00:00.000000Z")
+    # A rejected Live Photo: neither its photo nor its clip is published, and it counts once.
+    photo(live / "IMG_7.jpg", (0, 200, 0))
+    sidecar(live / "IMG_7.xmp", "-XMP-xmp:Rating=-1")
+    video(live / "IMG_7.MOV", "-metadata", "creation_time=2024-08-01T01:05:00.000000Z", color="green")
+    run = build(source, output, "min_rating: 2\n")
+    assert sorted(path.stem for path in (output / "live").glob("*.html")) == ["img_6", "index"]
+    frames = (output / "live" / "frames" / "0.json").read_text()
+    assert '"live":{"url":' in frames, frames
+    lines = [line for line in run.stderr.splitlines() if "left out by rating" in line]
+    assert lines == ["warning: 1 item was left out by rating: 1 rejected"], run.stderr
