@@ -26,6 +26,9 @@ public struct GalleryPhoto: Sendable, Hashable {
         @BoxedOptional var video: VideoInfo?
         @BoxedOptional var motion: MotionClip?
         @BoxedOptional var sidecar: XMPMetadata?
+        /// The local zone of the album's photos nearest in time, for a date written in UTC alone
+        /// (see ``GalleryPhoto/localZone``).
+        var localZone: Int?
     }
 
     /// The box: changed in place only while no other photo value holds it.
@@ -116,6 +119,14 @@ public struct GalleryPhoto: Sendable, Hashable {
     public var sidecar: XMPMetadata? {
         _read { yield fields.sidecar }
         set { fields.sidecar = newValue }
+    }
+
+    /// The zone (minutes east of UTC) a date written in UTC alone (a video's `creation_time`)
+    /// is shown in: that of the album's photo nearest in time with a zone of its own; set by the
+    /// scan. Nil when there is none (the date is then shown in UTC).
+    public var localZone: Int? {
+        get { fields.localZone }
+        set { fields.localZone = newValue }
     }
 
     /// Creates a photo record.
@@ -213,9 +224,42 @@ public struct GalleryPhoto: Sendable, Hashable {
         metadataField({ $0.dateTaken }, { $0.dateTaken })
     }
 
-    /// The capture date, when the photo has a valid one (``dateTaken``).
+    /// The capture date, when the photo has a valid one: the sidecar's, else the file's (one that
+    /// cannot be read leaves the date to the next). A sidecar's date without a zone takes the
+    /// file's zone when both give the same wall time; a date written in UTC alone is shown in
+    /// ``localZone``.
     public var date: GalleryDate? {
-        dateTaken.flatMap(GalleryDate.init)
+        date(inZone: fields.localZone)
+    }
+
+    /// The capture date as read before ``localZone`` applies: whether it has a zone of its own.
+    var ownDate: GalleryDate? {
+        date(inZone: nil)
+    }
+
+    /// Whether a date of the photo is written in UTC alone (ends in `Z`), read without parsing
+    /// it: most albums have none, and need not be asked for zones.
+    var mayBeUniversal: Bool {
+        func universal(_ text: String?) -> Bool { text?.last == "Z" || text?.last == "z" }
+        return universal(fields.sidecar?.dateTaken) || universal(fields.info.metadata.dateTaken)
+    }
+
+    private func date(inZone localZone: Int?) -> GalleryDate? {
+        // (The file's date is parsed only when the sidecar's is missing or lacks a zone.)
+        var date: GalleryDate?
+        if let found = fields.sidecar?.dateTaken.flatMap(GalleryDate.init) {
+            date = found
+            if found.offset == nil, let own = fields.info.metadata.dateTaken.flatMap(GalleryDate.init), own.offset != nil,
+               found.sameWallTime(as: own) {
+                date = found.withZone(of: own)
+            }
+        } else {
+            date = fields.info.metadata.dateTaken.flatMap(GalleryDate.init)
+        }
+        if let found = date, found.isUniversal, let localZone {
+            date = found.localized(toOffset: localZone)
+        }
+        return date
     }
 
     /// The capture date as `YYYY-MM-DD HH:MM:SS`, when the photo has one.
@@ -363,6 +407,10 @@ public struct ScanResult: Sendable {
     /// ``problems``: the build says so in one line). A video that `knownVideo` knows (an
     /// earlier build published it) is an item all the same.
     public var videosWithoutTools: [String] = []
+    /// How many items were left out as rejected (rating -1), and how many below `min_rating`
+    /// (photos and videos; a Live Photo counts once).
+    public var rejected = 0
+    public var belowMinimumRating = 0
 }
 
 /// Errors that stop a scan as a whole.

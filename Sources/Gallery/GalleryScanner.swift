@@ -158,13 +158,27 @@ public struct GalleryScanner: Sendable {
             }
         }
         if !run.photos.isEmpty { photosByFolder[run.folder, default: []].append(contentsOf: run.photos) }
-        for folder in photosByFolder.keys { photosByFolder[folder] = Self.pairingLivePhotos(photosByFolder[folder]!) }
+        var leftOut = RatingFilter(minRating: options.minRating)
+        for folder in photosByFolder.keys {
+            photosByFolder[folder] = leftOut.filter(Self.pairingLivePhotos(photosByFolder[folder]!))
+        }
         let album = assemble(walked.tree, name: title, photosByFolder: photosByFolder, problems: &problems, concurrency: options.concurrency)
             ?? GalleryAlbum(name: title, relativePath: "", albums: [], photos: [], sort: options.sort)
         problems.sort { ($0.path, $0.line ?? 0) < ($1.path, $1.line ?? 0) }
         var result = ScanResult(root: album, problems: problems)
         result.videosWithoutTools = videosWithoutTools
+        result.rejected = leftOut.rejected
+        result.belowMinimumRating = leftOut.belowMinimum
         return result
+    }
+
+    /// The fields of the candidate's XMP sidecar, if it has one.
+    static func readSidecar(_ candidate: Candidate) -> Result<XMPMetadata, XMPError>? {
+        guard let file = candidate.sidecar else { return nil }
+        return Result { () throws(XMPError) -> XMPMetadata in
+            guard file.size <= XMPReader.maximumSize else { throw .tooLarge(limit: XMPReader.maximumSize) }
+            return try XMPReader.read(fileAtPath: file.path)
+        }
     }
 
     /// The items of one folder with each Live Photo made one item: a HEIC or JPEG photo and a
@@ -192,11 +206,26 @@ public struct GalleryScanner: Sendable {
         return result + items.filter { $0.video != nil && !paired.contains($0.relativePath) }
     }
 
-    /// What probing one file found.
+    /// Leaves out the rejected items (rating -1), never published, and those below
+    /// `min_rating`, photos and videos alike (a video's rating is its sidecar's), counting them.
+    /// A Live Photo goes by its photo's rating: its clip is paired with it first.
+    struct RatingFilter {
+        var minRating: Int
+        var rejected = 0
+        var belowMinimum = 0
+
+        mutating func filter(_ items: [GalleryPhoto]) -> [GalleryPhoto] {
+            items.filter { item in
+                let rating = item.rating
+                if rating < 0 { rejected += 1 } else if rating < minRating { belowMinimum += 1 } else { return true }
+                return false
+            }
+        }
+    }
+
     /// What a candidate of the walk became.
     enum ScannedItem: Sendable {
-        /// A photo or video, with what the user should know about it; no photo when its rating
-        /// leaves it out (a rejected photo, or one below `min_rating`).
+        /// A photo or video, with what the user should know about it.
         case item(GalleryPhoto?, warnings: [ScanProblem])
         /// Not usable, and why.
         case failure(String)
@@ -242,8 +271,7 @@ public struct GalleryScanner: Sendable {
                                         isWarning: true))
         case nil: break
         }
-        // A rejected photo (rating -1) is never published; `min_rating` leaves out the others below it.
-        if photo.rating < 0 || photo.rating < options.minRating { return .item(nil, warnings: warnings) }
+        // (Rejected and low-rated items are left out once Live Photos are paired: ``RatingFilter``.)
         return .item(photo, warnings: warnings)
     }
 
@@ -329,13 +357,15 @@ public struct GalleryScanner: Sendable {
             // A video an earlier build published is kept without the tools too (its probe is
             // the catalog's): only videos never published need them.
             if earlier == nil, let video = knownVideo(candidate.relativePath, candidate.identity) {
-                return finish(index, Self.videoOutcome(video, maxDuration: maxDuration), nil)
+                return finish(index, Self.videoOutcome(video, maxDuration: maxDuration), Self.readSidecar(candidate))
             }
             if earlier == nil {
                 switch Self.sniff(path: candidate.path, name: candidate.name) {
                 case .video:
                     let outcome = tools.map { Self.probeVideo(candidate, tools: $0, maxDuration: maxDuration) } ?? .videoWithoutTools
-                    return finish(index, outcome, nil)
+                    // A video's sidecar (`clip.mp4.xmp`, `clip.xmp`) is read as a photo's is.
+                    guard case .item = outcome else { return finish(index, outcome, nil) }
+                    return finish(index, outcome, Self.readSidecar(candidate))
                 case .videoNameOnly:
                     return finish(index, .failure(VideoError.notAContainer.description), nil)
                 case .other:
@@ -358,12 +388,7 @@ public struct GalleryScanner: Sendable {
                 return info
             }
             var sidecar: Result<XMPMetadata, XMPError>?
-            if case .success = result, let file = candidate.sidecar {
-                sidecar = Result { () throws(XMPError) -> XMPMetadata in
-                    guard file.size <= XMPReader.maximumSize else { throw .tooLarge(limit: XMPReader.maximumSize) }
-                    return try XMPReader.read(fileAtPath: file.path)
-                }
-            }
+            if case .success = result { sidecar = Self.readSidecar(candidate) }
             let outcome: ProbeOutcome = switch result {
             case .success(let info): .item(info, nil)
             case .failure(let error): .failure(error.description)
@@ -428,6 +453,7 @@ public struct GalleryScanner: Sendable {
                     line: line))
             }
         }
+        Self.assignLocalZones(&photos)
         let sort = frontMatter.sort ?? options.sort
         photos = Self.sorted(photos, sort, name: { $0.fileName }, date: { $0.date })
         if let indexFile = folder.textFiles["index.md"] {
@@ -462,6 +488,27 @@ public struct GalleryScanner: Sendable {
         album.layout = layout
         album.oldestPhotoDate = oldest
         return album
+    }
+
+    /// Gives each item whose date is written in UTC alone (a video's `creation_time`) the zone
+    /// of the album's item nearest to it in time that has a zone of its own (an iPhone photo's
+    /// EXIF OffsetTimeOriginal, a phone video's QuickTime creation date); the earlier of two as
+    /// near. An album with no such item leaves the date in UTC.
+    static func assignLocalZones(_ photos: inout [GalleryPhoto]) {
+        guard photos.contains(where: \.mayBeUniversal) else { return }
+        let dates = photos.map(\.ownDate)
+        let zoned = dates.compactMap { date -> (instant: Int, offset: Int)? in
+            guard let date, !date.isUniversal, let instant = date.instant, let offset = date.offset else { return nil }
+            return (instant, offset)
+        }
+        guard !zoned.isEmpty else { return }
+        for index in photos.indices {
+            guard let date = dates[index], date.isUniversal, let instant = date.instant else { continue }
+            let nearest = zoned.min { a, b in
+                (abs(a.instant - instant), a.instant) < (abs(b.instant - instant), b.instant)
+            }!
+            photos[index].localZone = nearest.offset
+        }
     }
 
     /// The caption files of a photo, most specific first: `IMG_1.jpg.txt`, `IMG_1.jpg.md`,

@@ -7,6 +7,12 @@
 /// 18:30". For a date without a time of day, the pattern ends before its first time token
 /// (and the text between it and the date): "2 August 2007"; a pattern that starts with the
 /// time loses the time tokens and the text after each.
+///
+/// A date known only to the month or the year (a slide scan's `1987-07`) shows what it has:
+/// each token finer than it (the day, the month) is dropped with the text after it, or, for
+/// the last token, with the text before it: "July 1987" and "1987" by the default pattern,
+/// "1987-07" by `YYYY-MM-DD`, "07.1987" by `DD.MM.YYYY`. A pattern left with no token then
+/// shows "July 1987" or "1987".
 public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
     /// The pattern as written in `cascade.yml`.
     public var pattern: String
@@ -16,6 +22,8 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
 
     private static let tokens = ["YYYY", "MMMM", "MMM", "MM", "M", "DD", "D", "HH", "H", "mm", "ss"]
     private static let timeTokens: Set<String> = ["HH", "H", "mm", "ss"]
+    private static let dayTokens: Set<String> = ["DD", "D"]
+    private static let monthTokens: Set<String> = ["MMMM", "MMM", "MM", "M"]
     static let monthNames = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September",
         "October", "November", "December",
@@ -51,6 +59,13 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
                 parts = kept
             }
         }
+        if date.precision < .day {
+            let dropped = date.precision == .year ? Self.dayTokens.union(Self.monthTokens) : Self.dayTokens
+            parts = Self.dropping(dropped, from: parts)
+            if !parts.contains(where: \.isToken) {
+                parts = Self.split(date.precision == .year ? "YYYY" : "MMMM YYYY")
+            }
+        }
         let time = date.time ?? (0, 0, 0)
         return parts.map { part -> String in
             guard part.isToken else { return part.text }
@@ -68,6 +83,23 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
             default: return pad(time.second, 2)
             }
         }.joined()
+    }
+
+    /// `parts` without the tokens in `dropped`, each with the literal text after it, or before
+    /// it when no token follows.
+    private static func dropping(_ dropped: Set<String>, from parts: [(text: String, isToken: Bool)]) -> [(text: String, isToken: Bool)] {
+        var kept = parts
+        while let index = kept.firstIndex(where: { $0.isToken && dropped.contains($0.text) }) {
+            let tokenAfter = kept[(index + 1)...].contains { $0.isToken }
+            if tokenAfter, index + 1 < kept.count, !kept[index + 1].isToken {
+                kept.removeSubrange(index...(index + 1))
+            } else if !tokenAfter, index > 0, !kept[index - 1].isToken, kept[..<index].contains(where: \.isToken) {
+                kept.removeSubrange((index - 1)...index)
+            } else {
+                kept.remove(at: index)
+            }
+        }
+        return kept
     }
 
     /// The pattern cut into tokens and the literal text between them.

@@ -1,25 +1,51 @@
-/// A calendar date with an optional time of day, as photos and albums carry it: no time zone
-/// (EXIF has none), compared field by field. A date without a time sorts before the same day
-/// with any time.
+/// A calendar date as photos and albums carry it: a year, a month or a day (a slide scan's
+/// `1987-07` is a month), with an optional time of day, and the time zone when the source gave
+/// one.
+///
+/// The fields are the local wall time, as the photographer's clock showed it. With a zone
+/// (``offset``) the date is also an instant; without one it "floats" (EXIF before 2.31 has no
+/// zone). Two dates with zones compare by their instants; otherwise by wall time (a camera
+/// without a zone beside a phone with one: both show the local time of the place). A date
+/// written in UTC alone (`Z`, as a video's `creation_time` is) is an instant whose local zone is
+/// not known (``isUniversal``): ``localized(toOffset:)`` gives its local time once one is.
+/// A coarser date comes before the finer ones of its period: `1987` before `1987-01-01`, a day
+/// without a time before the same day with any time.
 public struct GalleryDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// How much of the date the source gave.
+    public enum Precision: Int, Sendable, Hashable, Comparable {
+        case year, month, day, time
+
+        public static func < (a: Precision, b: Precision) -> Bool { a.rawValue < b.rawValue }
+    }
+
     public var year: Int
+    /// The month; 1 for a date of year precision (its period starts in January).
     public var month: Int
+    /// The day; 1 for a date of year or month precision.
     public var day: Int
+    /// How much of the date the source gave: ``time`` when it has a time of day.
+    public private(set) var precision: Precision = .day
+    /// Minutes east of UTC of the local time (New York in summer: -240), when the source gave a
+    /// zone; nil for a floating date.
+    public private(set) var offset: Int?
+    /// Whether the date was written in UTC (`Z`) with its local zone unknown: ``offset`` is 0,
+    /// but the wall time is UTC's, not the photographer's.
+    public private(set) var isUniversal = false
     /// Hour, minute and second, when the source gave a time.
     public var time: (hour: Int, minute: Int, second: Int)? {
-        get { hasTime ? (hour, minute, second) : nil }
+        get { precision == .time ? (hour, minute, second) : nil }
         set {
             if let newValue {
-                (hour, minute, second, hasTime) = (newValue.hour, newValue.minute, newValue.second, true)
+                (hour, minute, second, precision) = (newValue.hour, newValue.minute, newValue.second, .time)
             } else {
-                (hour, minute, second, hasTime) = (0, 0, 0, false)
+                (hour, minute, second) = (0, 0, 0)
+                if precision == .time { precision = .day }
             }
         }
     }
     private var hour = 0
     private var minute = 0
     private var second = 0
-    private var hasTime = false
 
     /// Creates a date; `nil` when a field is out of range (month 13, February 30, hour 24, ...).
     public init?(year: Int, month: Int, day: Int, hour: Int? = nil, minute: Int = 0, second: Int = 0) {
@@ -30,13 +56,22 @@ public struct GalleryDate: Sendable, Hashable, Comparable, CustomStringConvertib
         self.day = day
         if let hour {
             guard (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
-            (self.hour, self.minute, self.second, hasTime) = (hour, minute, second, true)
+            (self.hour, self.minute, self.second, precision) = (hour, minute, second, .time)
         }
     }
 
+    /// Creates a date of year precision (`month` nil) or month precision; nil when out of range.
+    public init?(year: Int, month: Int?) {
+        self.init(year: year, month: month ?? 1, day: 1)
+        precision = month == nil ? .year : .month
+    }
+
     /// Reads `2024-05-31`, `2024-05-31 14:30`, `2024-05-31 14:30:15`, the same with `T` between
-    /// date and time, and EXIF's `2024:05:31 14:30:15`. A trailing time zone (`Z`, `+02:00`) or
-    /// fraction of a second is ignored. `nil` for anything else, and for EXIF's zeroed "unknown" dates.
+    /// date and time, and EXIF's `2024:05:31 14:30:15`; a year-month (`1987-07`) or a year
+    /// (`1987`) as a date of that precision, and EXIF's `1987:07:00 …` or `1987:00:00 …` too (as
+    /// scanners write an unknown day or month). A fraction of a second is ignored; a time zone
+    /// after the time (`Z`, `+02:00`, `-0400`, `+02`) is kept (``offset``), a malformed one
+    /// ignored. `nil` for anything else, and for EXIF's zeroed "unknown" dates.
     public init?(_ text: String) {
         let scalars = Array(text.unicodeScalars.filter { !$0.properties.isWhitespace || $0 == " " })
         var chars = scalars.map(Character.init)
@@ -48,8 +83,22 @@ public struct GalleryDate: Sendable, Hashable, Comparable, CustomStringConvertib
             guard digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
             return Int(String(digits))
         }
+        // A year, or a year and month, alone.
+        if chars.count == 4, let year = number(0..<4) {
+            self.init(year: year, month: nil)
+            return
+        }
+        if chars.count == 7, chars[4] == "-", let year = number(0..<4), let month = number(5..<7) {
+            self.init(year: year, month: month)
+            return
+        }
         guard chars.count >= 10, let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               (chars[4] == "-" && chars[7] == "-") || (chars[4] == ":" && chars[7] == ":") else { return nil }
+        // A zeroed day or month: known to the month or the year only (the time is meaningless then).
+        if year > 0, day == 0 {
+            self.init(year: year, month: month == 0 ? nil : month)
+            return
+        }
         if chars.count == 10 {
             self.init(year: year, month: month, day: day)
             return
@@ -62,35 +111,139 @@ public struct GalleryDate: Sendable, Hashable, Comparable, CustomStringConvertib
             second = value
             rest = 19
         }
+        var zone: (offset: Int, universal: Bool)?
         if rest < chars.count {
             // Allow a fraction of a second and a time zone, nothing else.
-            let tail = String(chars[rest...])
+            var tail = Array(chars[rest...])
             guard tail.allSatisfy({ "0123456789.:+-Zz ".contains($0) }) else { return nil }
+            if tail.first == "." { tail = Array(tail.dropFirst().drop { $0.isASCII && $0.isNumber }) }
+            zone = Self.zone(String(tail).trimmingSpaces)
         }
         self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        if let zone { (offset, isUniversal) = (zone.offset, zone.universal) }
     }
 
-    /// `2024-05-31` or `2024-05-31 14:30:15`.
+    /// The offset in minutes of `Z`, `+02:00`, `-0400` or `+02` (at most 18 hours either way).
+    static func zone(_ text: String) -> (offset: Int, universal: Bool)? {
+        if text == "Z" || text == "z" { return (0, true) }
+        let chars = Array(text)
+        guard let sign = chars.first, sign == "+" || sign == "-" else { return nil }
+        let digits = chars.dropFirst().filter { $0 != ":" }
+        guard digits.count == 2 || digits.count == 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+              chars.dropFirst().filter({ $0 == ":" }).count <= (digits.count == 4 ? 1 : 0),
+              chars.count < 4 || chars.count == 5 || chars[3] == ":" else { return nil }
+        let hours = Int(String(digits.prefix(2)))!
+        let minutes = digits.count == 4 ? Int(String(digits.suffix(2)))! : 0
+        guard hours <= 18, minutes < 60 else { return nil }
+        return ((hours * 60 + minutes) * (sign == "-" ? -1 : 1), false)
+    }
+
+    /// The same date with the zone `offset` (minutes east of UTC) given to it: a ``isUniversal``
+    /// date is moved to that zone's local time; a floating one keeps its wall time.
+    public func localized(toOffset offset: Int) -> GalleryDate {
+        var result = self
+        if isUniversal, precision == .time {
+            let seconds = wallSeconds + offset * 60
+            result.setWall(seconds)
+        }
+        result.offset = offset
+        result.isUniversal = false
+        return result
+    }
+
+    /// The same wall time with the zone given by `other`'s (used when two sources give the same
+    /// time and only one of them its zone).
+    public func withZone(of other: GalleryDate) -> GalleryDate {
+        var result = self
+        (result.offset, result.isUniversal) = (other.offset, other.isUniversal)
+        return result
+    }
+
+    /// Whether the fields down to the coarser of both precisions and the time agree.
+    public func sameWallTime(as other: GalleryDate) -> Bool {
+        wallKey == other.wallKey
+    }
+
+    /// `2024-05-31`, `2024-05-31 14:30:15`, `1987-07` or `1987`: the wall time, without a zone.
     public var description: String {
-        let date = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
-        return hasTime ? date + " \(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))" : date
+        switch precision {
+        case .year: return pad(year, 4)
+        case .month: return "\(pad(year, 4))-\(pad(month, 2))"
+        case .day: return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        case .time: return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2)) \(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+        }
     }
 
-    /// `2024-05-31` or `2024-05-31T14:30:15` (for HTML's `<time datetime>` and sitemaps).
+    /// `2024-05-31`, `2024-05-31T14:30:15`, `2024-05-31T14:30:15-04:00`, `2024-05-31T18:30:15Z`,
+    /// `1987-07` or `1987` (for HTML's `<time datetime>`, which takes every one of these forms).
     public var iso8601: String {
-        description.replacingFirstSpace(with: "T")
+        let text = description.replacingFirstSpace(with: "T")
+        guard precision == .time, let offset else { return text }
+        if isUniversal { return text + "Z" }
+        let magnitude = abs(offset)
+        return text + (offset < 0 ? "-" : "+") + pad(magnitude / 60, 2) + ":" + pad(magnitude % 60, 2)
     }
 
-    /// All fields in one number that orders like the date.
-    private var key: Int {
-        (((((year * 100 + month) * 100 + day) * 100 + hour) * 100 + minute) * 100 + second) * 2 + (hasTime ? 1 : 0)
+    /// The date as UTC in RFC 3339 (`2024-05-31T18:30:15Z`): its instant when it has a zone;
+    /// a floating date is taken as UTC (there is nothing better), the start of its period when
+    /// it has no time.
+    public var utcTimestamp: String {
+        var utc = self
+        utc.setWall(wallSeconds - (precision == .time ? (offset ?? 0) * 60 : 0))
+        return "\(pad(utc.year, 4))-\(pad(utc.month, 2))-\(pad(utc.day, 2))T\(pad(utc.hour, 2)):\(pad(utc.minute, 2)):\(pad(utc.second, 2))Z"
     }
 
-    public static func < (a: GalleryDate, b: GalleryDate) -> Bool { a.key < b.key }
+    /// The instant in seconds (from an arbitrary origin), for a date with a time and a zone.
+    public var instant: Int? {
+        guard let offset, precision == .time else { return nil }
+        return wallSeconds - offset * 60
+    }
 
-    public static func == (a: GalleryDate, b: GalleryDate) -> Bool { a.key == b.key }
+    /// Seconds of the wall time since 0000-03-01 00:00 (proleptic Gregorian).
+    private var wallSeconds: Int {
+        Self.daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+    }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(key) }
+    /// The wall time, and the precision (coarser first), in one number that orders like them.
+    private var wallKey: Int { wallSeconds * 4 + precision.rawValue }
+
+    /// The instant (the wall time less the offset) in the same form, for a date with a zone.
+    private var instantKey: Int? {
+        guard let offset, precision == .time else { return offset.map { _ in wallKey } }
+        return (wallSeconds - offset * 60) * 4 + precision.rawValue
+    }
+
+    private mutating func setWall(_ seconds: Int) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let (y, m, d) = Self.civil(fromDays: days)
+        guard (1...9999).contains(y) else { return }
+        let rest = seconds - days * 86_400
+        (year, month, day) = (y, m, d)
+        (hour, minute, second) = (rest / 3600, rest % 3600 / 60, rest % 60)
+    }
+
+    /// By instant when both have a zone, else by wall time; dates equal so far by their zones
+    /// (none first), so that the order is total.
+    public static func < (a: GalleryDate, b: GalleryDate) -> Bool {
+        if let x = a.instantKey, let y = b.instantKey, x != y { return x < y }
+        if a.wallKey != b.wallKey { return a.wallKey < b.wallKey }
+        switch (a.offset, b.offset) {
+        case (nil, .some): return true
+        case let (x?, y?) where x != y: return x < y
+        case (.some, .some): return !a.isUniversal && b.isUniversal
+        default: return false
+        }
+    }
+
+    public static func == (a: GalleryDate, b: GalleryDate) -> Bool {
+        a.wallKey == b.wallKey && a.offset == b.offset && a.isUniversal == b.isUniversal
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(wallKey)
+        hasher.combine(offset)
+        hasher.combine(isUniversal)
+    }
 
     private static func days(inMonth month: Int, year: Int) -> Int {
         switch month {
@@ -98,6 +251,28 @@ public struct GalleryDate: Sendable, Hashable, Comparable, CustomStringConvertib
         case 4, 6, 9, 11: 30
         default: 31
         }
+    }
+
+    /// Days since 0000-03-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra
+    }
+
+    /// The inverse of ``daysFromCivil(year:month:day:)``.
+    private static func civil(fromDays days: Int) -> (Int, Int, Int) {
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private func pad(_ value: Int, _ width: Int) -> String {
@@ -112,5 +287,9 @@ extension String {
         var copy = self
         copy.replaceSubrange(index...index, with: String(replacement))
         return copy
+    }
+
+    fileprivate var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }

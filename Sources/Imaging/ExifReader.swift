@@ -49,9 +49,13 @@ enum ExifReader {
                 }
             fields.orientation = raw.flatMap(Orientation.init(rawValue:)) ?? .up
         }
-        fields.metadata.dateTaken =
-            text(exif_content_get_entry(exif, EXIF_TAG_DATE_TIME_ORIGINAL))
-            ?? text(exif_content_get_entry(main, EXIF_TAG_DATE_TIME))
+        // Each date with its own zone (EXIF 2.31's OffsetTimeOriginal 0x9011, OffsetTime 0x9010);
+        // an unreadable DateTimeOriginal leaves the date to DateTime.
+        fields.metadata.dateTaken = CaptureDateText.firstDate(
+            CaptureDateText.exifDate(text(exif_content_get_entry(exif, EXIF_TAG_DATE_TIME_ORIGINAL)),
+                                     offset: text(exif_content_get_entry(exif, ExifTag(rawValue: 0x9011)))),
+            CaptureDateText.exifDate(text(exif_content_get_entry(main, EXIF_TAG_DATE_TIME)),
+                                     offset: text(exif_content_get_entry(exif, ExifTag(rawValue: 0x9010)))))
         fields.metadata.description = text(exif_content_get_entry(main, EXIF_TAG_IMAGE_DESCRIPTION))
         fields.metadata.artist = text(exif_content_get_entry(main, EXIF_TAG_ARTIST))
         fields.metadata.hasGPS = (gps?.pointee.count ?? 0) > 0

@@ -1,9 +1,10 @@
 /// Reads an image's format, size, orientation and metadata from its header, without decoding.
 public enum ImageProbe {
     /// The version of what a probe reads: raised whenever a probe learns to read more (the
-    /// IPTC caption: 2; XMP, IPTC title and keywords, camera settings, rating: 3), so that
-    /// header information kept from an earlier build is read again.
-    public static let version = 3
+    /// IPTC caption: 2; XMP, IPTC title and keywords, camera settings, rating: 3; EXIF time
+    /// zones, partial and unreadable dates: 4), so that header information kept from an earlier
+    /// build is read again.
+    public static let version = 4
 
     /// Probes an image held in memory.
     public static func probe(_ bytes: [UInt8]) throws(ImagingError) -> ImageInfo {

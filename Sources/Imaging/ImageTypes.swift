@@ -132,7 +132,9 @@ public enum Orientation: Int, Sendable, CaseIterable, Codable {
 /// embedded XMP packet first, then EXIF, then IPTC, field by field.
 public struct PhotoMetadata: Sendable, Hashable, Codable {
     /// Capture date: the XMP `photoshop:DateCreated` or `exif:DateTimeOriginal` (ISO 8601),
-    /// else the EXIF DateTimeOriginal, else DateTime (`YYYY:MM:DD HH:MM:SS`).
+    /// else the EXIF DateTimeOriginal, else DateTime (`YYYY:MM:DD HH:MM:SS`, followed by its
+    /// OffsetTimeOriginal or OffsetTime when the file has one: `…20:30:00-04:00`); the first
+    /// of them that is a date (``CaptureDateText``).
     public var dateTaken: String?
     /// The XMP `dc:description`, else the EXIF ImageDescription, else (in a JPEG) the IPTC
     /// caption (Caption-Abstract).

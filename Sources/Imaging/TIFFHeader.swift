@@ -104,7 +104,9 @@ struct TIFFHeader {
         camera.model = try? text(first(272))
         if let pointer = first(34665), let exifIFD = try? entries(at: try integer(pointer)) {
             func exif(_ tag: Int) -> Entry? { exifIFD.first { $0.tag == tag && $0.count >= 1 } }
-            metadata.dateTaken = try? text(exif(36867))
+            metadata.dateTaken = CaptureDateText.firstDate(
+                CaptureDateText.exifDate(try? text(exif(36867)), offset: try? text(exif(36881))),
+                CaptureDateText.exifDate(try? text(first(306)), offset: try? text(exif(36880))))
             camera.lens = (try? text(exif(42036))) ?? (try? text(exif(42035)))
             camera.exposureTime = rational(exif(33434)).flatMap { $0.numerator > 0 && ($0.value ?? 0) > 0 ? $0 : nil }
             camera.fNumber = rational(exif(33437))?.value.flatMap { $0 > 0 && $0 < 1000 ? $0 : nil }
@@ -114,7 +116,7 @@ struct TIFFHeader {
             camera.focalLength35mm = exif(41989).flatMap { try? integer($0) }.flatMap { $0 > 0 ? $0 : nil }
         }
         metadata.camera = camera.isEmpty ? nil : camera
-        metadata.dateTaken = metadata.dateTaken ?? (try? text(first(306)))
+        metadata.dateTaken = metadata.dateTaken ?? CaptureDateText.firstDate(try? text(first(306)))
         if let pointer = first(34853), let gpsIFD = try? entries(at: try integer(pointer)) {
             metadata.hasGPS = !gpsIFD.isEmpty
         }

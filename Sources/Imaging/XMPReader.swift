@@ -17,7 +17,8 @@ public struct XMPMetadata: Sendable, Hashable, Codable {
     public var keywords: [String]?
     /// `xmp:Rating`: -1 (rejected) to 5 stars.
     public var rating: Int?
-    /// `photoshop:DateCreated`, else `exif:DateTimeOriginal` (ISO 8601, as written).
+    /// `photoshop:DateCreated`, else `exif:DateTimeOriginal` (ISO 8601, as written, with its
+    /// zone; a year or year-month too): the first that is a date (``CaptureDateText``).
     public var dateTaken: String?
     /// `dc:creator`, its entries joined by ", ".
     public var creator: String?
@@ -365,7 +366,16 @@ final class XMPCollector: NSObject, XMLParserDelegate {
             case .failure(let problem): result.fieldProblems = [problem.description]
             }
         }
-        result.dateTaken = texts(XMPNamespace.photoshop + "DateCreated").first ?? texts(XMPNamespace.exif + "DateTimeOriginal").first
+        // The first readable date (a partial one included): an unreadable value leaves the date
+        // to the next source, with a word about it.
+        let dates = [("photoshop:DateCreated", texts(XMPNamespace.photoshop + "DateCreated").first),
+                     ("exif:DateTimeOriginal", texts(XMPNamespace.exif + "DateTimeOriginal").first)]
+        result.dateTaken = CaptureDateText.firstDate(dates[0].1, dates[1].1)
+        for (name, value) in dates {
+            guard let value, !CaptureDateText.isDate(value) else { continue }
+            let shown = value.count > 40 ? String(value.prefix(40)) + "…" : value
+            result.fieldProblems = (result.fieldProblems ?? []) + ["its \(name) (\"\(shown)\") is not a date"]
+        }
         let creators = texts(XMPNamespace.dc + "creator")
         result.creator = creators.isEmpty ? nil : creators.joined(separator: ", ")
         return result

@@ -107,6 +107,8 @@ extension PageRenderer {
         // The sidecar is not part of the photo's file: what it says is fed here (what the
         // file itself says is in its content hash).
         feed(photo.sidecar, into: &hasher)
+        // The zone a UTC date is shown in comes from the album's other items.
+        hasher.combine(photo.localZone.map(String.init) ?? "\u{0}")
         // Its links to tag pages, whose slugs depend on the whole site's keywords.
         for tag in tags.tagsOfPhoto[index] ?? [] {
             hasher.combine(tags.tags[tag].name)
@@ -130,6 +132,8 @@ extension PageRenderer {
             hasher.combine(video.path)
             hasher.combine(video.sourceHash ?? "\u{0}")
             hasher.combine(video.probe.map { Duration.label($0.duration) } ?? "\u{0}")
+            // (Its date: a probe made again by a newer VideoProbe reads more of it.)
+            hasher.combine(video.probe?.creationDate ?? "\u{0}")
         } else {
             hasher.combine("\u{0}")
         }

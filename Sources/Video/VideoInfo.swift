@@ -15,19 +15,23 @@ public struct VideoInfo: Sendable, Hashable, Codable {
     public var audioCodec: String?
     /// ffmpeg's name of the container (`mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`...).
     public var container: String
-    /// The recording date as `YYYY:MM:DD HH:MM:SS` (EXIF style), from `creation_time`.
+    /// The recording date with its zone, as ``VideoProbe`` found it: local with an offset
+    /// (`2024-07-31T21:15:00-0400`) or UTC (`2024-08-01T01:15:00.000000Z`).
     public var creationDate: String?
     /// Whether the file carries a location (ISO 6709 `location` tags).
     public var hasLocation: Bool
     /// The numbers in the file that were out of range and left out, each as a user reads it
     /// ("its rotate tag (nan) is not a number in -360…360; shown unturned"); nil when none.
     public var fieldProblems: [String]?
+    /// The ``VideoProbe/version`` that made the record (nil: before versions); a record of
+    /// another version is probed again.
+    public var probeVersion: Int?
 
     /// Creates a record.
     public init(
         storedWidth: Int, storedHeight: Int, rotation: Int, duration: Double, videoCodec: String, pixelFormat: String,
         audioCodec: String?, container: String, creationDate: String? = nil, hasLocation: Bool = false,
-        fieldProblems: [String]? = nil
+        fieldProblems: [String]? = nil, probeVersion: Int? = nil
     ) {
         self.storedWidth = storedWidth
         self.storedHeight = storedHeight
@@ -40,6 +44,7 @@ public struct VideoInfo: Sendable, Hashable, Codable {
         self.creationDate = creationDate
         self.hasLocation = hasLocation
         self.fieldProblems = fieldProblems
+        self.probeVersion = probeVersion
     }
 
     /// Whether showing it swaps width and height (a quarter turn).

@@ -69,17 +69,28 @@ public enum VideoProbe {
         return VideoInfo(
             storedWidth: width, storedHeight: height, rotation: rotation, duration: duration, videoCodec: codec,
             pixelFormat: video.pix_fmt ?? "", audioCodec: audio?.codec_name, container: report.format?.format_name ?? "",
-            creationDate: (tags["creation_time"] ?? tags["com.apple.quicktime.creationdate"]).flatMap(exifDate),
-            hasLocation: hasLocation, fieldProblems: problems.isEmpty ? nil : problems)
+            creationDate: creationDate(tags),
+            hasLocation: hasLocation, fieldProblems: problems.isEmpty ? nil : problems, probeVersion: version)
     }
 
-    /// `2024-05-01T10:20:30.000000Z` as `2024:05:01 10:20:30`.
-    static func exifDate(_ text: String) -> String? {
-        let characters = Array(text)
-        guard characters.count >= 19, characters[4] == "-", characters[7] == "-", characters[13] == ":" else { return nil }
-        var date = String(characters[0..<19]).replacingOccurrences(of: "T", with: " ")
-        date = date.replacingOccurrences(of: "-", with: ":")
-        return date.hasPrefix("0000") || date.hasPrefix("1904:01:01") || date.hasPrefix("1970:01:01 00:00:00") ? nil : date
+    /// The version of what a probe reads: raised whenever it learns to read more (local time
+    /// and zone from QuickTime keys: 2), so that a probe kept in the catalog is made again.
+    public static let version = 2
+
+    /// The recording date with its zone: the local time a phone wrote with its offset
+    /// (`com.apple.quicktime.creationdate`, as iPhones write it: `2024-07-31T21:15:00-0400`;
+    /// else the QuickTime `©day` that ffprobe calls `date`, as Android phones and cameras write
+    /// it), else `creation_time`, which is UTC (`2024-08-01T01:15:00.000000Z`, kept with its `Z`:
+    /// the instant is known, the local zone is not). The first that is a date; the zeroed
+    /// dates muxers write for "unknown" (1904, 1970) are none.
+    static func creationDate(_ tags: [String: String]) -> String? {
+        let local = [tags["com.apple.quicktime.creationdate"], tags["date"]].compactMap { $0 }
+            .first { CaptureDateText.isDate($0) && $0.count > 10 }
+        if let local { return local.trimmingCharacters(in: .whitespaces) }
+        guard let utc = tags["creation_time"]?.trimmingCharacters(in: .whitespaces), CaptureDateText.isDate(utc),
+              !utc.hasPrefix("1904-01-01"), !utc.hasPrefix("1970-01-01T00:00:00") else { return nil }
+        // ffmpeg writes `creation_time` in UTC whether or not it ends in `Z`.
+        return utc.hasSuffix("Z") || utc.hasSuffix("z") || utc.count == 10 ? utc : utc + "Z"
     }
 
     private struct Report: Decodable {

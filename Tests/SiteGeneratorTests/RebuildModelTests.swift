@@ -73,7 +73,7 @@ struct RebuildModelTests {
         var log: [String] = []
         for step in 0..<12 {
             let names = photos(source)
-            switch random.int(0...13) {
+            switch random.int(0...14) {
             case 0:
                 let name = "\(albums[random.int(0...2)])/n\(step).jpg"
                 try source.write(name, try newPhoto())
@@ -165,6 +165,18 @@ struct RebuildModelTests {
                     try FileManager.default.removeItem(atPath: source.path + "/" + name)
                     log.append("delete \(name)")
                 }
+            case 13:
+                // A sidecar's date (a partial one, one with a zone): the photo's place in its
+                // album, its page, its neighbours', its album's date on the parent's card.
+                let name = names[random.int(0...(names.count - 1))]
+                let dates = ["1987-07", "1987", "2024-07-31T20:30:00-04:00", "2024-08-01T02:00:00+02:00", "2023-01-05T10:00:00", "unknown"]
+                let date = dates[random.int(0...(dates.count - 1))]
+                try source.write(name + ".xmp", Array("""
+                    <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+                    <rdf:Description rdf:about="" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" \
+                    photoshop:DateCreated="\(date)"/></rdf:RDF></x:xmpmeta>
+                    """.utf8))
+                log.append("sidecar date \(date) \(name)")
             default:
                 // A name taken by a deleted photo.
                 if names.count > 2 {
@@ -185,6 +197,40 @@ struct RebuildModelTests {
             let wrong = Set(site.keys).union(expected.keys).filter { site[$0] != expected[$0] }.sorted()
             #expect(wrong.isEmpty, "after \(log): \(wrong)")
             if !wrong.isEmpty { break }
+        }
+    }
+
+    /// The sidecar edits of dates, each of them, in turn (the random walk above meets them only
+    /// now and then): a partial date, a date with a zone that moves the photo in its album and
+    /// the album's date on its parent's card, an unreadable date (the file's date again), none.
+    @Test("a sidecar's date edited, step by step, rebuilds like a clean build", arguments: [true, false])
+    func sidecarDates(verify: Bool) async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        let state = try TemporaryFolder()
+        for index in 0..<4 { try source.write("\(["A", "A/B"][index % 2])/p\(index).jpg", try Self.photo(seed: 500 + UInt64(index))) }
+        try await build(source, output.path, Settings(), jobs: 2, catalog: state.path + "/catalog.sqlite")
+        let edits: [(String, String?)] = [
+            ("A/p2.jpg", "1987-07"), ("A/p0.jpg", "1987"), ("A/B/p1.jpg", "2024-07-31T20:30:00-04:00"),
+            ("A/B/p3.jpg", "2024-08-01T02:00:00+02:00"), ("A/p2.jpg", "circa 1988"), ("A/p0.jpg", nil),
+        ]
+        for (step, (name, date)) in edits.enumerated() {
+            if let date {
+                try source.write(name + ".xmp", Array("""
+                    <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+                    <rdf:Description rdf:about="" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" \
+                    photoshop:DateCreated="\(date)"/></rdf:RDF></x:xmpmeta>
+                    """.utf8))
+            } else {
+                try FileManager.default.removeItem(atPath: source.path + "/" + name + ".xmp")
+            }
+            try await build(source, output.path, Settings(), jobs: 2, catalog: state.path + "/catalog.sqlite", verify: verify)
+            let clean = try TemporaryFolder()
+            try await build(source, clean.path, Settings(), jobs: 2, catalog: state.path + "/clean-\(step).sqlite")
+            let site = try snapshot(output.path)
+            let expected = try snapshot(clean.path)
+            let wrong = Set(site.keys).union(expected.keys).filter { site[$0] != expected[$0] }.sorted()
+            #expect(wrong.isEmpty, "after \(name) dated \(date ?? "none"): \(wrong)")
         }
     }
 }

@@ -57,7 +57,8 @@ struct RecordCoderTests {
             sourceIdentity: FileIdentity(size: 9, modificationTime: 1.5, changeTime: 2.5, inode: 3),
             probe: VideoInfo(storedWidth: 1920, storedHeight: 1080, rotation: 90, duration: 2.5, videoCodec: "hevc", pixelFormat: "yuv420p",
                              audioCodec: "aac", container: "mov", creationDate: "2024-07-14", hasLocation: true,
-                             fieldProblems: ["its rotate tag (nan) is not a number in -360…360; shown unturned"]),
+                             fieldProblems: ["its rotate tag (nan) is not a number in -360…360; shown unturned"],
+                             probeVersion: 2),
             sourcePath: "a/IMG_1.MOV")
         return record
     }

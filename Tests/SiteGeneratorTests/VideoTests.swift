@@ -217,9 +217,9 @@ struct VideoTests {
         }
         #expect(files > 8)
         #expect(!FileManager.default.fileExists(atPath: output.path + "/originals/phone.mov"))
-        // The recording date is the item's date.
+        // The recording date is the item's date: UTC, with no zoned photo beside it to say the local time.
         let chunk = try String(contentsOfFile: output.path + "/frames/0.json", encoding: .utf8)
-        #expect(chunk.contains("\"isoDate\":\"2024-05-01T10:20:30\""))
+        #expect(chunk.contains("\"isoDate\":\"2024-05-01T10:20:30Z\""))
     }
 
     @Test("empty, truncated, garbage, sound-only and too long videos are skipped with the file and the reason")

@@ -47,10 +47,11 @@ struct FeedStage {
         var cover: String?
     }
 
-    /// An RFC 3339 time for a date without a time zone: read as UTC, midnight when it has no time.
+    /// An RFC 3339 time in UTC: a date with a zone at its instant (08:15:42-05:00 is
+    /// 13:15:42Z); a floating one (no zone known) read as UTC, which is all Atom allows; the
+    /// start of its day, month or year when it has no time.
     static func timestamp(_ date: GalleryDate) -> String {
-        let time = date.time ?? (0, 0, 0)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", date.year, date.month, date.day, time.hour, time.minute, time.second)
+        date.utcTimestamp
     }
 
     /// The feed's XML; every text is escaped.

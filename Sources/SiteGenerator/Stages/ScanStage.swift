@@ -74,6 +74,7 @@ struct ScanStage {
             }
             return probes
         }
+        let haveTools = scanner.options.videoTools != nil
         let scan = scanner.scan(walked: walked, title: options.title, known: { [earlier] path, identity in
             earlier.knownInfo(path, identity)
         }, knownVideo: { path, identity in
@@ -81,11 +82,14 @@ struct ScanStage {
             // (a clip's probe is in its Live Photo's record, under the photo's path): its
             // probe is the record's, with no index of every record's probes made (the changed
             // photos of a rebuild are asked about).
+            // A probe of an earlier VideoProbe version is made again (it read less: the zone of
+            // the recording date), unless the tools are missing: then it is better than nothing.
+            func current(_ probe: VideoInfo) -> Bool { probe.probeVersion == VideoProbe.version || !haveTools }
             if let box = records.boxed(path) {
                 guard let video = box.wrappedValue.video else { return nil }
-                if video.sourcePath == nil, let probe = video.probe, box.wrappedValue.matches(identity) { return probe }
+                if video.sourcePath == nil, let probe = video.probe, box.wrappedValue.matches(identity) { return current(probe) ? probe : nil }
             }
-            guard let (recorded, probe) = knownProbes.value[path], recorded == identity else { return nil }
+            guard let (recorded, probe) = knownProbes.value[path], recorded == identity, current(probe) else { return nil }
             return probe
         })
         // Whether each album folder holds a file that is not the tool's, asked once per album:
@@ -141,6 +145,13 @@ struct ScanStage {
         if !scan.videosWithoutTools.isEmpty {
             let count = scan.videosWithoutTools.count
             progress(.warning("\(count) video\(count == 1 ? " was" : "s were") skipped: ffmpeg and ffprobe are not on the PATH (\(MediaTools.installHint))"))
+        }
+        if scan.rejected + scan.belowMinimumRating > 0 {
+            var reasons: [String] = []
+            if scan.rejected > 0 { reasons.append("\(scan.rejected) rejected") }
+            if scan.belowMinimumRating > 0 { reasons.append("\(scan.belowMinimumRating) below min_rating \(options.minRating)") }
+            let count = scan.rejected + scan.belowMinimumRating
+            progress(.warning("\(count) item\(count == 1 ? " was" : "s were") left out by rating: \(reasons.joined(separator: ", "))"))
         }
         for path in refused.sorted() {
             progress(.warning("\(path) in the output folder is not Cascade's and stays as it is; remove or rename it to publish the site's own \(path)"))

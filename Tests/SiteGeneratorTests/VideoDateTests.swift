@@ -1,0 +1,104 @@
+import Foundation
+import GalleryConfig
+import Imaging
+import Testing
+import TestSupport
+
+@testable import Gallery
+@testable import SiteGenerator
+@testable import Video
+
+/// A video's recording date and zone, from what ffprobe reports of the keys phones write.
+@Suite("Video dates")
+struct VideoDateTests {
+    func info(tags: String) throws -> VideoInfo {
+        let json = #"{"streams": [{"codec_type": "video", "codec_name": "h264", "width": 160, "height": 96}], "format": {"duration": "1.0", "format_name": "mov,mp4", "tags": {\#(tags)}}}"#
+        return try VideoProbe.parse(Data(json.utf8))
+    }
+
+    @Test("an iPhone's (and Pixel's) QuickTime creation date wins over creation_time, with its zone")
+    func quickTimeCreationDate() throws {
+        let iPhone = try info(tags: #""creation_time": "2024-08-01T01:15:00.000000Z", "com.apple.quicktime.creationdate": "2024-07-31T21:15:00-0400""#)
+        #expect(iPhone.creationDate == "2024-07-31T21:15:00-0400")
+        let date = try #require(iPhone.creationDate.flatMap(GalleryDate.init))
+        #expect(date.description == "2024-07-31 21:15:00" && date.offset == -240)
+        #expect(iPhone.probeVersion == VideoProbe.version)
+    }
+
+    @Test("creation_time alone is UTC: kept as such, with or without its Z; muxers' zero dates are none")
+    func creationTime() throws {
+        #expect(try info(tags: #""creation_time": "2024-08-01T01:00:00.000000Z""#).creationDate == "2024-08-01T01:00:00.000000Z")
+        #expect(try info(tags: #""creation_time": "2024-08-01T01:00:00""#).creationDate == "2024-08-01T01:00:00Z")
+        #expect(try info(tags: #""creation_time": "1970-01-01T00:00:00.000000Z""#).creationDate == nil)
+        #expect(try info(tags: #""creation_time": "1904-01-01T00:00:00.000000Z""#).creationDate == nil)
+        #expect(try info(tags: #""creation_time": "2024-08-01T01:00:00Z", "com.apple.quicktime.creationdate": "garbage""#)
+            .creationDate == "2024-08-01T01:00:00Z")
+    }
+
+    func item(_ name: String, _ date: String?, video: Bool = false) -> GalleryPhoto {
+        var photo = GalleryPhoto(sourcePath: "/x/" + name, relativePath: name, fileName: name, fileSize: 1, modificationTime: 0,
+                                 info: ImageInfo(format: .jpeg, pixelWidth: 10, pixelHeight: 10, orientation: .up,
+                                                 displayWidth: 10, displayHeight: 10, metadata: PhotoMetadata(dateTaken: date)))
+        if video {
+            photo.video = VideoInfo(storedWidth: 10, storedHeight: 10, rotation: 0, duration: 1, videoCodec: "h264",
+                                    pixelFormat: "yuv420p", audioCodec: nil, container: "mov,mp4", creationDate: date)
+        }
+        return photo
+    }
+
+    @Test("a UTC time takes the zone of the album's zoned item nearest in time; none: it stays UTC")
+    func localZones() throws {
+        var photos = [
+            item("ny.jpg", "2024:07:31 20:30:00-04:00"),
+            item("paris.jpg", "2024:08:05 12:00:00+02:00"),
+            item("clip.mp4", "2024-08-01T01:15:00Z", video: true),
+            item("later.mp4", "2024-08-05T09:00:00Z", video: true),
+            item("floating.jpg", "2024:07:31 21:00:00"),
+        ]
+        GalleryScanner.assignLocalZones(&photos)
+        #expect(photos[2].date?.iso8601 == "2024-07-31T21:15:00-04:00")
+        #expect(photos[3].date?.iso8601 == "2024-08-05T11:00:00+02:00")
+        #expect(photos[4].localZone == nil && photos[4].date?.offset == nil)
+        var alone = [item("clip.mp4", "2024-08-01T01:15:00Z", video: true), item("floating.jpg", "2024:07:31 21:00:00")]
+        GalleryScanner.assignLocalZones(&alone)
+        #expect(alone[0].date?.iso8601 == "2024-08-01T01:15:00Z")
+    }
+
+    @Test("a sidecar's date falls through when unreadable, and takes the file's zone when it gives the same wall time")
+    func sidecarDates() throws {
+        var photo = item("a.jpg", "2024:07:31 20:30:00-04:00")
+        photo.sidecar = XMPMetadata(dateTaken: "2024-07-31T20:30:00")
+        #expect(photo.date?.iso8601 == "2024-07-31T20:30:00-04:00")
+        photo.sidecar = XMPMetadata(dateTaken: "2024-07-31T22:00:00")
+        #expect(photo.date?.iso8601 == "2024-07-31T22:00:00")
+        photo.sidecar = XMPMetadata(dateTaken: "2024-02-30")
+        #expect(photo.date?.iso8601 == "2024-07-31T20:30:00-04:00")
+    }
+
+    @Test("a video probed by an older VideoProbe (its date read without its zone) is probed again",
+          .enabled(if: Clip.tools != nil, "ffmpeg and ffprobe are needed"))
+    func olderProbeIsMadeAgain() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try Clip.make(source.path + "/clip.mov", seconds: 1, audio: false, metadata: ["creation_time=2024-05-01T10:20:30Z"])
+        var options = SiteOptions(sourceDirectory: source.path, outputDirectory: output.path, title: "T", jobs: 2)
+        options.tileWidths = [200]
+        options.photoWidths = [400]
+        options.catalogPath = output.path + "-catalog.sqlite"
+        _ = try await SiteBuilder(options: options).build()
+        #expect(try output.read("clip.html").contains("datetime=\"2024-05-01T10:20:30Z\""))
+        // The record as the version before wrote it: EXIF-style date, no version.
+        let catalog = try Catalog(path: options.catalogPath!) { Issue.record("\($0)") }
+        let old = try catalog.snapshot()
+        var manifest = old
+        var record = try #require(manifest.photos["clip.mov"])
+        record.video?.probe?.creationDate = "2024:05:01 10:20:30"
+        record.video?.probe?.probeVersion = nil
+        manifest.photos["clip.mov"] = record
+        try catalog.save(manifest, replacing: old)
+        _ = try await SiteBuilder(options: options).build()
+        #expect(try output.read("clip.html").contains("datetime=\"2024-05-01T10:20:30Z\""))
+        let probe = try Catalog(path: options.catalogPath!) { Issue.record("\($0)") }.snapshot().photos["clip.mov"]?.video?.probe
+        #expect(probe?.probeVersion == VideoProbe.version && probe?.creationDate?.hasPrefix("2024-05-01T10:20:30") == true && probe?.creationDate?.hasSuffix("Z") == true)
+    }
+}
