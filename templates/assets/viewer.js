@@ -534,7 +534,7 @@
     this.lightbox = null;
     this.current = -1;
     // The lightbox's state: closed, opening (waiting for details), open, moving, zoomed, closing.
-    this.state = "closed";
+    this.state = "closed";  // also the lightbox's data-state, for tests and styles
     this.ticket = 0;
     this.pageTitle = document.title;
     const siteName = document.querySelector('meta[property="og:site_name"]');
@@ -1031,13 +1031,16 @@
 
   /** Moves the photo from transform `from` to `to` (transform only, 0.25 s; at once under
    *  prefers-reduced-motion), the backdrop to `fade`; then `done`, unless the lightbox was
-   *  opened, moved or closed meanwhile (its ticket). */
+   *  opened, moved or closed meanwhile (its ticket). The glide ends when the photo's own
+   *  transform transition does (Web Animations), never on a timer, which a loaded machine
+   *  outruns, nor on a transitionend bubbling up from the image's fade-in: until then the
+   *  lightbox is `is-gliding`, and what measures the photo waits for that. */
   Viewer.prototype.glide = function (from, to, fade, done) {
     const z = this.zoomer, box = this.lightbox, self = this, ticket = this.ticket;
-    let finished = false;
+    const glide = this.glides = (this.glides || 0) + 1;
     function finish() {
-      if (finished) return;
-      finished = true;
+      // A newer glide (a swipe during the opening) owns the class now.
+      if (self.glides !== glide) return;
       box.classList.remove("is-gliding");
       if (done && self.ticket === ticket) done();
     }
@@ -1048,8 +1051,16 @@
     box.classList.add("is-gliding");
     z.style.transform = to;
     box.style.setProperty("--fade", fade === undefined ? 1 : fade);
-    z.addEventListener("transitionend", finish, { once: true });
-    setTimeout(finish, 400);  // no transition runs when nothing changed
+    // The transition started just now, if the transform changed at all (getAnimations brings
+    // the style up to date); it ends, or is cancelled by a newer glide, then this one is over.
+    const running = z.getAnimations ? z.getAnimations().filter(function (a) { return a.transitionProperty === "transform"; }) : [];
+    Promise.all(running.map(function (a) { return a.finished.catch(function () {}); })).then(finish);
+  };
+
+  /** The state machine's state, shown on the lightbox as data-state. */
+  Viewer.prototype.setState = function (state) {
+    this.state = state;
+    if (this.lightbox) this.lightbox.setAttribute("data-state", state);
   };
 
   /** Tile `index`'s rectangle when it is on the screen. */
@@ -1096,13 +1107,13 @@
     const detail = this.detailOf(index);
     if (!detail) {
       const self = this;
-      this.state = this.current >= 0 ? "moving" : "opening";
+      this.setState(this.current >= 0 ? "moving" : "opening");
       this.loadChunk(chunkOf(this.model, index)).then(function () { if (self.ticket === ticket) self.open(index, push); }, function () {});
       return;
     }
     const box = this.lightbox || this.buildLightbox();
     const wasOpen = this.current >= 0;
-    this.state = "open";
+    this.setState("open");
     const item = resolveItem(this.model, index, detail, this.prefix);
     this.item = item;
     const img = this.image;
@@ -1268,6 +1279,8 @@
     const height = largest.width * this.item.height / this.item.width;
     const size = fitSize(largest.width, height, this.stage.clientWidth, this.stage.clientHeight);
     this.shown = size;
+    // The stage it was sized for: what waits for the photo's final size compares it with the stage's.
+    this.fitFor = this.stage.clientWidth + "x" + this.stage.clientHeight;
     this.lightbox.classList.toggle("is-tiny", size.width > 2 * largest.width);
     this.zoomer.style.width = size.width + "px";
     this.zoomer.style.height = size.height + "px";
@@ -1307,7 +1320,7 @@
     this.lightbox.classList.toggle("is-zoomed", z.scale > 1);
     this.lightbox.querySelector(".lb-in").setAttribute("aria-disabled", String(z.scale >= ZOOM_LEVELS[ZOOM_LEVELS.length - 1]));
     this.lightbox.querySelector(".lb-out").setAttribute("aria-disabled", String(z.scale <= 1));
-    if (this.state === "open" || this.state === "zoomed") this.state = z.scale > 1 ? "zoomed" : "open";
+    if (this.state === "open" || this.state === "zoomed") this.setState(z.scale > 1 ? "zoomed" : "open");
     // The browser picks the image for the size shown: zoomed in, the largest.
     const sizes = Math.ceil(this.shown.width * z.scale) + "px";
     if (this.image.getAttribute("sizes") !== sizes) {
@@ -1367,10 +1380,10 @@
     if (viaHistory && history.state && typeof history.state.cascade === "number") {
       // popstate closes it; until then nothing may move it, and a second Escape does nothing.
       if (this.state !== "closing") history.back();
-      this.state = "closing";
+      this.setState("closing");
       return;
     }
-    this.state = "closed";
+    this.setState("closed");
     document.title = this.pageTitle;
     if (this.video) { this.video.pause(); this.video.removeAttribute("src"); this.video.load(); this.video.hidden = true; }
     this.stopLive();
