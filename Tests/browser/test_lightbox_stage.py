@@ -93,6 +93,13 @@ def start(driver, url, size=DESKTOP):
     wait_until(driver, "window.cascadeViewer")
 
 
+def ready_to_open_at_once(driver):
+    """The first photo's details and the lightbox's script (lightbox.js, loaded on the first
+    opening) are in: a click then opens the lightbox in the same task."""
+    driver.execute_script("window.cascadeViewer.loadLightbox()")
+    wait_until(driver, "window.cascadeViewer.details.has(0) && !!window.CascadeViewer.fitSize")
+
+
 def settle(driver):
     wait_until(driver, SETTLED)
 
@@ -174,7 +181,7 @@ def test_the_opening_glide_lasts_until_the_photo_has_landed(site, browser):
     Animations run ten times slower here, and the image's fade-in "ends" at once."""
     base, _ = site
     start(browser, base + "long/index.html", PHONE)
-    wait_until(browser, "window.cascadeViewer.details.has(0)")
+    ready_to_open_at_once(browser)
     browser.execute_cdp_cmd("Animation.enable", {})
     browser.execute_cdp_cmd("Animation.setPlaybackRate", {"playbackRate": 0.1})
     # When the lightbox stops gliding, whether the photo's transform was still on its way.
@@ -591,7 +598,7 @@ def near(a, b, tolerance=3):
 def test_the_photo_zooms_out_of_its_tile_and_back_into_it(site, browser):
     base, _ = site
     start(browser, base + "long/index.html")
-    wait_until(browser, "window.cascadeViewer.details.has(0)")  # the click opens in the same task
+    ready_to_open_at_once(browser)  # the click opens in the same task
     opened = browser.execute_script(CLICK_AND_MEASURE, 1)
     # At the start of the transition the photo covers its tile, and only its transform moves.
     assert near(opened["photo"], opened["tile"]), opened
@@ -647,7 +654,7 @@ def test_nothing_moves_under_reduced_motion(site, browser):
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
     base, _ = site
     start(browser, base + "long/index.html", PHONE)
-    wait_until(browser, "window.cascadeViewer.details.has(0)")
+    ready_to_open_at_once(browser)
     opened = browser.execute_script(CLICK_AND_MEASURE, 0)
     assert opened["transform"] == "none" and opened["backdrop"] == "rgb(11, 11, 11)", opened
     image = browser.execute_script("return document.querySelector('.lightbox-image').getBoundingClientRect().toJSON()")
@@ -699,3 +706,46 @@ def test_strips_and_panoramas_get_clamped_tiles_and_show_whole_in_the_lightbox(s
         assert abs(image["height"] / image["width"] - ratio) / ratio < 0.05, (index, image)
         browser.execute_script("window.cascadeViewer.close(false)")
         wait_until(browser, f"!({OPEN})")
+
+
+# The script budget (docs/layout.md): every script a page loads before the first click,
+# gzipped (gzip -9), at most 14 KB. The lightbox's own script is loaded on the first opening.
+SCRIPT_BUDGET = 14_000
+
+# The scripts a page has loaded: its <script> elements' files and inline text, and any script
+# fetched since (the resource timing entries).
+LOADED_SCRIPTS = """
+const files = new Set([...document.scripts].map(s => s.src).filter(Boolean));
+performance.getEntriesByType('resource').filter(e => e.initiatorType === 'script' || /\\.m?js(\\?|$)/.test(e.name))
+  .forEach(e => files.add(e.name));
+return {files: [...files], inline: [...document.scripts].filter(s => !s.src).map(s => s.textContent)};
+"""
+
+
+def test_the_scripts_a_page_loads_before_the_first_click_fit_the_budget(site, browser):
+    import gzip
+    from urllib.parse import urlsplit
+    base, out = site
+    start(browser, base + "long/index.html")
+    photo_page = browser.execute_script("return document.querySelector('.wall .tile').getAttribute('href')")
+    report = []
+    for page in ["index.html", "long/index.html", "many/index.html", "many/pages/2.html", "long/" + photo_page]:
+        browser.get(base + page)
+        wait_until(browser, "document.readyState === 'complete'")
+        if browser.execute_script("return !!document.querySelector('.wall[data-frames]')"):
+            # The wall is up and has fetched the details of the tiles on the screen: all it
+            # loads before anyone clicks. The lightbox's code is not among it.
+            wait_until(browser, "window.cascadeViewer && window.cascadeViewer.loading.size === 0")
+            assert browser.execute_script("return !window.CascadeViewer.fitSize"), f"{page}: the lightbox's code is loaded before a click"
+        loaded = browser.execute_script(LOADED_SCRIPTS)
+        assert not [f for f in loaded["files"] if f.endswith("/lightbox.js")], f"{page}: {loaded['files']}"
+        sizes = {}
+        for url in loaded["files"]:
+            assert url.startswith(base), f"{page} loads a script from elsewhere: {url}"
+            sizes[urlsplit(url).path] = len(gzip.compress((out / urlsplit(url).path.lstrip("/")).read_bytes(), 9))
+        for number, text in enumerate(loaded["inline"]):
+            sizes[f"inline script {number}"] = len(gzip.compress(text.encode(), 9))
+        total = sum(sizes.values())
+        report.append(f"{page}: {total} bytes {sizes}")
+        assert total <= SCRIPT_BUDGET, f"{page} loads {total} bytes of script gzipped before a click (budget {SCRIPT_BUDGET}): {sizes}"
+    print("\n".join(report))
