@@ -650,6 +650,40 @@ def test_a_drag_moves_the_photo_with_the_finger_and_snaps(site, browser):
     wait_until(browser, f"!({OPEN})")
 
 
+def timed_drag(driver, points, times):
+    """A one-finger drag through `points` at `times` (seconds since the epoch, as CDP takes
+    them: the page sees these times, whatever the machine's speed), released at the last."""
+    (x, y), t = points[0], times[0]
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}], "timestamp": t})
+    for (x, y), t in zip(points[1:], times[1:-1]):
+        driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}], "timestamp": t})
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": [], "timestamp": times[-1]})
+
+
+def test_a_flick_moves_on_however_short_and_a_slow_short_drag_snaps_back(site, browser):
+    base, _ = site
+    start(browser, base + "long/index.html", PHONE)
+    open_tile(browser, 0)
+    browser.execute_script(COUNT_POINTER_ENDS)
+    image = browser.execute_script("return document.querySelector('.lightbox-image').getBoundingClientRect().toJSON()")
+    x, y = image["left"] + image["width"] / 2, image["top"] + image["height"] / 2
+    path = [(x, y), (x - 10, y), (x - 20, y), (x - 30, y), (x - 40, y)]
+    # Slow: 40 px in a second (0.04 px/ms), a tenth of the stage: it snaps back.
+    now = time.time()
+    timed_drag(browser, path, [now, now + 0.25, now + 0.5, now + 0.75, now + 1.0, now + 1.02])
+    wait_until(browser, "window.pointerEnds === 1")
+    settle(browser)
+    assert counter(browser).startswith("1 /")
+    assert browser.execute_script("return getComputedStyle(document.querySelector('.lb-zoom')).transform") == "none"
+    # A flick: the same 40 px in 40 ms (1 px/ms): on to the next photo, which glides in.
+    now = time.time() + 2
+    timed_drag(browser, path, [now, now + 0.01, now + 0.02, now + 0.03, now + 0.04, now + 0.045])
+    wait_until(browser, "window.pointerEnds === 2")
+    wait_until(browser, "document.querySelector('.lb-counter').textContent.startsWith('2 /')")
+    settle(browser)
+    assert_whole_photo(browser, "after a flick")
+
+
 def test_nothing_moves_under_reduced_motion(site, browser):
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
     base, _ = site

@@ -41,6 +41,26 @@ test("swipes: sideways moves, down closes, short drags do nothing", function () 
   assert.equal(lightbox.swipeAction(90, 100), "", "a diagonal drag is neither");
 });
 
+test("a flick moves on however short; a slow drag moves on past a quarter of the stage, or snaps back", function () {
+  // 30 px at 1 px/ms (a flick) moves; at 0.03 px/ms it snaps back.
+  assert.equal(lightbox.swipeAction(-30, 2, -1, 390), "next");
+  assert.equal(lightbox.swipeAction(30, 2, 1, 390), "previous");
+  assert.equal(lightbox.swipeAction(-30, 2, -0.03, 390), "");
+  // A flick back the other way at the end of a drag is no flick onwards.
+  assert.equal(lightbox.swipeAction(-30, 2, 1, 390), "");
+  // Slow: a quarter of the stage (390 px: 97.5 px) decides.
+  assert.equal(lightbox.swipeAction(-90, 2, 0, 390), "");
+  assert.equal(lightbox.swipeAction(-100, 2, 0, 390), "next");
+  assert.equal(lightbox.swipeAction(-8, 0, -2, 390), "", "a flick of a few pixels is a tap");
+});
+
+test("the release speed is the last 100 ms of moves, and nothing after a rest", function () {
+  const moves = [{ x: 300, t: 0 }, { x: 290, t: 500 }, { x: 270, t: 520 }, { x: 250, t: 540 }];
+  assert.equal(lightbox.releaseSpeed(moves, 545), -1);  // 290 to 250 in 40 ms
+  assert.equal(lightbox.releaseSpeed(moves, 700), 0, "the finger rested before letting go");
+  assert.equal(lightbox.releaseSpeed([{ x: 1, t: 0 }], 5), 0);
+});
+
 test("the live region names the photo and where it is", function () {
   assert.equal(lightbox.photoStatus(2, 9, "Dune"), "Photo 3 of 9: Dune");
   assert.equal(lightbox.photoStatus(0, 1, ""), "Photo 1 of 1");

@@ -9,6 +9,7 @@
   const base = typeof module === "object" && module.exports ? require("./viewer.js") : global.CascadeViewer;
   const Viewer = base.Viewer, resolveItem = base.resolveItem, chunkOf = base.chunkOf, bindSources = base.bindSources;
   const srcsetOfImages = base.srcsetOfImages, clearPicture = base.clearPicture, pictureWith = base.pictureWith;
+  const Recycler = base.Recycler, withKept = base.withKept, insertInOrder = base.insertInOrder;
   const breakpointIndex = base.breakpointIndex, frameOf = base.frameOf, contentOffset = base.contentOffset, wallOffset = base.wallOffset;
 
   /** A photo's size in the stage: as large as fits, never past its largest image (w×h). */
@@ -44,11 +45,31 @@
     return levels[levels.length - 1];
   }
 
-  /** A drag when not zoomed: "next", "previous", "close" (down) or "". */
-  function swipeAction(dx, dy) {
-    if (Math.abs(dx) > 50 && Math.abs(dx) > Math.abs(dy)) return dx < 0 ? "next" : "previous";
+  /** A drag when not zoomed, released at `vx` px/ms sideways on a stage `width` px wide:
+   *  "next", "previous", "close" (down) or "". Sideways, a quarter of the stage (at least
+   *  50 px) moves on, and so does a flick, however short, in the direction it was dragged; a
+   *  slow short drag snaps back. */
+  function swipeAction(dx, dy, vx, width) {
+    if (Math.abs(dx) > Math.abs(dy)) {
+      const flick = Math.abs(vx || 0) >= FLICK_SPEED && (vx < 0) === (dx < 0) && Math.abs(dx) > 10;
+      if (flick || Math.abs(dx) > Math.max(50, (width || 0) / 4)) return dx < 0 ? "next" : "previous";
+    }
     if (dy > 80 && dy > 2 * Math.abs(dx)) return "close";
     return "";
+  }
+
+  /** The speed (px/ms) from which a released drag is a flick: 0.4 px/ms is 400 px/s. */
+  const FLICK_SPEED = 0.4;
+
+  /** A drag's speed at release (px/ms sideways) from its moves [{x, t}]: over its last
+   *  100 ms; nothing when the finger rested 100 ms before it let go (at `at`). */
+  function releaseSpeed(moves, at) {
+    if (moves.length < 2 || at - moves[moves.length - 1].t > 100) return 0;
+    const last = moves[moves.length - 1];
+    let first = moves[0];
+    for (let m = moves.length - 2; m >= 0 && last.t - moves[m].t <= 100; m--) first = moves[m];
+    const ms = last.t - first.t;
+    return ms > 0 ? (last.x - first.x) / ms : 0;
   }
 
   /** What the live region says about photo `index`: "Photo 3 of 9: Dune". */
@@ -142,9 +163,11 @@
       else self.panBy(-event.deltaX, -event.deltaY);
     }, { passive: false });
     document.addEventListener("keydown", function (event) { if (self.current >= 0) self.onKey(event); });
+    if (this.wall.hasAttribute("data-thumbnails")) this.buildStrip(box);
     // The stage changes with the window and with the caption under it: the photo follows.
-    if (typeof ResizeObserver === "function") new ResizeObserver(function () { if (self.current >= 0) self.fit(); }).observe(this.stage);
-    else window.addEventListener("resize", function () { if (self.current >= 0) self.fit(); });
+    function refit() { if (self.current >= 0) { self.fit(); self.updateStrip(true); } }
+    if (typeof ResizeObserver === "function") new ResizeObserver(refit).observe(this.stage);
+    else window.addEventListener("resize", refit);
     this.bindPointers();
     return box;
   };
@@ -154,7 +177,7 @@
     const self = this;
     const stage = this.stage;
     const pointers = new Map();
-    let start = null, pinch = null, lastTap = 0;
+    let start = null, pinch = null, lastTap = 0, moves = [];
     function spread() {
       const p = Array.from(pointers.values());
       return { d: Math.hypot(p[0].x - p[1].x, p[0].y - p[1].y), x: (p[0].x + p[1].x) / 2, y: (p[0].y + p[1].y) / 2 };
@@ -166,10 +189,14 @@
       self.dragged = false;
       if (pointers.size === 2) { pinch = { at: spread(), scale: self.zoom.scale }; start = null; }
       else if (pointers.size === 1) start = { x: event.clientX, y: event.clientY, zx: self.zoom.x, zy: self.zoom.y };
+      moves = [{ x: event.clientX, t: event.timeStamp }];
     });
     stage.addEventListener("pointermove", function (event) {
       if (!pointers.has(event.pointerId)) return;
       pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      // Its recent moves give the speed it is let go at (a flick).
+      moves.push({ x: event.clientX, t: event.timeStamp });
+      if (moves.length > 16) moves.shift();
       if (start && !self.dragged && Math.hypot(event.clientX - start.x, event.clientY - start.y) > 10) {
         self.dragged = true;
         // A drag is followed wherever it goes, off the photo and out of the window (a click is
@@ -198,7 +225,7 @@
       const dx = event.clientX - start.x, dy = event.clientY - start.y;
       start = null;
       if (self.zoom.scale > 1 || event.type !== "pointerup") return;
-      const action = swipeAction(dx, dy);
+      const action = swipeAction(dx, dy, releaseSpeed(moves, event.timeStamp), self.stage.clientWidth);
       if (action === "next" || action === "previous") {
         self.step(action === "next" ? 1 : -1);
         // The new photo comes in from the side it was pulled from, and snaps into place.
@@ -270,7 +297,7 @@
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (key === "Tab") {
       // The focus trap.
-      const list = Array.from(this.lightbox.querySelectorAll("button, a[href], video")).filter(function (node) { return !node.hidden; });
+      const list = Array.from(this.lightbox.querySelectorAll("button, a[href], video")).filter(function (node) { return !node.hidden && node.tabIndex >= 0; });
       const target = trapTarget(list, document.activeElement, event.shiftKey);
       if (target) { event.preventDefault(); target.focus(); }
       return;
@@ -373,6 +400,12 @@
     } else if (focused && focused.hidden) {
       const other = focused === next ? prev : next;
       (other.hidden ? box : other).focus();
+    }
+    // The strip marks this photo and centres it; a thumbnail that had the focus hands it on.
+    this.updateStrip(true);
+    if (this.strip && focused && focused.parentNode === this.track) {
+      const thumb = this.thumbs.visible.get(index);
+      if (thumb) thumb.focus({ preventScroll: true });
     }
     const page = new URL(item.page, document.baseURI).href;
     const state = { cascade: index };
@@ -540,6 +573,95 @@
     }
   };
 
+  // ---------------------------------------------------------------- thumbnail strip
+
+  /** A strip cell's width (px): a 60 px thumbnail and a 4 px gap. */
+  const THUMB = 64;
+
+  /** The thumbnail strip under the photo (lightbox_thumbnails): a cell per photo of the album,
+   *  virtualized like the wall: only the cells within its width and a quarter either side
+   *  exist, from a pool. Only the current photo's is in the Tab order (the arrow keys move on,
+   *  and the focus with them); a click or Enter on another moves there. */
+  Viewer.prototype.buildStrip = function (box) {
+    const self = this;
+    const strip = document.createElement("div");
+    strip.className = "lb-strip";
+    strip.setAttribute("role", "group");
+    strip.setAttribute("aria-label", "Photos");
+    const track = document.createElement("div");
+    track.className = "lb-track";
+    track.style.width = this.model.count * THUMB + "px";
+    strip.appendChild(track);
+    box.insertBefore(strip, box.querySelector(".lb-caption"));
+    this.strip = strip;
+    this.track = track;
+    this.thumbs = new Recycler({
+      create: function () {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "lb-thumb";
+        const img = document.createElement("img");
+        img.alt = "";  // the button is named
+        img.decoding = "async";
+        button.appendChild(img);
+        return button;
+      },
+      bind: function (node, index) { self.bindThumb(node, index); },
+      unbind: function (node) { node.firstChild.removeAttribute("src"); node.remove(); },
+    }, 32);
+    strip.addEventListener("scroll", function () { self.updateStrip(false); }, { passive: true });
+    track.addEventListener("click", function (event) {
+      const thumb = event.target.closest(".lb-thumb");
+      if (thumb) self.step(Number(thumb.getAttribute("data-index")) - self.current);
+    });
+  };
+
+  Viewer.prototype.bindThumb = function (node, index) {
+    const self = this, detail = this.detailOf(index), img = node.firstChild;
+    node.setAttribute("data-index", String(index));
+    node.style.left = index * THUMB + "px";
+    if (!node.parentNode) insertInOrder(this.track, node, index);
+    this.markThumb(node, index);
+    if (!detail) {
+      // Its chunk is on the way: named by its number until then.
+      img.removeAttribute("src");
+      node.setAttribute("aria-label", "Photo " + (index + 1));
+      this.loadChunk(chunkOf(this.model, index)).then(function () {
+        if (self.thumbs.visible.get(index) === node) self.bindThumb(node, index);
+      }, function () {});
+      return;
+    }
+    const item = resolveItem(this.model, index, detail, this.prefix);
+    node.style.background = item.color || "";
+    node.setAttribute("aria-label", "Photo " + (index + 1) + (item.alt ? ": " + item.alt : ""));
+    img.src = item.thumbnails[0].url;
+  };
+
+  /** The current photo's cell is marked (aria-current) and is the strip's one Tab stop. */
+  Viewer.prototype.markThumb = function (node, index) {
+    const current = index === this.current;
+    if (current) node.setAttribute("aria-current", "true"); else node.removeAttribute("aria-current");
+    node.tabIndex = current ? 0 : -1;
+  };
+
+  /** Makes the cells near the strip's scroll position exist (`centre`: first scrolls the
+   *  current photo's to the middle), and marks the current one. */
+  Viewer.prototype.updateStrip = function (centre) {
+    const strip = this.strip, self = this;
+    if (!strip || this.current < 0) return;
+    const width = strip.clientWidth;
+    if (centre) strip.scrollLeft = this.current * THUMB + THUMB / 2 - width / 2;
+    const left = strip.scrollLeft;
+    // The strip's width and a quarter of it either side.
+    const first = Math.max(0, Math.floor((left - width / 4) / THUMB));
+    const last = Math.min(this.model.count - 1, Math.floor((left + 1.25 * width) / THUMB));
+    const indices = [];
+    for (let i = first; i <= last; i++) indices.push(i);
+    const focused = document.activeElement;
+    this.thumbs.update(withKept(indices, focused && focused.parentNode === this.track ? Number(focused.getAttribute("data-index")) : -1));
+    this.thumbs.visible.forEach(function (node, index) { self.markThumb(node, index); });
+  };
+
   /** Moves by `delta` photos (clamped to the album's ends when `clamp`). */
   Viewer.prototype.step = function (delta, clamp) {
     if (this.current < 0 || this.state === "closing") return;
@@ -627,7 +749,7 @@
   };
 
   const api = {
-    fitSize: fitSize, clampPan: clampPan, zoomAround: zoomAround, swipeAction: swipeAction, nextZoomLevel: nextZoomLevel,
+    fitSize: fitSize, clampPan: clampPan, zoomAround: zoomAround, swipeAction: swipeAction, releaseSpeed: releaseSpeed, nextZoomLevel: nextZoomLevel,
     photoStatus: photoStatus, trapTarget: trapTarget, cameraLine: cameraLine, lightboxTitle: lightboxTitle,
   };
   if (typeof module === "object" && module.exports) module.exports = api;
