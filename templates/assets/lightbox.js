@@ -297,7 +297,7 @@
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (key === "Tab") {
       // The focus trap.
-      const list = Array.from(this.lightbox.querySelectorAll("button, a[href], video")).filter(function (node) { return !node.hidden && node.tabIndex >= 0; });
+      const list = Array.from(this.lightbox.querySelectorAll("button, a[href], video")).filter(function (node) { return !node.hidden && node.getAttribute("tabindex") !== "-1"; });
       const target = trapTarget(list, document.activeElement, event.shiftKey);
       if (target) { event.preventDefault(); target.focus(); }
       return;
