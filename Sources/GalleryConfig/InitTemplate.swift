@@ -81,6 +81,9 @@ extension SiteConfiguration {
         # Seconds each photo stays on screen in the lightbox's slideshow (\(SettingRange.text(SettingRange.slideshowInterval))).
         slideshow_interval: \(defaults.slideshowInterval)
 
+        # A strip of the album's thumbnails under the photo in the lightbox.
+        lightbox_thumbnails: \(defaults.lightboxThumbnails)
+
         # Videos (ffmpeg must be installed): the largest height of their web version as shown
         # (a portrait clip's long side) (\(SettingRange.text(SettingRange.videoMaxHeight)) px); its quality when it is encoded
         # (\(SettingRange.text(SettingRange.quality))); videos longer than video_max_duration minutes are skipped (\(SettingRange.text(SettingRange.videoMaxDuration))).

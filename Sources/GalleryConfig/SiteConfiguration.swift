@@ -93,6 +93,8 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var dateFormat: DateFormat
     /// Seconds each photo stays in the lightbox's slideshow.
     public var slideshowInterval: Int
+    /// Whether the lightbox shows a strip of the album's thumbnails under the photo.
+    public var lightboxThumbnails: Bool
     /// The largest height of a video's web version as shown, after its display rotation (px).
     public var videoMaxHeight: Int
     /// Quality of a video's web version when it is encoded, 1 to 100.
@@ -128,6 +130,7 @@ public struct SiteConfiguration: Sendable, Hashable {
         downloadOriginals = false
         dateFormat = .default
         slideshowInterval = 4
+        lightboxThumbnails = false
         videoMaxHeight = 1080
         videoQuality = 75
         videoMaxDuration = 30
@@ -216,6 +219,7 @@ public struct SiteConfiguration: Sendable, Hashable {
                 configuration.dateFormat = format
             case "slideshow_interval":
                 configuration.slideshowInterval = try reader.int(entry, in: SettingRange.slideshowInterval, unit: " (seconds)").get()
+            case "lightbox_thumbnails": configuration.lightboxThumbnails = try reader.bool(entry).get()
             case "video_max_height":
                 configuration.videoMaxHeight = try reader.int(entry, in: SettingRange.videoMaxHeight, unit: " (px)").get()
             case "video_quality": configuration.videoQuality = try reader.int(entry, in: SettingRange.quality).get()
@@ -241,7 +245,7 @@ public struct SiteConfiguration: Sendable, Hashable {
     public static let keys = [
         "title", "author", "base_url", "breakpoints", "gap", "page_padding", "thumbnail_widths", "photo_widths",
         "formats", "quality", "colour", "sort", "max_megapixels", "strip_gps", "download_originals",
-        "date_format", "slideshow_interval", "group", "layout", "show_exif", "min_rating",
+        "date_format", "slideshow_interval", "lightbox_thumbnails", "group", "layout", "show_exif", "min_rating",
         "video_max_height", "video_quality", "video_max_duration",
     ]
 

@@ -100,6 +100,7 @@ struct PageRenderer: Sendable {
         context["wallIsGrouped"] = pageWall.isGrouped
         context["wallIsRows"] = pageWall.isRows
         context["slideshowInterval"] = options.slideshowInterval
+        context["lightboxThumbnails"] = options.lightboxThumbnails
         let sizesAttribute = pageWall.sizesAttribute(pagePadding: options.pagePadding)
         context["tiles"] = range.map { position in
             tile(photos[position], position: position, wallIndex: position - range.lowerBound, wall: pageWall,

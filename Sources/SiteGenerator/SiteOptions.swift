@@ -78,6 +78,8 @@ public struct SiteOptions: Sendable {
     public var dateFormat: DateFormat = SiteConfiguration().dateFormat
     /// Seconds each photo stays in the lightbox's slideshow (`slideshow_interval`).
     public var slideshowInterval: Int = SiteConfiguration().slideshowInterval
+    /// Whether the lightbox shows a strip of the album's thumbnails (`lightbox_thumbnails`).
+    public var lightboxThumbnails: Bool = SiteConfiguration().lightboxThumbnails
     /// Whether photo pages and the lightbox show the camera settings (`show_exif`).
     public var showExif: Bool = SiteConfiguration().showExif
     /// The fewest stars a published photo has (`min_rating`); rejected photos are never published.
@@ -155,6 +157,7 @@ public struct SiteOptions: Sendable {
         sourceFormats = sources
         dateFormat = configuration.dateFormat
         slideshowInterval = configuration.slideshowInterval
+        lightboxThumbnails = configuration.lightboxThumbnails
         video = VideoSettings(
             maxHeight: configuration.videoMaxHeight, quality: configuration.videoQuality,
             maxDuration: Double(configuration.videoMaxDuration) * 60)

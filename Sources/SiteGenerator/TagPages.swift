@@ -60,6 +60,7 @@ extension PageRenderer {
         context["framesURL"] = page == 1 ? "frames.json" : "../frames.json"
         context["wallIsSlice"] = page > 1
         context["slideshowInterval"] = options.slideshowInterval
+        context["lightboxThumbnails"] = options.lightboxThumbnails
         let sizes = pageWall.sizesAttribute(pagePadding: options.pagePadding)
         context["tiles"] = range.map { position in
             tile(photos[position], position: position, wallIndex: position - range.lowerBound, wall: pageWall, renderedCount: range.count, sizes: sizes, directory: directory)

@@ -11,7 +11,6 @@ import os
 import pathlib
 import re
 import subprocess
-import time
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
@@ -21,7 +20,7 @@ import framedata
 import sitecheck
 from conftest import REPO, make_driver, serve
 from photo_factory import album, png
-from test_viewer import LIGHTBOX_OPEN as OPEN, wait_until
+from test_viewer import LIGHTBOX_OPEN as OPEN, LIGHTBOX_SETTLED as SETTLED, wait_until
 
 PHONE, DESKTOP = (390, 844), (1440, 900)
 
@@ -92,9 +91,8 @@ def test_next_twice_moves_two_photos_and_focus_stays_on_next(server, browser):
     assert counter(browser) == "1 / 5"
     browser.execute_script("document.querySelector('.lb-next').focus()")
     keys(browser, Keys.ENTER, Keys.ENTER)
-    time.sleep(0.3)
+    wait_until(browser, "document.querySelector('.lb-counter').textContent === '3 / 5'")
     assert browser.execute_script(f"return {OPEN}"), "the lightbox closed"
-    assert counter(browser) == "3 / 5"
     assert active(browser)["label"] == "Next photo", active(browser)
     # The dialog is named after the photo and the live region says which it is.
     label = browser.execute_script("return document.querySelector('.lightbox').getAttribute('aria-label')")
@@ -181,28 +179,32 @@ def test_the_address_is_the_photos_page_back_closes_and_the_address_opens_that_p
     assert browser.current_url.endswith("nature/index.html")
 
 
+# The wall has laid out the tiles for where the page is scrolled now (its update has run).
+WALL_UPDATED = "!window.cascadeViewer.scheduled && window.cascadeViewer.lastScroll === window.scrollY"
+
+
 def test_tiles_stay_in_reading_order_and_shift_tab_walks_back_in_a_5000_photo_album(built, browser):
     base, _ = built
     start(browser, base + "many/index.html", (1280, 900))
     browser.execute_script("window.scrollTo(0, document.documentElement.scrollHeight * 0.4)")
-    time.sleep(0.5)
+    wait_until(browser, WALL_UPDATED)
     browser.execute_script("window.scrollBy(0, -300)")
-    time.sleep(0.5)
+    wait_until(browser, WALL_UPDATED)
     order = browser.execute_script("return [...document.querySelectorAll('.wall .tile')].map(t => +t.dataset.index)")
     assert order == sorted(order), "tiles are not in the DOM in item order"
     middle = order[len(order) // 2]
     browser.execute_script(f"document.querySelector('.wall .tile[data-index=\"{middle}\"]').focus()")
     for step in range(1, 41):
         shift_tab(browser)
-        time.sleep(0.05)
+        wait_until(browser, WALL_UPDATED)
         assert active(browser)["index"] == str(middle - step), f"Shift+Tab {step} from tile {middle}: {active(browser)}"
     for step in range(1, 41):
         keys(browser, Keys.TAB)
-        time.sleep(0.05)
+        wait_until(browser, WALL_UPDATED)
         assert active(browser)["index"] == str(middle - 40 + step), f"Tab {step}: {active(browser)}"
     # A focused tile stays while the page scrolls far away from it.
     browser.execute_script("window.scrollTo(0, document.documentElement.scrollHeight * 0.9)")
-    time.sleep(0.5)
+    wait_until(browser, WALL_UPDATED)
     assert active(browser)["index"] == str(middle)
 
 
@@ -214,8 +216,8 @@ def test_double_click_zooms_to_twice_the_fitted_size_with_the_largest_image(buil
     start(browser, base + "large/index.html", DESKTOP)
     browser.execute_script(f"document.querySelector('.wall .tile[data-index=\"{index}\"]').click()")
     wait_until(browser, OPEN)
-    # Measured once the photo has flown out of its tile.
-    wait_until(browser, "!document.querySelector('.lightbox').classList.contains('is-gliding')")
+    # Measured once the photo has flown out of its tile and is at rest.
+    wait_until(browser, SETTLED)
     fitted = browser.execute_script("return document.querySelector('.lightbox-image').getBoundingClientRect().width")
     assert fitted < largest["width"]
     # Zoom levels are the fitted size's 2x and 4x; 2x loads the first image at least that wide
@@ -227,10 +229,10 @@ def test_double_click_zooms_to_twice_the_fitted_size_with_the_largest_image(buil
                " && document.querySelector('.lightbox-image').complete")
     # (The zoom glides: its size is read once the glide has ended, a state, not after a time.)
     width_is = "Math.abs(document.querySelector('.lightbox-image').getBoundingClientRect().width - {}) <= 2"
-    wait_until(browser, "!document.querySelector('.lightbox').classList.contains('is-gliding') && " + width_is.format(2 * fitted))
+    wait_until(browser, SETTLED + " && " + width_is.format(2 * fitted))
     # Escape from zoom: double-click again fits it; a small photo is never enlarged.
     ActionChains(browser).double_click(browser.find_element("css selector", ".lightbox-image")).perform()
-    wait_until(browser, "!document.querySelector('.lightbox').classList.contains('is-gliding') && " + width_is.format(fitted))
+    wait_until(browser, SETTLED + " && " + width_is.format(fitted))
     small = next(i for i, item in enumerate(frames["items"]) if item["width"] == 300)
     keys(browser, Keys.HOME)
     for _ in range(small):
@@ -246,7 +248,7 @@ def open_large_photo(browser, base, out):
     start(browser, base + "large/index.html", PHONE)
     browser.execute_script(f"document.querySelector('.wall .tile[data-index=\"{index}\"]').click()")
     wait_until(browser, OPEN)
-    wait_until(browser, "!document.querySelector('.lightbox').classList.contains('is-gliding')")
+    wait_until(browser, SETTLED)
 
 
 def test_download_caption_date_and_slideshow(built, browser):
@@ -262,7 +264,9 @@ def test_download_caption_date_and_slideshow(built, browser):
     browser.execute_script("document.querySelector('.lb-play').click()")
     wait_until(browser, "document.querySelector('.lb-counter').textContent.startsWith('2 /')", seconds=4)
     browser.execute_script("document.querySelector('.lb-play').click()")
-    time.sleep(1.5)
+    # Paused: no step is pending any more, so it stays on the second photo.
+    assert browser.execute_script("return !window.cascadeViewer.timer && !window.cascadeViewer.playing()"
+                                  " && document.querySelector('.lb-play').getAttribute('aria-pressed') === 'false'")
     assert counter(browser).startswith("2 /")
 
 
@@ -315,7 +319,7 @@ def test_axe_finds_no_violations(server, browser, size, scheme):
             wait_until(browser, OPEN)
             wait_until(browser, "document.querySelector('.lightbox-image').complete")
             # Once the opening's fade is over (its colours are the ones to check).
-            wait_until(browser, "!document.querySelector('.lightbox').classList.contains('is-gliding')")
+            wait_until(browser, SETTLED)
         browser.execute_script(source)
         for violation in browser.execute_async_script(AXE_RUN):
             failures.append(f"{page}{' (lightbox)' if lightbox else ''}: {violation}")
@@ -351,16 +355,21 @@ def test_touch_swipes_move_and_close_and_a_pinch_zooms(built, browser):
     base, out = built
     open_large_photo(browser, base, out)
     before = counter(browser)
+    browser.execute_script("window.pointerEnds = 0; for (const t of ['pointerup', 'pointercancel'])"
+                           " addEventListener(t, () => { window.pointerEnds += 1; }, true)")
     # Two fingers moving apart zoom in; the photo can then be panned, not swiped away.
     touch(browser, "touchStart", [(180, 400), (210, 400)])
     for step in range(1, 11):
         touch(browser, "touchMove", [(180 - 8 * step, 400), (210 + 8 * step, 400)])
     touch(browser, "touchEnd", [])
+    wait_until(browser, "window.pointerEnds === 2")
     wait_until(browser, "document.querySelector('.lightbox').classList.contains('is-zoomed')")
     assert browser.execute_script("return window.cascadeViewer.zoom.scale") > 1.5
     touch(browser, "touchStart", [(300, 400)])
     touch(browser, "touchMove", [(150, 400)])
     touch(browser, "touchEnd", [])
+    # Once the page has seen the finger lifted.
+    wait_until(browser, "window.pointerEnds === 3")
     assert counter(browser) == before, "a drag on a zoomed photo changed the photo"
     browser.execute_script("window.cascadeViewer.zoomTo(1)")
     # Not zoomed: a swipe to the left goes on, a swipe down closes.

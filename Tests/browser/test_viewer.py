@@ -112,6 +112,15 @@ def wait_until(driver, script, seconds=10):
 
 LIGHTBOX_OPEN = "document.querySelector('.lightbox') && !document.querySelector('.lightbox').hidden"
 
+# The lightbox at rest: open (or zoomed), no glide and no transition of the photo running, and
+# the photo sized for the stage as it is now. Geometry is read only then, never after a time.
+LIGHTBOX_SETTLED = """(() => {
+  const v = window.cascadeViewer, box = document.querySelector('.lightbox');
+  if (!v || !box || box.hidden || !['open', 'zoomed'].includes(box.dataset.state)) return false;
+  if (box.classList.contains('is-gliding') || v.zoomer.getAnimations().length) return false;
+  return v.fitFor === v.stage.clientWidth + 'x' + v.stage.clientHeight;
+})()"""
+
 
 def viewer_started(driver, tries=200):
     """Whether the viewer script starts on the page, asked every 50 ms, `tries` times."""

@@ -3,60 +3,81 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const viewer = require("../../templates/assets/viewer.js");
+const lightbox = require("../../templates/assets/lightbox.js");
 
 test("a photo fits the stage but is never enlarged past its largest image", function () {
-  assert.deepEqual(viewer.fitSize(2400, 1600, 1440, 780), { width: 1170, height: 780 });
-  assert.deepEqual(viewer.fitSize(1600, 2400, 390, 700), { width: 390, height: 585 });
+  assert.deepEqual(lightbox.fitSize(2400, 1600, 1440, 780), { width: 1170, height: 780 });
+  assert.deepEqual(lightbox.fitSize(1600, 2400, 390, 700), { width: 390, height: 585 });
   // A small photo stays at its own size in a large stage.
-  assert.deepEqual(viewer.fitSize(320, 240, 1440, 780), { width: 320, height: 240 });
+  assert.deepEqual(lightbox.fitSize(320, 240, 1440, 780), { width: 320, height: 240 });
   // A tiny one is enlarged to be seen (its longer side 240 px), within the stage.
-  assert.deepEqual(viewer.fitSize(1, 1, 1440, 780), { width: 240, height: 240 });
-  assert.deepEqual(viewer.fitSize(2, 3, 1440, 780), { width: 160, height: 240 });
-  assert.deepEqual(viewer.fitSize(2, 3, 100, 120), { width: 80, height: 120 });
+  assert.deepEqual(lightbox.fitSize(1, 1, 1440, 780), { width: 240, height: 240 });
+  assert.deepEqual(lightbox.fitSize(2, 3, 1440, 780), { width: 160, height: 240 });
+  assert.deepEqual(lightbox.fitSize(2, 3, 100, 120), { width: 80, height: 120 });
 });
 
 test("zooming keeps the point under the cursor in place, and panning stays within the photo", function () {
-  const zoom = viewer.zoomAround({ scale: 1, x: 0, y: 0 }, 2, 100, -50);
+  const zoom = lightbox.zoomAround({ scale: 1, x: 0, y: 0 }, 2, 100, -50);
   // The photo's point under the cursor, (100, −50) from the centre at scale 1, is still there.
   assert.equal(zoom.x + zoom.scale * 100, 100);
   assert.equal(zoom.y + zoom.scale * -50, -50);
   assert.deepEqual(zoom, { scale: 2, x: -100, y: 50 });
-  const back = viewer.zoomAround(zoom, 1, 100, -50);
+  const back = lightbox.zoomAround(zoom, 1, 100, -50);
   assert.deepEqual(back, { scale: 1, x: 0, y: 0 });
   // A 1000 px wide photo at 2× in an 1200 px stage may move 400 px either way, no further.
-  assert.equal(viewer.clampPan(900, 2, 1000, 1200), 400);
-  assert.equal(viewer.clampPan(-900, 2, 1000, 1200), -400);
-  assert.equal(viewer.clampPan(30, 2, 1000, 1200), 30);
+  assert.equal(lightbox.clampPan(900, 2, 1000, 1200), 400);
+  assert.equal(lightbox.clampPan(-900, 2, 1000, 1200), -400);
+  assert.equal(lightbox.clampPan(30, 2, 1000, 1200), 30);
   // Not larger than the stage: centred.
-  assert.equal(viewer.clampPan(30, 1, 1000, 1200), 0);
+  assert.equal(lightbox.clampPan(30, 1, 1000, 1200), 0);
 });
 
 test("swipes: sideways moves, down closes, short drags do nothing", function () {
-  assert.equal(viewer.swipeAction(-120, 10), "next");
-  assert.equal(viewer.swipeAction(120, -20), "previous");
-  assert.equal(viewer.swipeAction(10, 200), "close");
-  assert.equal(viewer.swipeAction(20, 30), "");
-  assert.equal(viewer.swipeAction(0, -200), "", "a swipe up does not close");
-  assert.equal(viewer.swipeAction(90, 100), "", "a diagonal drag is neither");
+  assert.equal(lightbox.swipeAction(-120, 10), "next");
+  assert.equal(lightbox.swipeAction(120, -20), "previous");
+  assert.equal(lightbox.swipeAction(10, 200), "close");
+  assert.equal(lightbox.swipeAction(20, 30), "");
+  assert.equal(lightbox.swipeAction(0, -200), "", "a swipe up does not close");
+  assert.equal(lightbox.swipeAction(90, 100), "", "a diagonal drag is neither");
+});
+
+test("a flick moves on however short; a slow drag moves on past a quarter of the stage, or snaps back", function () {
+  // 30 px at 1 px/ms (a flick) moves; at 0.03 px/ms it snaps back.
+  assert.equal(lightbox.swipeAction(-30, 2, -1, 390), "next");
+  assert.equal(lightbox.swipeAction(30, 2, 1, 390), "previous");
+  assert.equal(lightbox.swipeAction(-30, 2, -0.03, 390), "");
+  // A flick back the other way at the end of a drag is no flick onwards.
+  assert.equal(lightbox.swipeAction(-30, 2, 1, 390), "");
+  // Slow: a quarter of the stage (390 px: 97.5 px) decides.
+  assert.equal(lightbox.swipeAction(-90, 2, 0, 390), "");
+  assert.equal(lightbox.swipeAction(-100, 2, 0, 390), "next");
+  assert.equal(lightbox.swipeAction(-8, 0, -2, 390), "", "a flick of a few pixels is a tap");
+});
+
+test("the release speed is the last 100 ms of moves, and nothing after a rest", function () {
+  const moves = [{ x: 300, t: 0 }, { x: 290, t: 500 }, { x: 270, t: 520 }, { x: 250, t: 540 }];
+  assert.equal(lightbox.releaseSpeed(moves, 545), -1);  // 290 to 250 in 40 ms
+  assert.equal(lightbox.releaseSpeed(moves, 700), 0, "the finger rested before letting go");
+  assert.equal(lightbox.releaseSpeed([{ x: 1, t: 0 }], 5), 0);
 });
 
 test("the live region names the photo and where it is", function () {
-  assert.equal(viewer.photoStatus(2, 9, "Dune"), "Photo 3 of 9: Dune");
-  assert.equal(viewer.photoStatus(0, 1, ""), "Photo 1 of 1");
+  assert.equal(lightbox.photoStatus(2, 9, "Dune"), "Photo 3 of 9: Dune");
+  assert.equal(lightbox.photoStatus(0, 1, ""), "Photo 1 of 1");
 });
 
 test("camera settings make one line; anything but a list of texts makes none", function () {
-  assert.equal(viewer.cameraLine(["Canon EOS R5", "f/2.8", "1/250 s", "ISO 400"]), "Canon EOS R5 · f/2.8 · 1/250 s · ISO 400");
-  assert.equal(viewer.cameraLine(undefined), "");
-  assert.equal(viewer.cameraLine("f/2.8"), "");
-  assert.equal(viewer.cameraLine(["f/2.8", 3, ""]), "f/2.8");
+  assert.equal(lightbox.cameraLine(["Canon EOS R5", "f/2.8", "1/250 s", "ISO 400"]), "Canon EOS R5 · f/2.8 · 1/250 s · ISO 400");
+  assert.equal(lightbox.cameraLine(undefined), "");
+  assert.equal(lightbox.cameraLine("f/2.8"), "");
+  assert.equal(lightbox.cameraLine(["f/2.8", 3, ""]), "f/2.8");
 });
 
 test("a title of its own heads the caption; one the caption starts with is not repeated", function () {
-  assert.equal(viewer.lightboxTitle("Beach", "Low tide at noon"), "Beach");
-  assert.equal(viewer.lightboxTitle("Low tide", "Low tide at noon"), "");
-  assert.equal(viewer.lightboxTitle("IMG_1", "IMG_1"), "");
-  assert.equal(viewer.lightboxTitle(undefined, "text"), "");
+  assert.equal(lightbox.lightboxTitle("Beach", "Low tide at noon"), "Beach");
+  assert.equal(lightbox.lightboxTitle("Low tide", "Low tide at noon"), "");
+  assert.equal(lightbox.lightboxTitle("IMG_1", "IMG_1"), "");
+  assert.equal(lightbox.lightboxTitle(undefined, "text"), "");
 });
 
 test("URL templates: an album's slug fills {id}; a tag page's path fills {dir} and {name}", function () {
@@ -68,12 +89,12 @@ test("URL templates: an album's slug fills {id}; a tag page's path fills {dir} a
 
 test("the focus trap goes round the controls both ways", function () {
   const list = ["close", "prev", "next"];
-  assert.equal(viewer.trapTarget(list, "next", false), "close");
-  assert.equal(viewer.trapTarget(list, "close", true), "next");
-  assert.equal(viewer.trapTarget(list, "prev", false), "next");
-  assert.equal(viewer.trapTarget(list, "dialog", false), "close");
-  assert.equal(viewer.trapTarget(list, "dialog", true), "next");
-  assert.equal(viewer.trapTarget([], "dialog", true), null);
+  assert.equal(lightbox.trapTarget(list, "next", false), "close");
+  assert.equal(lightbox.trapTarget(list, "close", true), "next");
+  assert.equal(lightbox.trapTarget(list, "prev", false), "next");
+  assert.equal(lightbox.trapTarget(list, "dialog", false), "close");
+  assert.equal(lightbox.trapTarget(list, "dialog", true), "next");
+  assert.equal(lightbox.trapTarget([], "dialog", true), null);
 });
 
 /** A stand-in for the wall: children with data-index, insertBefore as the DOM does it. */
