@@ -202,6 +202,41 @@ public struct GalleryPhoto: Sendable, Hashable {
         (metadataField({ $0.keywords }, { $0.keywords }) ?? []).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
     }
 
+    /// The photo's creator (XMP `dc:creator`, else EXIF Artist, else IPTC By-line), when it has
+    /// visible text.
+    public var creator: String? {
+        metadataField({ $0.creator }, { $0.artist })?.trimmingWhitespace().nonEmpty
+    }
+
+    /// The photo's copyright notice (XMP `dc:rights`, else EXIF Copyright, else IPTC Copyright
+    /// Notice), when it has visible text.
+    public var copyright: String? {
+        metadataField({ $0.rights }, { $0.copyright })?.trimmingWhitespace().nonEmpty
+    }
+
+    /// The people of the photo's named face regions (sidecar, else embedded XMP), each once;
+    /// empty when none. Only names: a region's rectangle is never read.
+    public var people: [String] {
+        Self.distinct(metadataField({ $0.people }, { $0.people }) ?? [])
+    }
+
+    /// The place the photographer wrote, most specific first: sublocation, city, state,
+    /// country (the sidecar's when it names any of them, else the file's), each once; empty
+    /// when none. Never worked out from GPS.
+    public var places: [String] {
+        if let sidecar = fields.sidecar, sidecar.hasPlace {
+            return Self.distinct([sidecar.sublocation, sidecar.city, sidecar.state, sidecar.country].compactMap { $0 })
+        }
+        let file = fields.info.metadata
+        return Self.distinct([file.sublocation, file.city, file.state, file.country].compactMap { $0 })
+    }
+
+    /// The names trimmed, the empty ones left out, each once (ignoring case), in order.
+    private static func distinct(_ names: [String]) -> [String] {
+        var seen: Set<String> = []
+        return names.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
+    }
+
     /// The star rating (XMP `xmp:Rating`, else EXIF Rating): -1 rejected, 0 unrated, 1 to 5.
     public var rating: Int {
         metadataField({ $0.rating }, { $0.rating }) ?? 0

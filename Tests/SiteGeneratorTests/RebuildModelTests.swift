@@ -29,6 +29,16 @@ struct RebuildModelTests {
         return try image.encoded(as: .jpeg(quality: 90))
     }
 
+    /// A sidecar naming one face region, as digiKam writes it.
+    static func faceSidecar(_ person: String) -> String {
+        xmpSidecar("""
+            <mwg-rs:Regions rdf:parseType="Resource"><mwg-rs:RegionList><rdf:Bag><rdf:li>
+             <rdf:Description mwg-rs:Name="\(person)" mwg-rs:Type="Face">
+              <mwg-rs:Area stArea:x="0.5" stArea:y="0.5" stArea:w="0.1" stArea:h="0.1" stArea:unit="normalized"/>
+             </rdf:Description></rdf:li></rdf:Bag></mwg-rs:RegionList></mwg-rs:Regions>
+            """, attributes: #"xmlns:mwg-rs="http://www.metadataworkinggroup.com/schemas/regions/" xmlns:stArea="http://ns.adobe.com/xmp/sType/Area#""#)
+    }
+
     func build(_ source: TemporaryFolder, _ output: String, _ settings: Settings, jobs: Int, catalog: String, verify: Bool = false) async throws {
         var options = SiteOptions(sourceDirectory: source.path, outputDirectory: output, title: "M",
                                   imageFormat: .jpeg(quality: settings.quality), jobs: jobs)
@@ -73,7 +83,7 @@ struct RebuildModelTests {
         var log: [String] = []
         for step in 0..<12 {
             let names = photos(source)
-            switch random.int(0...13) {
+            switch random.int(0...14) {
             case 0:
                 let name = "\(albums[random.int(0...2)])/n\(step).jpg"
                 try source.write(name, try newPhoto())
@@ -165,6 +175,13 @@ struct RebuildModelTests {
                     try FileManager.default.removeItem(atPath: source.path + "/" + name)
                     log.append("delete \(name)")
                 }
+            case 13:
+                // A face's name set or changed in a sidecar (as digiKam writes it): the person's
+                // pages, the list of people, the photo's page and its album's frame data.
+                let name = names[random.int(0...(names.count - 1))]
+                let person = ["Ann Lee", "Bo Chen", "Jürgen Müller"][random.int(0...2)]
+                try source.write(name + ".xmp", Array(Self.faceSidecar(person).utf8))
+                log.append("face \(person) in \(name)")
             default:
                 // A name taken by a deleted photo.
                 if names.count > 2 {
