@@ -151,6 +151,21 @@ public struct GalleryPhoto: Sendable, Hashable {
         return String(fileName[..<dot])
     }
 
+    /// Whether the file's name is one a camera or phone gave it (`IMG_0001`, `DSC_1234`,
+    /// `P1010001`, `PXL_20240701_123456789`, `20240701_123456`), which says nothing of the
+    /// picture: at least three digits, no lower-case letter, at most five letters. A name a
+    /// person gave (`Dune at dawn`, `beach2`) is not.
+    public var hasCameraName: Bool {
+        var digits = 0
+        var letters = 0
+        for scalar in stem.unicodeScalars {
+            if scalar.properties.numericType != nil { digits += 1 }
+            else if scalar.properties.isLowercase { return false }
+            else if scalar.properties.isAlphabetic { letters += 1 }
+        }
+        return digits >= 3 && letters <= 5
+    }
+
     /// The caption as plain text, for alt text and titles: ``captionText``, else the text of
     /// ``captionHTML`` without its tags, else the EXIF image description when it has visible text.
     public var caption: String? {

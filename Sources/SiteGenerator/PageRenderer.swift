@@ -538,10 +538,16 @@ struct PageRenderer: Sendable {
         describedTitle(photo) ?? plan.photos[photo].photo.stem
     }
 
-    /// The title of a link to a photo (previous, next): ``describedTitle(_:)``, else
-    /// ``genericName(_:)``, never a camera's file name.
+    /// The title of a link to a photo (previous, next) and of the lightbox: ``describedTitle(_:)``,
+    /// else ``plainName(_:)``.
     func linkTitle(_ photo: Int) -> String {
-        describedTitle(photo) ?? genericName(photo)
+        describedTitle(photo) ?? plainName(photo)
+    }
+
+    /// A photo's name when it has no title or caption: its file name without extension, unless
+    /// a camera gave it (``GalleryPhoto/hasCameraName``): then ``genericName(_:)``.
+    func plainName(_ photo: Int) -> String {
+        plan.photos[photo].photo.hasCameraName ? genericName(photo) : plan.photos[photo].photo.stem
     }
 
     /// "Photo 3 of Holidays" ("Video 3 of Holidays"): a photo named by its place in its album.
@@ -580,9 +586,9 @@ struct PageRenderer: Sendable {
     }
 
     /// The alternative text of a photo's image: its caption, else its title, else
-    /// ``genericName(_:)`` (never a camera's file name, which says nothing of the picture).
+    /// ``plainName(_:)`` (never a camera's file name, which says nothing of the picture).
     func altText(_ photo: Int) -> String {
-        plan.photos[photo].photo.caption ?? plan.photos[photo].photo.metadataTitle ?? genericName(photo)
+        plan.photos[photo].photo.caption ?? plan.photos[photo].photo.metadataTitle ?? plainName(photo)
     }
 
     func cover(of index: Int) -> Int? {
