@@ -178,10 +178,13 @@ struct RebuildModelTests {
             case 13:
                 // A face's name set or changed in a sidecar (as digiKam writes it): the person's
                 // pages, the list of people, the photo's page and its album's frame data.
+                // A face named in one build, renamed before the next (the edit checked).
                 let name = names[random.int(0...(names.count - 1))]
-                let person = ["Ann Lee", "Bo Chen", "Jürgen Müller"][random.int(0...2)]
-                try source.write(name + ".xmp", Array(Self.faceSidecar(person).utf8))
-                log.append("face \(person) in \(name)")
+                let people = ["Ann Lee", "Bo Chen", "Jürgen Müller"].shuffled(using: &random)
+                try source.write(name + ".xmp", Array(Self.faceSidecar(people[0]).utf8))
+                try await build(source, output.path, settings, jobs: jobs, catalog: state.path + "/catalog.sqlite", verify: verify)
+                try source.write(name + ".xmp", Array(Self.faceSidecar(people[1]).utf8))
+                log.append("face \(people[0]) renamed \(people[1]) in \(name)")
             default:
                 // A name taken by a deleted photo.
                 if names.count > 2 {
