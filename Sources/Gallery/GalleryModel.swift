@@ -152,18 +152,27 @@ public struct GalleryPhoto: Sendable, Hashable {
     }
 
     /// Whether the file's name is one a camera or phone gave it (`IMG_0001`, `DSC_1234`,
-    /// `P1010001`, `PXL_20240701_123456789`, `20240701_123456`), which says nothing of the
-    /// picture: at least three digits, no lower-case letter, at most five letters. A name a
-    /// person gave (`Dune at dawn`, `beach2`) is not.
+    /// `P1010001`, `PXL_20240701_123456789`, `20240701_123456`, `IMG_0001 (2)`), which says
+    /// nothing of the picture: four digits in a row or more, no lower-case letter, at most five
+    /// letters, nothing but ASCII letters, digits, `_`, `-`, `.`, spaces and parentheses. A
+    /// name a person gave (`Dune at dawn`, `beach2024`, `100%`) is not.
     public var hasCameraName: Bool {
-        var digits = 0
+        var run = 0
+        var longestRun = 0
         var letters = 0
-        for scalar in stem.unicodeScalars {
-            if scalar.properties.numericType != nil { digits += 1 }
-            else if scalar.properties.isLowercase { return false }
-            else if scalar.properties.isAlphabetic { letters += 1 }
+        for byte in stem.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                run += 1
+                longestRun = max(longestRun, run)
+                continue
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): letters += 1
+            case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: " "), UInt8(ascii: "("), UInt8(ascii: ")"): break
+            default: return false
+            }
+            run = 0
         }
-        return digits >= 3 && letters <= 5
+        return longestRun >= 4 && letters <= 5
     }
 
     /// The caption as plain text, for alt text and titles: ``captionText``, else the text of

@@ -127,10 +127,10 @@ struct PeoplePlacesSiteTests {
         #expect(c.contains("<span class=\"caption caption-text\">First line\nSecond line</span>"))
         #expect(!(try output.read("trip/index.html")).contains("alt=\"IMG_0001\""))
         // c.jpg, named by a person, keeps its name where it has nothing better (its caption here).
-        for stem in ["IMG_0001", "DSC_1234", "P1010001", "PXL_20240701_123456789", "20240701_123456", "IMG_E0012"] {
+        for stem in ["IMG_0001", "DSC_1234", "P1010001", "PXL_20240701_123456789", "20240701_123456", "IMG_E0012", "IMG_0001 (2)"] {
             #expect(GalleryPhotoNames.isCamera(stem), "\(stem)")
         }
-        for stem in ["c", "Dune at dawn", "beach2024", "IMG", "Holiday_001"] {
+        for stem in ["c", "Dune at dawn", "beach2024", "IMG", "Holiday_001", "100%", "IMG_1", "ÉTÉ_2024"] {
             #expect(!GalleryPhotoNames.isCamera(stem), "\(stem)")
         }
     }
