@@ -162,6 +162,30 @@ public struct GalleryPhoto: Sendable, Hashable {
         return String(fileName[..<dot])
     }
 
+    /// Whether the file's name is one a camera or phone gave it (`IMG_0001`, `DSC_1234`,
+    /// `P1010001`, `PXL_20240701_123456789`, `20240701_123456`, `IMG_0001 (2)`), which says
+    /// nothing of the picture: four digits in a row or more, no lower-case letter, at most five
+    /// letters, nothing but ASCII letters, digits, `_`, `-`, `.`, spaces and parentheses. A
+    /// name a person gave (`Dune at dawn`, `beach2024`, `100%`) is not.
+    public var hasCameraName: Bool {
+        var run = 0
+        var longestRun = 0
+        var letters = 0
+        for byte in stem.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                run += 1
+                longestRun = max(longestRun, run)
+                continue
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): letters += 1
+            case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: " "), UInt8(ascii: "("), UInt8(ascii: ")"): break
+            default: return false
+            }
+            run = 0
+        }
+        return longestRun >= 4 && letters <= 5
+    }
+
     /// The caption as plain text, for alt text and titles: ``captionText``, else the text of
     /// ``captionHTML`` without its tags, else the EXIF image description when it has visible text.
     public var caption: String? {
@@ -211,6 +235,41 @@ public struct GalleryPhoto: Sendable, Hashable {
     /// The keywords (XMP sidecar, else embedded XMP, else IPTC), each once; empty when none.
     public var keywords: [String] {
         (metadataField({ $0.keywords }, { $0.keywords }) ?? []).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+    }
+
+    /// The photo's creator (XMP `dc:creator`, else EXIF Artist, else IPTC By-line), when it has
+    /// visible text.
+    public var creator: String? {
+        metadataField({ $0.creator }, { $0.artist })?.trimmingWhitespace().nonEmpty
+    }
+
+    /// The photo's copyright notice (XMP `dc:rights`, else EXIF Copyright, else IPTC Copyright
+    /// Notice), when it has visible text.
+    public var copyright: String? {
+        metadataField({ $0.rights }, { $0.copyright })?.trimmingWhitespace().nonEmpty
+    }
+
+    /// The people of the photo's named face regions (sidecar, else embedded XMP), each once;
+    /// empty when none. Only names: a region's rectangle is never read.
+    public var people: [String] {
+        Self.distinct(metadataField({ $0.people }, { $0.people }) ?? [])
+    }
+
+    /// The place the photographer wrote, most specific first: sublocation, city, state,
+    /// country (the sidecar's when it names any of them, else the file's), each once; empty
+    /// when none. Never worked out from GPS.
+    public var places: [String] {
+        if let sidecar = fields.sidecar, sidecar.hasPlace {
+            return Self.distinct([sidecar.sublocation, sidecar.city, sidecar.state, sidecar.country].compactMap { $0 })
+        }
+        let file = fields.info.metadata
+        return Self.distinct([file.sublocation, file.city, file.state, file.country].compactMap { $0 })
+    }
+
+    /// The names trimmed, the empty ones left out, each once (ignoring case), in order.
+    private static func distinct(_ names: [String]) -> [String] {
+        var seen: Set<String> = []
+        return names.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
     }
 
     /// The star rating (XMP `xmp:Rating`, else EXIF Rating): -1 rejected, 0 unrated, 1 to 5.

@@ -71,6 +71,10 @@ extension SiteConfiguration {
         # on its page and in the lightbox.
         show_exif: true
 
+        # List the people named in photos' face regions (digiKam, Lightroom, Picasa, Windows) on
+        # their pages and give each a page of their photos; false publishes no name of a face.
+        people: true
+
         # Publish each original file and link to it from the photo's page.
         download_originals: false
 

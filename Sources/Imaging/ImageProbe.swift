@@ -2,8 +2,9 @@
 public enum ImageProbe {
     /// The version of what a probe reads: raised whenever a probe learns to read more (the
     /// IPTC caption: 2; XMP, IPTC title and keywords, camera settings, rating: 3; EXIF time
-    /// zones, partial and unreadable dates: 4), so that header information kept from an earlier
-    /// build is read again.
+    /// zones, partial and unreadable dates, credits, face regions, places, tools' internal
+    /// keywords left out: 4), so that header information kept from an earlier build is read
+    /// again.
     public static let version = 4
 
     /// Probes an image held in memory.
@@ -114,6 +115,10 @@ public enum ImageProbe {
         fields.metadata.description = fields.metadata.description ?? iptc.caption
         fields.metadata.title = iptc.title
         fields.metadata.keywords = iptc.keywords.isEmpty ? nil : iptc.keywords
+        fields.metadata.artist = fields.metadata.artist ?? iptc.byline
+        fields.metadata.copyright = fields.metadata.copyright ?? iptc.copyright
+        (fields.metadata.sublocation, fields.metadata.city, fields.metadata.state, fields.metadata.country) =
+            (iptc.sublocation, iptc.city, iptc.state, iptc.country)
         fields.metadata.apply(EmbeddedXMP.read(xmp))
         return ImageInfo(format: .jpeg, width: size.width, height: size.height, orientation: fields.orientation, metadata: fields.metadata)
     }

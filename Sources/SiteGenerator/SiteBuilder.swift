@@ -146,8 +146,8 @@ public struct SiteBuilder: Sendable {
         // The photos' files (images, originals, videos), gathered into a set of their own on
         // another core while the pages are made.
         async let photoFiles = Self.photoFiles(images.published, originals: originals)
-        let tags = TagIndex(plan: images.plan, sort: options.sort)
-        let renderer = PageRenderer(plan: images.plan, published: published, options: options, theme: theme, jobs: jobs, tags: tags)
+        let tags = TagKind.allCases.map { TagIndex(plan: images.plan, sort: options.sort, kind: $0, enabled: options.enables($0)) }
+        let renderer = PageRenderer(plan: images.plan, published: published, options: options, theme: theme, jobs: jobs, indexes: tags)
         let pages = try PageStage(renderer: renderer, writer: writer, listing: listing, jobs: jobs).run(previousKeys: earlierPages)
         var sitePages: Set<String> = []
         // (The sitemap lists pages, and no photo's file is one.)

@@ -84,6 +84,8 @@ public struct SiteOptions: Sendable {
     public var showExif: Bool = SiteConfiguration().showExif
     /// The fewest stars a published photo has (`min_rating`); rejected photos are never published.
     public var minRating: Int = SiteConfiguration().minRating
+    /// Whether named face regions make people: listed on photo pages, with pages of their own (`people`).
+    public var people: Bool = SiteConfiguration().people
     /// A test hook: albums whose input key is unchanged are rendered anyway, and one whose files
     /// come out different stops the program (see ``PageRenderer/inputKey(album:siteKey:)``).
     /// `CASCADE_VERIFY_ALBUM_KEYS=1` in the environment sets it.
@@ -163,6 +165,12 @@ public struct SiteOptions: Sendable {
             maxDuration: Double(configuration.videoMaxDuration) * 60)
         showExif = configuration.showExif
         minRating = configuration.minRating
+        people = configuration.people
+    }
+
+    /// Whether the site has the index pages of `kind` (the people's only with ``people``).
+    func enables(_ kind: TagKind) -> Bool {
+        kind != .people || people
     }
 
     /// The formats a configuration lists, whatever their order: the most widely supported one

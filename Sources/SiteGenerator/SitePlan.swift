@@ -127,9 +127,10 @@ struct SitePlan: Sendable {
             photoIndices.append(photos.count)
             photos.append(Photo(photo: photo, slug: slug, directory: directory, album: index))
         }
-        // At the root, `tags` is the tag pages' folder.
+        // At the root, `tags`, `people` and `places` are the index pages' folders (reserved
+        // whether or not the site has them, so that an album's address does not depend on it).
         var albumSlugs = SlugAllocator(reserved: directory.isEmpty
-            ? Self.reservedAlbumSlugs.union([String(TagIndex.folder.dropLast()), assetsFolder]) : Self.reservedAlbumSlugs)
+            ? Self.reservedAlbumSlugs.union(TagKind.allCases.map(\.rawValue) + [assetsFolder]) : Self.reservedAlbumSlugs)
         var childIndices: [Int] = []
         var listed: [Int] = []
         for child in album.albums {

@@ -221,7 +221,10 @@ struct ScanStage {
         var files = Array(photoFiles.map(\.0).joined())
         var others: [String] = []
         if options.baseURL != nil { others += [plan.sitemapPath, plan.feedPath] }
-        others += TagIndex(plan: plan, sort: nil).files(tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
+        for kind in TagKind.allCases {
+            others += TagIndex(plan: plan, sort: nil, kind: kind, enabled: options.enables(kind))
+                .files(tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
+        }
         for index in plan.albums.indices {
             others += plan.albumFiles(album: index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         }
