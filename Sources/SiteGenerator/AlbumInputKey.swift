@@ -27,12 +27,17 @@ extension PageRenderer {
         pageOptions.catalogPath = nil
         pageOptions.waitForLock = true
         pageOptions.verifyAlbumKeys = false
+        // (Where Pagefind was found does not shape a page; whether the site has search does:
+        // the search folder below.)
+        pageOptions.search = false
+        pageOptions.searchIndexer = nil
         var hasher = FingerprintHasher()
         hasher.combine(theme.fingerprint)
         hasher.combine(String(reflecting: pageOptions))
         hasher.combine(tags.isEmpty ? "no tags" : "tags")  // every page's footer links to the list of tags
         hasher.combine(plan.assetsFolder)  // every page links to the theme's assets
         hasher.combine(plan.feedPath)  // and to the feed
+        hasher.combine(plan.searchFolder ?? "no search")  // and to the search index
         return hasher.hex
     }
 
