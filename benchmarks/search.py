@@ -6,7 +6,7 @@ by cascade with Pagefind; prints
 - the search-index stage of the build (cascade -v's "search index" line: wall seconds), and
   Pagefind run alone on the built site (wall, processor seconds of user and system, peak RSS);
 - the bundle's size and file count;
-- in headless Chromium on loopback (python3 -m http.server): what opening the search box
+- in headless Chromium on loopback (Python's http.server, uncompressed): what opening the search box
   downloads (pagefind.js, its WebAssembly, the index's metadata and filters), then for each of
   a few queries typed into the box what the query downloads (its index chunks and the
   fragments of the results shown) and how long from the last key typed to the results shown.
@@ -70,28 +70,22 @@ BROWSE = """
 const [query, done] = [arguments[0], arguments[arguments.length - 1]];
 const input = document.querySelector('#site-search-input');
 const status = document.querySelector('.search-status');
-performance.clearResourceTimings();
-let typedAt = 0;
+let typedAt = 0, typed = false;
+// The results of the whole query: the first change of the count after its last key (the
+// script never shows an earlier query's results once a later one is typed).
 const observer = new MutationObserver(() => {
-  if (!status.textContent.includes('found')) return;
-  const grid = document.querySelector('.search-grid');
-  if (!grid.firstChild && !status.textContent.startsWith('No')) return;
+  if (!typed) return;
   observer.disconnect();
-  const shownAt = performance.now();
-  setTimeout(() => {
-    const files = performance.getEntriesByType('resource').filter(e => e.name.includes('/pagefind/'));
-    done({ms: shownAt - typedAt, bytes: files.reduce((s, e) => s + e.transferSize, 0), files: files.length,
-          results: status.textContent});
-  }, 500);
+  const ms = performance.now() - typedAt;
+  setTimeout(() => done({ms: ms, results: status.textContent}), 500);
 });
 observer.observe(status, {childList: true, characterData: true, subtree: true});
-status.textContent = '';
 input.value = '';
 // Typed one key at a time, as a person types (the last key's time is what counts).
 let at = 0;
 (function next() {
   input.value = query.slice(0, ++at);
-  typedAt = performance.now();
+  if (at === query.length) { typedAt = performance.now(); typed = true; }
   input.dispatchEvent(new Event('input'));
   if (at < query.length) setTimeout(next, 120);
 })();
@@ -99,19 +93,42 @@ let at = 0;
 
 OPEN = """
 const done = arguments[arguments.length - 1];
-performance.clearResourceTimings();
 const started = performance.now();
 document.querySelector('#site-search-input').focus();
 (function wait() {
   if (!document.querySelector('.search-filters select')) return setTimeout(wait, 20);
-  const ready = performance.now();
-  setTimeout(() => {
-    const files = performance.getEntriesByType('resource').filter(e => e.name.includes('/pagefind/'));
-    done({ms: ready - started, bytes: files.reduce((s, e) => s + e.transferSize, 0),
-          list: files.map(e => [e.name.split('/pagefind/')[1], e.transferSize])});
-  }, 300);
+  done({ms: performance.now() - started});
 })();
 """
+
+# What the server sent, (path, bytes) per request: Pagefind fetches its index from a worker,
+# whose requests the page's resource timings do not list.
+SENT = []
+
+
+def counting_server(folder):
+    """A loopback HTTP server of `folder` (as python3 -m http.server) that logs what it sends."""
+    import functools
+    import http.server
+    import threading
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def copyfile(self, source, outputfile):
+            data = source.read()
+            outputfile.write(data)
+            SENT.append((self.path, len(data)))
+
+        def log_message(self, *arguments):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def sent_since(mark):
+    files = [(path.split("/pagefind/")[1], size) for path, size in SENT[mark:] if "/pagefind/" in path]
+    return files, sum(size for _, size in files)
 
 
 def main():
@@ -143,25 +160,31 @@ def main():
     print(f"Pagefind alone on the built site: {wall:.1f} s wall, {user:.1f} user + {system:.1f} system s, "
           f"{rss:.0f} MiB peak RSS", flush=True)
 
-    from conftest import make_driver, serve  # noqa: E402 (sets the test cache folder too)
+    from conftest import make_driver  # noqa: E402 (sets the test cache folder too)
     rng = random.Random(7)
     queries = [rng.choice(vocabulary) for _ in range(4)] + [rng.choice(vocabulary)[:3], "zzzzzz"]
-    with serve(site) as base:
-        driver = make_driver()
-        try:
-            driver.set_script_timeout(60)
-            driver.set_window_size(1440, 900)
-            driver.get(base + "album-000/index.html")
-            opened = driver.execute_async_script(OPEN)
-            print(f"opening the search box: {opened['bytes'] / 1024:.0f} KB in {len(opened['list'])} files, "
-                  f"filters ready after {opened['ms']:.0f} ms: "
-                  + ", ".join(f"{name} {size / 1024:.0f} KB" for name, size in opened["list"]), flush=True)
-            for query in queries:
-                result = driver.execute_async_script(BROWSE, query)
-                print(f"query {query!r}: {result['results']} shown {result['ms']:.0f} ms after the last key; "
-                      f"downloaded {result['bytes'] / 1024:.1f} KB in {result['files']} files", flush=True)
-        finally:
-            driver.quit()
+    server, base = counting_server(site)
+    driver = make_driver()
+    try:
+        driver.set_script_timeout(60)
+        driver.set_window_size(1440, 900)
+        driver.get(base + "album-000/index.html")
+        mark = len(SENT)
+        opened = driver.execute_async_script(OPEN)
+        time.sleep(1)
+        files, size = sent_since(mark)
+        print(f"opening the search box: {size / 1024:.0f} KB in {len(files)} files (served uncompressed), "
+              f"filters ready after {opened['ms']:.0f} ms: "
+              + ", ".join(f"{name} {length / 1024:.0f} KB" for name, length in files), flush=True)
+        for query in queries:
+            mark = len(SENT)
+            result = driver.execute_async_script(BROWSE, query)
+            files, size = sent_since(mark)
+            print(f"query {query!r}: {result['results']} shown {result['ms']:.0f} ms after the last key; "
+                  f"downloaded {size / 1024:.1f} KB in {len(files)} files", flush=True)
+    finally:
+        driver.quit()
+        server.shutdown()
 
 
 if __name__ == "__main__":
