@@ -159,7 +159,10 @@ public struct SiteBuilder: Sendable {
         }
         finished(PageStage.name)
         // The search index, last: Pagefind reads the pages as written.
-        if let indexer = options.searchIndexer, let folder = images.plan.searchFolder {
+        // (Only photo pages carry `data-pagefind-body`; a site without one, every photo in a
+        // hidden album, gets no index: Pagefind would index every page.)
+        if let indexer = options.searchIndexer, let folder = images.plan.searchFolder,
+           images.plan.albums.contains(where: { !$0.hidden && !$0.photos.isEmpty }) {
             sitePages.formUnion(try SearchStage(indexer: indexer, folder: folder, writer: writer, catalog: catalog).run(
                 earlierFiles: imagePlan.pending.files,
                 pagesChanged: legacyManifest || !pages.changedKeys.isEmpty || !pages.removedKeys.isEmpty, progress: progress))
