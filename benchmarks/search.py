@@ -150,7 +150,7 @@ def main():
         wall, user, system, rss, output = run_measured([arguments.binary, "build", str(photos), "-o", str(site), "-v"], env=env)
         stage = re.search(r"^search index: ([\d.]+) s", output, re.M)
         print(f"cascade build: {wall:.1f} s wall, {user + system:.1f} processor s, {rss:.0f} MiB peak "
-              f"(cascade alone); its search index stage: {stage.group(1) if stage else '?'} s", flush=True)
+              f"(wait4's peak: cascade's or its Pagefind's, the larger); its search index stage: {stage.group(1) if stage else '?'} s", flush=True)
 
     bundle = [p for p in (site / "pagefind").rglob("*") if p.is_file()]
     print(f"bundle: {len(bundle):,} files, {sum(p.stat().st_size for p in bundle) / 1e6:.1f} MB", flush=True)

@@ -31,8 +31,8 @@ struct SearchStage {
         let whole = earlier.contains(prefix + "pagefind-entry.json") && earlier.allSatisfy(writer.exists)
         if whole && !pagesChanged { return earlier }
 
-        let made: String
-        do { made = try writer.temporaryPath() } catch { throw error }
+        // (Pagefind makes the folder.)
+        let made = try writer.temporaryPath()
         let arguments = Array(indexer.command.dropFirst()) + ["--site", writer.root, "--output-path", made, "--silent"]
         let failure: String?
         do {
