@@ -27,6 +27,10 @@ extension PageRenderer {
         pageOptions.catalogPath = nil
         pageOptions.waitForLock = true
         pageOptions.verifyAlbumKeys = false
+        // (Where Pagefind was found does not shape a page; whether the site has search does:
+        // the search folder below.)
+        pageOptions.search = false
+        pageOptions.searchIndexer = nil
         var hasher = FingerprintHasher()
         hasher.combine(theme.fingerprint)
         hasher.combine(String(reflecting: pageOptions))
@@ -35,6 +39,7 @@ extension PageRenderer {
         }
         hasher.combine(plan.assetsFolder)  // every page links to the theme's assets
         hasher.combine(plan.feedPath)  // and to the feed
+        hasher.combine(plan.searchFolder ?? "no search")  // and to the search index
         return hasher.hex
     }
 

@@ -189,6 +189,8 @@ struct PageRenderer: Sendable {
         for index in indexes where !index.isEmpty {
             context[index.kind.rawValue + "URL"] = relativeURL(from: directory, to: index.indexPath)
         }
+        // The search box, and where its script finds the index (Pagefind's `pagefind.js`).
+        if let folder = plan.searchFolder { context["searchURL"] = relativeURL(from: directory, to: folder + "/") }
         return context
     }
 
@@ -386,7 +388,52 @@ struct PageRenderer: Sendable {
             let next = album.photos[position + 1]
             context["next"] = ["url": relativeURL(from: album.directory, to: plan.pagePath(photo: next)), "title": linkTitle(next)] as [String: Any]
         }
+        // A hidden album's photos stay out of the search index, as they are out of the sitemap.
+        if plan.searchFolder != nil, !album.hidden {
+            context["search"] = [
+                "meta": searchMeta(photo, album: albumIndex).map { ["key": $0.key, "value": $0.value] },
+                "filters": searchFilters(photo, album: albumIndex).map { ["key": $0.key, "value": $0.value] },
+            ] as [String: Any]
+        }
         return context
+    }
+
+    /// What a search result shows of a photo besides its title (its page's `h1`), for Pagefind's
+    /// `data-pagefind-meta`: its tile image, its album, its date as shown, and `open`, the
+    /// address that opens it in its album's lightbox. Paths are from the site's root,
+    /// URL-encoded (the search script resolves them against the root).
+    func searchMeta(_ photo: Int, album albumIndex: Int) -> [(key: String, value: String)] {
+        let entry = plan.photos[photo]
+        let album = plan.albums[albumIndex]
+        var meta: [(key: String, value: String)] = []
+        let images = published[photo]!.images
+        let tileImages = images.renditions.filter { $0.width <= tileImageLimit }
+        let usable = tileImages.isEmpty ? [images.renditions[0]] : tileImages
+        let image = usable.first { $0.width >= 400 } ?? usable.last!
+        meta.append(("image", URLPath.encode(path: image.path)))
+        meta.append(("image_width", String(image.width)))
+        meta.append(("image_height", String(image.height)))
+        meta.append(("album", album.title))
+        if let date = entry.photo.date { meta.append(("date", options.dateFormat.string(date))) }
+        meta.append(("open", URLPath.encode(path: album.directory + "index.html") + "#photo=" + URLPath.encode(path: entry.slug)))
+        return meta
+    }
+
+    /// The search filters a photo belongs to (Pagefind's `data-pagefind-filter`), each a name
+    /// and a value: its year, its album, its camera (as its page shows it: none with
+    /// `show_exif: false`), the people named in it and the parts of its place. A further field
+    /// becomes a filter here, and the search box shows every filter the index holds.
+    func searchFilters(_ photo: Int, album albumIndex: Int) -> [(key: String, value: String)] {
+        let entry = plan.photos[photo]
+        var filters: [(key: String, value: String)] = []
+        if let date = entry.photo.date { filters.append(("year", String(date.year))) }
+        filters.append(("album", plan.albums[albumIndex].title))
+        if let camera = cameraSummary(photo).entries.first(where: { $0.name == "Camera" }) { filters.append(("camera", camera.value)) }
+        // Each person named in it, and each part of its place ("Paris", "France").
+        for (kind, key) in [(TagKind.people, "person"), (.places, "place")] where index(kind).enabled {
+            for name in kind.names(of: entry.photo) { filters.append((key, name)) }
+        }
+        return filters
     }
 
     // MARK: - frames.json

@@ -62,7 +62,7 @@ public struct BuildReport: Sendable {
 /// Builds the static site, as a pipeline of named stages, each a type with its inputs and
 /// outputs: ``ScanStage`` (the photo folder, and where everything goes), ``ImagePlanStage``
 /// (what happens to each photo's images, decided before any file is written),
-/// ``ImageStage``, ``OriginalsStage``, ``PageStage``, ``SitemapStage``, ``FeedStage`` and ``SweepStage``.
+/// ``ImageStage``, ``OriginalsStage``, ``PageStage``, ``SitemapStage``, ``FeedStage``, ``SearchStage`` and ``SweepStage``.
 ///
 /// Builds are incremental: the ``Catalog`` says what earlier builds made from what, so only
 /// photos that changed are decoded again, and files the site no longer needs are deleted (only
@@ -157,8 +157,18 @@ public struct SiteBuilder: Sendable {
         if let feed = try FeedStage(options: options, writer: writer).run(renderer: renderer) {
             sitePages.insert(feed)
         }
-        let made = MadeFiles(pages: pages.files, others: await photoFiles.union(sitePages))
         finished(PageStage.name)
+        // The search index, last: Pagefind reads the pages as written.
+        // (Only photo pages carry `data-pagefind-body`; a site without one, every photo in a
+        // hidden album, gets no index: Pagefind would index every page.)
+        if let indexer = options.searchIndexer, let folder = images.plan.searchFolder,
+           images.plan.albums.contains(where: { !$0.hidden && !$0.photos.isEmpty }) {
+            sitePages.formUnion(try SearchStage(indexer: indexer, folder: folder, writer: writer, catalog: catalog).run(
+                earlierFiles: imagePlan.pending.files,
+                pagesChanged: legacyManifest || !pages.changedKeys.isEmpty || !pages.removedKeys.isEmpty, progress: progress))
+            finished(SearchStage.name)
+        }
+        let made = MadeFiles(pages: pages.files, others: await photoFiles.union(sitePages))
 
         // The output folder's stamp for the next build is taken while the catalog is saved.
         let (filesRemoved, outputStamp) = try SweepStage(writer: writer, catalog: catalog, jobs: jobs).run(

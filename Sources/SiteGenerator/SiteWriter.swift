@@ -212,6 +212,16 @@ struct SiteWriter: Sendable {
         try write(data, to: path)
     }
 
+    /// Moves the file at `source` (absolute: a file made in the temporary folder) to the
+    /// site-relative `path` (renamed into place). A path in ``refused`` is left as it is.
+    func move(_ source: String, to path: String) throws(SiteError) {
+        if refused.contains(path) { return }
+        let full = try destination(path)
+        if rename(source, full) != 0 {
+            throw .write(path: full, reason: String(cString: strerror(errno)))
+        }
+    }
+
     /// Keeps a link to the site-relative file `path` at the absolute `staged` (in the temporary
     /// folder), so that it survives the file at `path` being replaced; a copy where the file
     /// system has no hard links. Returns false when `path` cannot be read.

@@ -78,6 +78,7 @@ struct SiteArguments: ParsableArguments {
         if keepGPS { options.keepGPS = true }
         options.catalogPath = catalog.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         options.waitForLock = !noWait
+        if options.search { options.searchIndexer = SearchIndexer.locate() }
         return options
     }
 }
