@@ -120,7 +120,7 @@ public enum XMPReader {
         }
         if containsDeclaration(body) { throw .declaresEntities }
         let collector = XMPCollector()
-        let parser = XMLParser(data: Data(body))
+        let parser = XMLParser(data: Data(withDataInProcessingInstructions(body)))
         parser.shouldProcessNamespaces = false  // prefixes are resolved by the collector, attributes too
         parser.shouldResolveExternalEntities = false
         parser.delegate = collector
@@ -150,6 +150,32 @@ public enum XMPReader {
         rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         guard let quote = rest.first, quote == "\"" || quote == "'" else { return String(rest.prefix { !$0.isWhitespace }) }
         return String(rest.dropFirst().prefix { $0 != quote })
+    }
+
+    /// The bytes with a blank added to every processing instruction that has a target but no
+    /// data (`<?name?>` becomes `<?name ?>`). libxml2 reports such an instruction's data as a
+    /// null pointer, and Foundation's `XMLParser` on Linux reads it with `strlen`, which crashes
+    /// the process; with the blank the data is an empty string. XMP's own `<?xpacket …?>`
+    /// always has data, so real packets are passed on unchanged.
+    static func withDataInProcessingInstructions(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let blanks: [UInt8] = [0x20, 0x09, 0x0A, 0x0D]
+        var result: [UInt8] = []
+        var copied = bytes.startIndex
+        var index = bytes.startIndex
+        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
+            index = open + 1
+            guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "?") else { continue }
+            var end = index + 1
+            while end < bytes.endIndex, bytes[end] != UInt8(ascii: "?"), !blanks.contains(bytes[end]) { end += 1 }
+            guard end + 1 < bytes.endIndex, bytes[end] == UInt8(ascii: "?"), bytes[end + 1] == UInt8(ascii: ">") else { continue }
+            result.append(contentsOf: bytes[copied..<end])
+            result.append(0x20)
+            copied = end
+            index = end
+        }
+        guard copied != bytes.startIndex else { return bytes }
+        result.append(contentsOf: bytes[copied...])
+        return result[...]
     }
 
     /// Whether the bytes hold `<!DOCTYPE` or `<!ENTITY` (in any case).

@@ -142,6 +142,18 @@ struct XMPReaderTests {
         #expect(throws: XMPError.tooDeep(limit: XMPReader.maximumDepth)) { try XMPReader.read(Array(packet.utf8)) }
     }
 
+    @Test("a processing instruction without data (`<?name?>`, which crashed Foundation's parser) is read past, anywhere in the packet")
+    func processingInstructionWithoutData() throws {
+        let packet = "<?empty?>" + xmpPacket("<?inner?>", attributes: #"xmp:Rating="3""#)
+        #expect(try XMPReader.read(Array(packet.utf8)).rating == 3)
+        let shapes = ["<?a?>", "<?a?><?b?>", "x<?ab?>y", "<?a ?>", "<?a b?>", "<?", "<?a?"]
+        #expect(shapes.map { String(decoding: XMPReader.withDataInProcessingInstructions(Array($0.utf8)[...]), as: UTF8.self) }
+                == ["<?a ?>", "<?a ?><?b ?>", "x<?ab ?>y", "<?a ?>", "<?a b?>", "<?", "<?a?"])
+        // The input the fuzzer found (Tests/fuzz/xmp/pi-without-data): malformed, refused with a reason.
+        let found = "<?xpackehiHzreSzNTcexif:G?>\n<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF><rdf:li>on</x:xmpmeta>"
+        #expect(throws: XMPError.self) { try XMPReader.read(Array(found.utf8)) }
+    }
+
     @Test("malformed XML names its line; invalid UTF-8 is refused")
     func malformed() throws {
         #expect(throws: XMPError.malformed(line: 3)) { try XMPReader.read(Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n<a>\n</b>".utf8)) }
