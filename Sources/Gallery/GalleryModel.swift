@@ -19,6 +19,9 @@ public struct GalleryPhoto: Sendable, Hashable {
         var modificationTime: Double
         var changeTime: Double = 0
         var inode: UInt64 = 0
+        var device: UInt64 = 0
+        var folderDevice: UInt64 = 0
+        var folderInode: UInt64 = 0
         var info: ImageInfo
         var captionText: String?
         var captionHTML: String?
@@ -155,6 +158,21 @@ public struct GalleryPhoto: Sendable, Hashable {
     /// The inode the scan found the file at, which a read checks the file against
     /// (``SourceFile/open(_:inode:)``); nil when unknown (a photo made by hand, in tests).
     public var scannedInode: UInt64? { inode == 0 ? nil : inode }
+
+    /// Where the scan found the file and its folder, which a read checks them against
+    /// (``SourceFile/open(_:scanned:)``); nil when unknown (a photo made by hand, in tests).
+    public var scannedFile: ScannedFile? {
+        get {
+            inode == 0 ? nil
+                : ScannedFile(device: fields.device, inode: inode, folderDevice: fields.folderDevice, folderInode: fields.folderInode)
+        }
+        set {
+            fields.inode = newValue?.inode ?? 0
+            fields.device = newValue?.device ?? 0
+            fields.folderDevice = newValue?.folderDevice ?? 0
+            fields.folderInode = newValue?.folderInode ?? 0
+        }
+    }
 
     /// The file name without its extension, used as a fallback title.
     public var stem: String {
@@ -343,13 +361,22 @@ public struct MotionClip: Sendable, Hashable {
     public var identity: FileIdentity
     /// What ffprobe said about it.
     public var video: VideoInfo
+    /// Where the scan found it and its folder, which a read checks them against; nil when unknown.
+    public var scanned: ScannedFile?
 
     /// Creates a record.
-    public init(sourcePath: String, relativePath: String, identity: FileIdentity, video: VideoInfo) {
+    public init(sourcePath: String, relativePath: String, identity: FileIdentity, video: VideoInfo, scanned: ScannedFile? = nil) {
         self.sourcePath = sourcePath
         self.relativePath = relativePath
         self.identity = identity
         self.video = video
+        self.scanned = scanned
+    }
+
+    /// Where the scan found the clip (``scanned``), else its identity's inode alone; nil when
+    /// neither is known.
+    public var scannedFile: ScannedFile? {
+        scanned ?? (identity.inode == 0 ? nil : ScannedFile(device: 0, inode: identity.inode, folderDevice: 0, folderInode: 0))
     }
 
     /// The longest clip taken for a Live Photo's motion, in seconds (a phone's last about 3 s).

@@ -18,6 +18,12 @@ public enum ImageProbe {
         try probe(ByteReader(path: path))
     }
 
+    /// Probes a file already opened and checked (``SourceFile``), through its descriptor;
+    /// `path` names it in errors.
+    public static func probe(_ file: SourceFile, path: String) throws(ImagingError) -> ImageInfo {
+        try probe(ByteReader(file: file, path: path))
+    }
+
     static func probe(_ reader: ByteReader) throws(ImagingError) -> ImageInfo {
         guard reader.count > 0 else { throw .empty }
         guard let format = ImageFormat.sniff(try reader.prefix(256)) else { throw .unrecognizedFormat }

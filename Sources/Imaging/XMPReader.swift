@@ -112,11 +112,12 @@ public enum XMPReader {
 
     /// The XMP sidecar file at `path` (the scan's resolved path): opened without following a
     /// link (a sidecar swapped for a link to an outside file is not read), its size checked on
-    /// the open descriptor before anything is read.
-    public static func read(fileAtPath path: String) throws(XMPError) -> XMPMetadata {
+    /// the open descriptor before anything is read; with `scanned`, checked against the scan's
+    /// file and folder as well.
+    public static func read(fileAtPath path: String, scanned: ScannedFile? = nil) throws(XMPError) -> XMPMetadata {
         let data: Data
         do throws(SourceFileError) {
-            data = try SourceFile.open(path, inode: nil).readAll(limit: maximumSize)
+            data = try SourceFile.open(path, scanned: scanned).readAll(limit: maximumSize)
         } catch {
             switch error {
             case .tooLarge: throw .tooLarge(limit: maximumSize)

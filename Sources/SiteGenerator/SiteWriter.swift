@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import Imaging
 import Synchronization
 import Video
 
@@ -186,6 +187,25 @@ struct SiteWriter: Sendable {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .write(path: full, reason: String(cString: strerror(errno))) }
         var failure = data.withUnsafeBytes { writeAll(descriptor, $0) }
+        if close(descriptor) != 0, failure == 0 { failure = errno }
+        if failure == 0, rename(temporary, full) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw .write(path: full, reason: String(cString: strerror(failure)))
+        }
+    }
+
+    /// Copies the opened source file `file` (a photo's or video's original) to the
+    /// site-relative `path` (a temporary file renamed into place), a block at a time through
+    /// its checked descriptor: a video of any size takes one block of memory, and the name is
+    /// not opened again. A path in ``refused`` is left as it is.
+    func copy(_ file: SourceFile, to path: String) throws(SiteError) {
+        if refused.contains(path) { return }
+        let full = try destination(path)
+        let temporary = try temporaryPath()
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .write(path: full, reason: String(cString: strerror(errno))) }
+        var failure = file.copy(to: descriptor)
         if close(descriptor) != 0, failure == 0 { failure = errno }
         if failure == 0, rename(temporary, full) != 0 { failure = errno }
         if failure != 0 {
