@@ -7,7 +7,8 @@ import Gallery
 /// further pages, photos, tags), and what those pages refer to of the kinds the tool makes: the
 /// images, videos and originals of an album's `thumbs/`, `videos/` and `originals/`, its frame
 /// data (and what the frame data refers to), the theme's assets (and what its style sheets refer
-/// to), the feed (named in full, with the site's address, which the page's own `canonical`
+/// to; the lightbox's script beside the viewer's, which loads it), the search index's folder,
+/// the feed (named in full, with the site's address, which the page's own `canonical`
 /// address gives); and the sitemap when every address it lists is one of those pages.
 ///
 /// The build then goes by this list as by a catalog's: a removed photo's page and images are
@@ -58,6 +59,12 @@ enum RecoveredFiles {
         var found = Set<String>()
         var pending: [String] = []
         func adopt(_ path: String) {
+            // The search index (the header's `data-pagefind` names its `pagefind.js`): the whole
+            // bundle, whose files Pagefind names and which only its own script refers to.
+            if let bundle = searchBundle(path), others.contains(path) {
+                for file in others where file.hasPrefix(bundle) { found.insert(file) }
+                return
+            }
             guard others.contains(path), isToolKind(path), found.insert(path).inserted else { return }
             pending.append(path)
         }
@@ -69,6 +76,8 @@ enum RecoveredFiles {
         }
         // What the frame data and the style sheets refer to, and what that refers to.
         while let file = pending.popLast() {
+            // The lightbox's script is fetched by the viewer's on the first opening, from beside it.
+            if file.hasSuffix("/viewer.js") { adopt(folderOf(file) + "lightbox.js") }
             guard file.hasSuffix(".json") || file.hasSuffix(".css"), let data = FileManager.default.contents(atPath: root + "/" + file) else { continue }
             let text = String(decoding: data, as: UTF8.self)
             let references = file.hasSuffix(".css") ? styleReferences(text) : jsonStrings(text)
@@ -94,6 +103,16 @@ enum RecoveredFiles {
         guard name.hasPrefix(stem), name.hasSuffix(".xml") else { return false }
         let middle = name.dropFirst(stem.count).dropLast(4)
         return middle.isEmpty || (middle.hasPrefix("-") && Int(middle.dropFirst()) != nil)
+    }
+
+    /// The folder (ending in `/`) of the search index whose script is `path`, when `path` is
+    /// `pagefind/pagefind.js` (or `pagefind-N/…`, when `pagefind/` was the user's) at the root.
+    static func searchBundle(_ path: String) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[1] == "pagefind.js" else { return nil }
+        let folder = parts[0]
+        guard folder == "pagefind" || (folder.hasPrefix("pagefind-") && Int(folder.dropFirst(9)) != nil) else { return nil }
+        return folder + "/"
     }
 
     /// Whether the site-relative `path` (not a page) is of a kind the tool makes.

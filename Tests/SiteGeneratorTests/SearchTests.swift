@@ -154,6 +154,24 @@ struct SearchTests {
         #expect(try output.read("index.html").contains("data-pagefind=\"pagefind-2/pagefind.js\""))
     }
 
+    @Test("with the catalog lost, the index is still known for the tool's: it stays in pagefind/, its stale files go")
+    func catalogLost() async throws {
+        let (source, output, tools) = (try makeSource(), try TemporaryFolder(), try TemporaryFolder())
+        defer { try? FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite") }
+        let settings = options(source, output, indexer: try fakeIndexer(in: tools))
+        try await build(settings)
+        let before = bundle(output)
+        try FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite")
+        try source.write("B/photo 2.jpg.txt", "A new caption")
+        let warnings = try await build(settings)
+        #expect(warnings.isEmpty, "\(warnings)")
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/pagefind-2"))
+        #expect(try output.read("index.html").contains("data-pagefind=\"pagefind/pagefind.js\""))
+        // The page changed, so its fragment did: the earlier one is gone as the tool's own.
+        let after = bundle(output)
+        #expect(after.count == before.count && after != before, "\(before) → \(after)")
+    }
+
     @Test("without Pagefind one warning and no box; a failing Pagefind is a warning, not a failed build")
     func missingOrFailing() async throws {
         let (source, output, tools) = (try makeSource(), try TemporaryFolder(), try TemporaryFolder())
