@@ -7,7 +7,7 @@ import Gallery
 /// further pages, photos, tags), and what those pages refer to of the kinds the tool makes: the
 /// images, videos and originals of an album's `thumbs/`, `videos/` and `originals/`, its frame
 /// data (and what the frame data refers to), the theme's assets (and what its style sheets refer
-/// to; the lightbox's script beside the viewer's, which loads it), the search index's folder,
+/// to, and the theme's other assets beside them, which scripts load), the search index's folder,
 /// the feed (named in full, with the site's address, which the page's own `canonical`
 /// address gives); and the sitemap when every address it lists is one of those pages.
 ///
@@ -21,7 +21,7 @@ enum RecoveredFiles {
 
     /// The tool's files in the output folder `root` (absolute, real), site-relative, as
     /// `listing` shows it; pages are read on `jobs` threads.
-    static func find(root: String, listing: OutputListing, jobs: Int) -> Set<String> {
+    static func find(root: String, listing: OutputListing, jobs: Int, themeAssets: Set<String> = []) -> Set<String> {
         // Every page of the output folder (its own folders, links not followed).
         var pages: [String] = []
         var others: Set<String> = []
@@ -76,8 +76,13 @@ enum RecoveredFiles {
         }
         // What the frame data and the style sheets refer to, and what that refers to.
         while let file = pending.popLast() {
-            // The lightbox's script is fetched by the viewer's on the first opening, from beside it.
-            if file.hasSuffix("/viewer.js") { adopt(folderOf(file) + "lightbox.js") }
+            // An assets folder a page refers to holds all the theme's assets: also those no page
+            // names (the lightbox's script, which the viewer's fetches; the search box's, on a
+            // site without search).
+            let folder = folderOf(file)
+            if isToolKind(file), folder.hasPrefix("assets") {
+                for name in themeAssets { adopt(folder + name) }
+            }
             guard file.hasSuffix(".json") || file.hasSuffix(".css"), let data = FileManager.default.contents(atPath: root + "/" + file) else { continue }
             let text = String(decoding: data, as: UTF8.self)
             let references = file.hasSuffix(".css") ? styleReferences(text) : jsonStrings(text)

@@ -165,7 +165,8 @@ public struct SiteBuilder: Sendable {
            images.plan.albums.contains(where: { !$0.hidden && !$0.photos.isEmpty }) {
             sitePages.formUnion(try SearchStage(indexer: indexer, folder: folder, writer: writer, catalog: catalog).run(
                 earlierFiles: imagePlan.pending.files,
-                pagesChanged: legacyManifest || !pages.changedKeys.isEmpty || !pages.removedKeys.isEmpty, progress: progress))
+                pagesChanged: legacyManifest || !pages.changedKeys.isEmpty || !pages.removedKeys.isEmpty,
+                pages: pages.files, progress: progress))
             finished(SearchStage.name)
         }
         let made = MadeFiles(pages: pages.files, others: await photoFiles.union(sitePages))
@@ -257,7 +258,8 @@ public struct SiteBuilder: Sendable {
         let walking = BackgroundWork { Result { () throws(SiteError) in try scanStage.walk(source: source, listings: listings) } }
         // (Optional, so that it can be taken and freed on another thread at the end.)
         var earlier: EarlierBuild! = try EarlierBuild(
-            catalog: catalog, output: output, likelyPaths: likelyPaths, readAhead: readAhead, changed: changed, jobs: jobs
+            catalog: catalog, output: output, likelyPaths: likelyPaths, readAhead: readAhead, changed: changed, jobs: jobs,
+            themeAssets: Set(themeAssets)
         ) {
             progress(.warning($0))
         }

@@ -4,8 +4,10 @@ import Video
 
 /// With search on and Pagefind found, makes the search index of the photo pages (Pagefind's
 /// bundle) in the site's search folder (``SitePlan/searchFolder``), as the last step before
-/// the clean-up. Pagefind reads the written site and writes its bundle into the build's
-/// temporary folder; its files are then listed in the catalog as the tool's and renamed into
+/// the clean-up. Pagefind reads a view of this build's pages (hard links in the build's
+/// temporary folder, at their places in the site): not the output folder itself, where the
+/// pages of removed photos stay until the clean-up and the user's own pages may be. It writes
+/// its bundle into the build's temporary folder; its files are then listed in the catalog as the tool's and renamed into
 /// place (one whose content-addressed name and size are already there is left as it is).
 /// The earlier bundle's files the new one lacks are deleted by the clean-up, as any stale file.
 ///
@@ -23,17 +25,21 @@ struct SearchStage {
 
     /// Returns the bundle's files (site-relative). `earlierFiles` are the files the catalog
     /// lists (those of the search folder are the earlier bundle); `pagesChanged`, whether any
-    /// page's key changed.
-    func run(earlierFiles: [String], pagesChanged: Bool, progress: @Sendable (BuildEvent) -> Void) throws(SiteError) -> Set<String> {
+    /// page's key changed; `pages`, the site-relative paths of this build's pages.
+    func run(earlierFiles: [String], pagesChanged: Bool, pages: Set<String>,
+             progress: @Sendable (BuildEvent) -> Void) throws(SiteError) -> Set<String> {
         let prefix = folder + "/"
         let earlier = Set(earlierFiles.filter { $0.hasPrefix(prefix) })
         // (The entry file is written last of the bundle's: a bundle without it is not whole.)
         let whole = earlier.contains(prefix + "pagefind-entry.json") && earlier.allSatisfy(writer.exists)
         if whole && !pagesChanged { return earlier }
 
+        let view = try writer.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: view) }
+        try linkPages(pages.filter { $0.hasSuffix(".html") }, into: view)
         // (Pagefind makes the folder.)
         let made = try writer.temporaryPath()
-        let arguments = Array(indexer.command.dropFirst()) + ["--site", writer.root, "--output-path", made, "--silent"]
+        let arguments = Array(indexer.command.dropFirst()) + ["--site", view, "--output-path", made, "--silent"]
         let failure: String?
         do {
             // (An hour: Pagefind indexes 100,000 photo pages in well under a minute.)
@@ -75,6 +81,26 @@ struct SearchStage {
         }
         try? FileManager.default.removeItem(atPath: made)
         return Set(files.map(\.path))
+    }
+
+    /// The pages `pages` (site-relative) linked into the folder `view` at the same paths: hard
+    /// links (the temporary folder is inside the output folder), else copies.
+    func linkPages(_ pages: [String], into view: String) throws(SiteError) {
+        var folders: Set<String> = []
+        for page in pages.sorted() {
+            let target = view + "/" + page
+            let folder = (target as NSString).deletingLastPathComponent
+            do {
+                if folders.insert(folder).inserted {
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                }
+                if link(writer.root + "/" + page, target) != 0 {
+                    try FileManager.default.copyItem(atPath: writer.root + "/" + page, toPath: target)
+                }
+            } catch {
+                throw .write(path: target, reason: error.localizedDescription)
+            }
+        }
     }
 
     /// Whether Pagefind names the file by a hash of its content (its index chunks, fragments,
