@@ -79,9 +79,10 @@ enum RecoveredFiles {
             // An assets folder a page refers to holds all the theme's assets: also those no page
             // names (the lightbox's script, which the viewer's fetches; the search box's, on a
             // site without search).
-            let folder = folderOf(file)
-            if isToolKind(file), folder.hasPrefix("assets") {
-                for name in themeAssets { adopt(folder + name) }
+            // (`themeAssets` are relative to the assets folder: a file in a folder of it, a
+            // theme's `img/logo.png`, names the same folder by its first component.)
+            if let top = file.split(separator: "/").first, isAssetsFolder(top) {
+                for name in themeAssets { adopt(top + "/" + name) }
             }
             guard file.hasSuffix(".json") || file.hasSuffix(".css"), let data = FileManager.default.contents(atPath: root + "/" + file) else { continue }
             let text = String(decoding: data, as: UTF8.self)
@@ -120,6 +121,12 @@ enum RecoveredFiles {
         return folder + "/"
     }
 
+    /// Whether a folder at the root named `name` is the theme's assets': `assets`, or
+    /// `assets-2`, … when that is the user's.
+    static func isAssetsFolder(_ name: Substring) -> Bool {
+        name == "assets" || (name.hasPrefix("assets-") && Int(name.dropFirst(7)) != nil)
+    }
+
     /// Whether the site-relative `path` (not a page) is of a kind the tool makes.
     static func isToolKind(_ path: String) -> Bool {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
@@ -129,7 +136,7 @@ enum RecoveredFiles {
         let folder = parts[parts.count - 2]
         if folder == "frames" { return name.hasSuffix(".json") }
         // The theme's assets are at the root's `assets/` (or `assets-2/`, …, when that is the user's).
-        if parts.count >= 2, parts[0] == "assets" || (parts[0].hasPrefix("assets-") && Int(parts[0].dropFirst(7)) != nil) { return true }
+        if parts.count >= 2, isAssetsFolder(parts[0]) { return true }
         return ["thumbs", "videos", "originals"].contains(folder)
     }
 
