@@ -580,10 +580,10 @@ struct PageRenderer: Sendable {
         CameraSummary(options.showExif ? plan.photos[photo].photo.metadata.camera : nil)
     }
 
-    /// A photo's title (its page's title, `og:title` and breadcrumb): ``describedTitle(_:)``,
-    /// else its file name without extension.
+    /// A photo's title (its page's heading, `<title>`, `og:title` and breadcrumb, and so its
+    /// search result): ``linkTitle(_:)``, never a camera's file name.
     private func photoTitle(_ photo: Int) -> String {
-        describedTitle(photo) ?? plan.photos[photo].photo.stem
+        linkTitle(photo)
     }
 
     /// The title of a link to a photo (previous, next) and of the lightbox: ``describedTitle(_:)``,

@@ -126,6 +126,9 @@ struct PeoplePlacesSiteTests {
         #expect(c.contains("rel=\"next\" href=\"dsc_0004.html\" title=\"Photo 4 of Trip\""))
         #expect(c.contains("<span class=\"caption caption-text\">First line\nSecond line</span>"))
         #expect(!(try output.read("trip/index.html")).contains("alt=\"IMG_0001\""))
+        // A camera's file name is not a page's heading either: the same name as its links.
+        #expect(a.contains("<h1 class=\"photo-title\">Photo 1 of Trip</h1>") && !a.contains(">IMG_0001<"))
+        #expect(a.contains("<title>Photo 1 of Trip"))
         // c.jpg, named by a person, keeps its name where it has nothing better (its caption here).
         for stem in ["IMG_0001", "DSC_1234", "P1010001", "PXL_20240701_123456789", "20240701_123456", "IMG_E0012", "IMG_0001 (2)"] {
             #expect(GalleryPhotoNames.isCamera(stem), "\(stem)")
