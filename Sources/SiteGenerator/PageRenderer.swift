@@ -542,12 +542,18 @@ struct PageRenderer: Sendable {
     }
 
     /// The lightbox's details of a photo in a chunk item (after its other fields): its title,
-    /// its caption as HTML when it is Markdown, its date for people and for `<time>`, and its
+    /// its caption (as HTML when it is Markdown, else as text), its date for people and for `<time>`, and its
     /// original's address and label when originals are published.
     private func lightboxDetails(_ photo: Int, from directory: String) -> String {
         let entry = plan.photos[photo]
         var text = ",\"title\":\(jsonString(linkTitle(photo)))"
-        if let html = entry.photo.captionHTML { text += ",\"captionHTML\":\(jsonString(html))" }
+        // The caption as Markdown made HTML, else as plain text (a `.txt` file's, the
+        // metadata's description): the alt text is the title first, so it is not the caption.
+        if let html = entry.photo.captionHTML {
+            text += ",\"captionHTML\":\(jsonString(html))"
+        } else if let caption = entry.photo.caption {
+            text += ",\"caption\":\(jsonString(caption))"
+        }
         if let date = entry.photo.date {
             text += ",\"date\":\(jsonString(options.dateFormat.string(date))),\"isoDate\":\(jsonString(date.iso8601))"
         }
@@ -633,10 +639,11 @@ struct PageRenderer: Sendable {
         return "\(countLabel(own)); \(countLabel(total)) with its albums"
     }
 
-    /// The alternative text of a photo's image: its caption, else its title, else
+    /// The alternative text of a photo's image: its title, else its caption, else
     /// ``plainName(_:)`` (never a camera's file name, which says nothing of the picture).
+    /// The lightbox takes the caption from the chunk item's own `caption`, not from this.
     func altText(_ photo: Int) -> String {
-        plan.photos[photo].photo.caption ?? plan.photos[photo].photo.metadataTitle ?? plainName(photo)
+        plan.photos[photo].photo.metadataTitle ?? plan.photos[photo].photo.caption ?? plainName(photo)
     }
 
     func cover(of index: Int) -> Int? {

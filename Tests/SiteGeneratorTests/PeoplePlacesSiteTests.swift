@@ -138,6 +138,32 @@ struct PeoplePlacesSiteTests {
         }
     }
 
+    @Test("alt text is the title first, then the caption; the caption travels in the chunk for the lightbox")
+    func altIsTitleFirst() async throws {
+        let source = try fixture()
+        // A title (dc:title) and a two-line caption (.txt): the alt is the title.
+        try source.photo("Trip/d.jpg", width: 300, height: 300)
+        try exiftool(["-XMP-dc:Title=Harbour", "-EXIF:DateTimeOriginal=2024:07:05 10:00:00"], on: source.path + "/Trip/d.jpg")
+        try source.write("Trip/d.txt", "Boats at dawn\nlow tide")
+        let output = try TemporaryFolder()
+        _ = try await build(source, output)
+        let page = try output.read("trip/d.html")
+        #expect(page.contains("alt=\"Harbour\"") && !page.contains("alt=\"Boats"))
+        #expect(page.contains("<span class=\"caption caption-text\">Boats at dawn\nlow tide</span>"))
+        let wall = try output.read("trip/index.html")
+        #expect(wall.contains("alt=\"Harbour\"") && !wall.contains("alt=\"Boats"))
+        // c.jpg has a caption and no title: its caption is its alt.
+        #expect(wall.contains("alt=\"First line\nSecond line\""))
+        let items = try FrameData(folder: URL(fileURLWithPath: output.path + "/trip")).items
+        #expect(items.map(\.alt) == ["Photo 1 of Trip", "At the café", "First line\nSecond line", "Harbour"])
+        let chunk = try output.read("trip/frames/0.json")
+        #expect(chunk.contains(#""alt":"Harbour","#))
+        #expect(chunk.contains(#""title":"Harbour","caption":"Boats at dawn\nlow tide""#))
+        #expect(chunk.contains(#""title":"First line","caption":"First line\nSecond line""#))
+        // No caption, no caption field (the lightbox shows the title in its place).
+        #expect(chunk.contains(#""title":"At the café","date""#))
+    }
+
     @Test("album folders named people or places (or any reserved name) at the root get another slug")
     func reservedNames() async throws {
         let source = try TemporaryFolder()

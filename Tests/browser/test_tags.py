@@ -186,13 +186,16 @@ def test_lightbox_shows_title_and_camera_settings(camera_site):
         driver.set_window_size(1280, 900)
         driver.get(camera_site + "index.html")
         wait_until(driver, "window.cascadeViewer")
+        # The alt text is the title first (the caption is the lightbox's, from the chunk).
+        assert driver.execute_script("return document.querySelector('.wall .tile[data-index=\"0\"] img').alt") == "Harbour <at> dawn"
         driver.execute_script("document.querySelector('.wall .tile[data-index=\"0\"]').click()")
         wait_until(driver, LIGHTBOX_OPEN)
         shown = driver.execute_script("""const box = document.querySelector('.lightbox');
             return [box.querySelector('.lb-title').textContent, box.querySelector('.lb-text').textContent,
-                    box.querySelector('.lb-camera').textContent, box.getAttribute('aria-label')];""")
+                    box.querySelector('.lb-camera').textContent, box.getAttribute('aria-label'),
+                    box.querySelector('.lightbox-image').alt];""")
         assert shown == ["Harbour <at> dawn", "Boats & gulls", "NIKON D850 · 35 mm · f/4 · 1/1000 s · ISO 200",
-                         "Harbour <at> dawn"]
+                         "Harbour <at> dawn", "Harbour <at> dawn"]
         driver.execute_script("document.querySelector('.lb-next').click()")
         wait_until(driver, "document.querySelector('.lb-counter').textContent.startsWith('2')")
         assert driver.execute_script("return document.querySelector('.lb-camera').textContent") == ""

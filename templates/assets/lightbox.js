@@ -94,7 +94,8 @@
   }
 
   /** The title shown above the caption: a title of its own, not when the caption already
-   *  starts with it (a title made from the caption's first line, or the file name as alt). */
+   *  starts with it (a title made from the caption's first line, or the title a photo
+   *  without a caption shows in its place). */
   function lightboxTitle(title, captionText) {
     // Compared by letters and digits: a title cut short ("…") or made from Markdown (its
     // link targets and emphasis marks) is the caption's first line all the same.
@@ -367,7 +368,10 @@
     this.zoom = { scale: 1, x: 0, y: 0 };
     const title = detail.title || item.alt;
     const text = box.querySelector(".lb-text");
-    if (detail.captionHTML) text.innerHTML = detail.captionHTML; else text.textContent = item.alt;
+    // The caption (Markdown made HTML, or text); a photo without one shows its title there.
+    // Not the alt text: that is the title first.
+    if (detail.captionHTML) text.innerHTML = detail.captionHTML;
+    else text.textContent = typeof detail.caption === "string" ? detail.caption : title;
     // A title of its own (not the caption's first line) heads the caption.
     box.querySelector(".lb-title").textContent = lightboxTitle(detail.title, text.textContent);
     const date = box.querySelector(".lb-date");
