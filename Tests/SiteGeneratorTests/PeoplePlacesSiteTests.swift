@@ -1,4 +1,5 @@
 import Foundation
+import FoundationXML
 import Gallery
 import GalleryConfig
 import Imaging
@@ -162,6 +163,33 @@ struct PeoplePlacesSiteTests {
         #expect(chunk.contains(#""title":"First line","caption":"First line\nSecond line""#))
         // No caption, no caption field (the lightbox shows the title in its place).
         #expect(chunk.contains(#""title":"At the café","date""#))
+    }
+
+    @Test("feed.xml: an album's entry names its photos' creators, and the site's author for photos without one; an album without creators has the feed's")
+    func feedAuthors() async throws {
+        let source = try fixture()
+        try source.photo("Home/x.jpg", width: 40, height: 30)
+        try exiftool(["-EXIF:DateTimeOriginal=2024:06:01 10:00:00"], on: source.path + "/Home/x.jpg")
+        try source.photo("Solo/y.jpg", width: 40, height: 30)
+        try exiftool(["-XMP-dc:Creator=Ana Lima", "-EXIF:DateTimeOriginal=2024:05:01 10:00:00"], on: source.path + "/Solo/y.jpg")
+        let output = try TemporaryFolder()
+        _ = try await build(source, output, yaml: "author: Jane Doe\nbase_url: https://example.org/")
+        let feed = try output.read("feed.xml")
+        func entry(_ slug: String) throws -> String {
+            let id = try #require(feed.range(of: "<id>https://example.org/\(slug)/</id>"))
+            let start = try #require(feed.range(of: "<entry>", options: .backwards, range: feed.startIndex..<id.lowerBound))
+            let end = try #require(feed.range(of: "</entry>", range: id.upperBound..<feed.endIndex))
+            return String(feed[start.lowerBound..<end.upperBound])
+        }
+        #expect(feed.contains("<feed xmlns=\"http://www.w3.org/2005/Atom\">\n  <title>T</title>") && feed.contains("  <author><name>Jane Doe</name></author>\n  <generator>"))
+        let trip = try entry("trip")
+        #expect(trip.contains("<author><name>Jürgen Müller</name></author>\n    <author><name>Jane Doe</name></author>"))
+        let solo = try entry("solo")
+        #expect(solo.contains("<author><name>Ana Lima</name></author>") && !solo.contains("Jane Doe"))
+        // No creator: the entry has no author of its own, so the feed's (Jane Doe) is its.
+        #expect(!(try entry("home")).contains("<author>"))
+        let parser = XMLParser(data: Data(feed.utf8))
+        #expect(parser.parse())
     }
 
     @Test("album folders named people or places (or any reserved name) at the root get another slug")

@@ -6,7 +6,8 @@ import GalleryConfig
 /// its title, its address, its date, its photo count and its cover, so that feed readers show
 /// new albums as they are published. Hidden albums, the root and undated albums are left out
 /// (an album is dated by its `index.md` or its oldest photo). The feed's `updated` is its
-/// newest album's date, so a rebuild with nothing new writes the same bytes.
+/// newest album's date, so a rebuild with nothing new writes the same bytes. The feed's author
+/// is the site's; an entry whose photos name their creators has its own authors.
 struct FeedStage {
     static let name = "feed"
     /// The feed's site-relative path, unless it is the user's (``SitePlan/feedPath``).
@@ -32,7 +33,8 @@ struct FeedStage {
             let entry = plan.albums[album]
             let cover = renderer.coverImage(of: album).map { base + URLPath.encode(path: $0) }
             entries.append(Entry(title: entry.title, url: base + URLPath.encode(path: entry.directory),
-                                 updated: Self.timestamp(entry.date!), count: renderer.albumCountLabel(album), cover: cover))
+                                 updated: Self.timestamp(entry.date!), count: renderer.albumCountLabel(album), cover: cover,
+                                 authors: Self.authors(of: album, in: plan, siteAuthor: options.author)))
         }
         let xml = Self.feed(title: options.title, author: options.author, base: base, entries: entries)
         try writer.writeIfChanged(Data(xml.utf8), to: plan.feedPath)
@@ -45,6 +47,29 @@ struct FeedStage {
         var updated: String
         var count: String
         var cover: String?
+        /// The entry's own authors; none: the feed's author is the entry's (RFC 4287 4.2.1).
+        var authors: [String] = []
+    }
+
+    /// The authors of an album's entry: when any of its photos (its albums' among them, as
+    /// its count) names its creator (XMP `dc:creator`, EXIF Artist, IPTC By-line), each
+    /// creator once, in the albums' order, and the site's `author` for photos without one
+    /// (an entry's authors replace the feed's); when none does, none, and the feed's author
+    /// stands for the entry.
+    static func authors(of album: Int, in plan: SitePlan, siteAuthor: String?) -> [String] {
+        var names: [String] = []
+        var seen: Set<String> = []
+        var anyCreator = false
+        func visit(_ index: Int) {
+            for photo in plan.albums[index].photos {
+                let creator = plan.photos[photo].photo.creator
+                anyCreator = anyCreator || creator != nil
+                if let name = creator ?? siteAuthor, seen.insert(name).inserted { names.append(name) }
+            }
+            for child in plan.albums[index].albums { visit(child) }
+        }
+        visit(album)
+        return anyCreator ? names : []
     }
 
     /// An RFC 3339 time in UTC: a date with a zone at its instant (08:15:42-05:00 is
@@ -70,6 +95,7 @@ struct FeedStage {
             xml += "    <id>\(escape(entry.url))</id>\n"
             xml += "    <link rel=\"alternate\" type=\"text/html\" href=\"\(escape(entry.url))\"/>\n"
             xml += "    <updated>\(entry.updated)</updated>\n"
+            for author in entry.authors { xml += "    <author><name>\(escape(author))</name></author>\n" }
             var summary = "<p>\(escape(entry.count))</p>"
             if let cover = entry.cover {
                 xml += "    <link rel=\"enclosure\" href=\"\(escape(cover))\"/>\n"
