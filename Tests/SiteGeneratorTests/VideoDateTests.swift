@@ -35,6 +35,19 @@ struct VideoDateTests {
             .creationDate == "2024-08-01T01:00:00Z")
     }
 
+    @Test("other Android phones' clips (Samsung's location and com.android.version, com.android.capture.fps) are dated by creation_time, as UTC")
+    func androidClips() throws {
+        // The format tags ffprobe shows of a Galaxy clip (mvhd's time, ISO 6709 location).
+        let samsung = try info(tags: #""major_brand": "mp42", "minor_version": "0", "compatible_brands": "isommp42", "creation_time": "2023-12-08T10:40:47.000000Z", "location": "+37.5665+126.9780/", "location-eng": "+37.5665+126.9780/", "com.android.version": "12""#)
+        #expect(samsung.creationDate == "2023-12-08T10:40:47.000000Z" && samsung.hasLocation)
+        #expect(samsung.creationDate.flatMap(GalleryDate.init)?.offset == 0)
+        // A Pixel's (and others') capture rate is no date; older ffprobes print the time with a blank, no Z: UTC all the same.
+        let pixel = try info(tags: #""major_brand": "isom", "creation_time": "2026-08-16 10:39:22", "com.android.capture.fps": "30.000000", "com.android.version": "14""#)
+        #expect(pixel.creationDate == "2026-08-16 10:39:22Z")
+        let date = try #require(pixel.creationDate.flatMap(GalleryDate.init))
+        #expect(date.offset == 0 && date.description == "2026-08-16 10:39:22")
+    }
+
     func item(_ name: String, _ date: String?, video: Bool = false) -> GalleryPhoto {
         var photo = GalleryPhoto(sourcePath: "/x/" + name, relativePath: name, fileName: name, fileSize: 1, modificationTime: 0,
                                  info: ImageInfo(format: .jpeg, pixelWidth: 10, pixelHeight: 10, orientation: .up,

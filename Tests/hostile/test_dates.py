@@ -118,6 +118,33 @@ def test_time_zones_end_to_end(tmp_path):
                                     "https://example.com/paris/": "2024-08-01T06:15:42Z"}
 
 
+def test_android_clips_of_other_phones_are_shown_in_the_local_time_of_the_photos_beside_them(tmp_path):
+    source, output = tmp_path / "photos", tmp_path / "site"
+    trip = source / "trip"
+    # A Samsung Galaxy's evening in New York: its photos carry EXIF OffsetTimeOriginal; its clip
+    # only mvhd's creation_time (UTC, with no zone of its own: ffprobe adds the Z), an ISO 6709
+    # `location` and `location-eng` and `com.android.version`, under the `mp42` brand: the keys
+    # ffprobe shows of Galaxy clips.
+    photo(trip / "20240731_203000.jpg", (200, 0, 0), "-EXIF:DateTimeOriginal=2024:07:31 20:30:00",
+          "-EXIF:OffsetTimeOriginal=-04:00", "-EXIF:Make=samsung", "-EXIF:Model=SM-S911B")
+    video(trip / "20240731_210000.mp4", "-brand", "mp42", "-movflags", "use_metadata_tags",
+          "-metadata", "creation_time=2024-08-01T01:00:00.000000Z", "-metadata", "location=+40.7580-073.9855/",
+          "-metadata", "location-eng=+40.7580-073.9855/", "-metadata", "com.android.version=14", color="blue")
+    # A Pixel's clip: `com.android.capture.fps` beside creation_time (isom brand), no zone either.
+    video(trip / "PXL_20240801_012000000.mp4", "-movflags", "use_metadata_tags",
+          "-metadata", "creation_time=2024-08-01T01:20:00.000000Z", "-metadata", "com.android.capture.fps=30.000000",
+          "-metadata", "com.android.version=14", color="green")
+    photo(trip / "20240731_214000.jpg", (0, 200, 0), "-EXIF:DateTimeOriginal=2024:07:31 21:40:00",
+          "-EXIF:OffsetTimeOriginal=-04:00", "-EXIF:Make=samsung", "-EXIF:Model=SM-S911B")
+    build(source, output, "group: month\n")
+    album = output / "trip"
+    # In the photos' zone (-04:00), between them, in their month: not "1 August 2024, 01:00".
+    assert time_element(album / "20240731_210000.html") == ("2024-07-31T21:00:00-04:00", "31 July 2024, 21:00")
+    assert time_element(album / "pxl_20240801_012000000.html") == ("2024-07-31T21:20:00-04:00", "31 July 2024, 21:20")
+    assert order(album / "index.html") == ["20240731_203000", "20240731_210000", "pxl_20240801_012000000", "20240731_214000"]
+    assert sections(album / "index.html") == ["July 2024"]
+
+
 def test_a_video_without_zoned_neighbours_stays_in_utc(tmp_path):
     source, output = tmp_path / "photos", tmp_path / "site"
     video(source / "clips" / "VID_1.mp4", "-metadata", "creation_time=2024-08-01T01:00:00.000000Z")
