@@ -1,6 +1,7 @@
 import Foundation
 import Gallery
 import Imaging
+import Support
 
 /// What one shard of a sharded build did.
 public struct ShardReport: Sendable {

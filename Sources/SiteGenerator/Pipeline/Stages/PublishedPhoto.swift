@@ -1,5 +1,6 @@
 import Gallery
 import Imaging
+import Support
 
 /// A photo as the site publishes it: where it goes, its images, and its original when the site
 /// offers originals for download.

@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import Support
 
 /// Renders and writes every reachable album's pages and frame data, every photo's page, and
 /// the theme's assets. An album whose inputs did not change (``PageRenderer/inputKey(album:siteKey:)``)

@@ -2,6 +2,7 @@ import Foundation
 import Gallery
 import GalleryConfig
 import Imaging
+import Support
 
 /// Where every album and photo goes in the site.
 ///

@@ -1,4 +1,5 @@
 import Gallery
+import Support
 
 /// The last stage: deletes what an earlier build made and this one did not (only files the
 /// catalog lists, never the user's own), the legacy manifest and the build's temporary folder,

@@ -2,6 +2,7 @@ import Foundation
 import Gallery
 import GRDB
 import Synchronization
+import Support
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Gallery
 import Imaging
+import Support
 
 /// The third stage: carries out each photo's image plan, `jobs` photos at a time: keeps the
 /// images, moves the staged ones into place, or makes them from one decode. A photo that cannot

@@ -5,6 +5,7 @@ import Video
 import GalleryConfig
 import Synchronization
 import Waterfall
+import Support
 
 /// Renders the pages and `frames.json` of each album through the theme.
 struct PageRenderer: Sendable {

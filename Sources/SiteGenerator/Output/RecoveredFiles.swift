@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import Support
 
 /// Which files of an output folder an earlier build made, when there is no catalog to say so
 /// (it was deleted with the cache, or damaged and set aside), rebuilt from the site itself: the

@@ -3,6 +3,7 @@ import Gallery
 import GRDB
 import Imaging
 import Synchronization
+import Support
 
 #if canImport(Glibc)
     import Glibc

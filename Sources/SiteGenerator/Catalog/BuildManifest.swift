@@ -3,6 +3,7 @@ import Imaging
 import Video
 
 import Gallery
+import Support
 
 /// What a build made, and from what: the contents of the ``Catalog``, in memory.
 ///

@@ -1,4 +1,5 @@
 import Gallery
+import Support
 
 /// The index pages (see ``TagIndex``): each entry's wall (a tag's, a person's, a place's), made
 /// by the same engine, template (`album.mustache`) and viewer as an album's, over photos of

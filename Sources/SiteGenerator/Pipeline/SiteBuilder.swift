@@ -5,6 +5,7 @@ import Imaging
 import Synchronization
 import Video
 import Waterfall
+import Support
 
 /// What happened during a build, for progress output.
 public enum BuildEvent: Sendable {

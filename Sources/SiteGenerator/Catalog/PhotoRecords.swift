@@ -1,4 +1,5 @@
 import Imaging
+import Support
 
 /// The catalog's photo records by source path: a dictionary whose values are kept out of line
 /// (``Boxed``), one reference per entry.

@@ -1,6 +1,7 @@
 import Gallery
 import Imaging
 import Video
+import Support
 
 /// The first stage: scans the photo folder (an unchanged file's header is not read again when
 /// the catalog knows it) and plans where every album and photo goes, and which files the build

@@ -3,6 +3,7 @@ import Gallery
 import Imaging
 import Synchronization
 import Video
+import Support
 
 /// The images of one photo, and how they came to be.
 struct PhotoResult: Sendable {

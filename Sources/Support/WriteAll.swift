@@ -7,7 +7,7 @@
 /// Writes every byte of `bytes` to `descriptor`, again after a short write or an interrupted
 /// one; returns 0, or the `errno` of the write that failed. The site writer and the rendition
 /// store both write their files through it.
-func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+public func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
     var offset = 0
     while offset < bytes.count {
         #if canImport(Glibc)

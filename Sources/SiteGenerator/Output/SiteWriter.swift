@@ -3,6 +3,7 @@ import Gallery
 import Imaging
 import Synchronization
 import Video
+import Support
 
 #if canImport(Glibc)
     import Glibc

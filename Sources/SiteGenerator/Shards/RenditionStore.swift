@@ -1,6 +1,7 @@
 import Foundation
 import Gallery
 import Synchronization
+import Support
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Gallery
 import Imaging
+import Support
 
 /// What the build does with one photo's images, decided before any file is written.
 enum PhotoPlan: Sendable {
