@@ -30,6 +30,9 @@ struct SiteArguments: ParsableArguments {
     @Option(help: "Order of photos and albums: date, date-desc, name or name-desc (default: cascade.yml's, else date).")
     var sort: String?
 
+    @Option(help: "The language of the pages, a BCP 47 tag: fr, de, pt-BR, zh-Hans, ar (default: cascade.yml's, else en).")
+    var language: String?
+
     @Flag(help: "Keep the photos' GPS positions in the published JPEG images (they are stripped by default).")
     var keepGPS = false
 
@@ -54,6 +57,9 @@ struct SiteArguments: ParsableArguments {
             throw ValidationError("--format must be jpeg, webp or avif, or several of them separated by commas")
         }
         if let sort, AlbumSortOrder(rawValue: sort.lowercased()) == nil { throw ValidationError("--sort must be date, date-desc, name or name-desc") }
+        if let language, LanguageTag(language) == nil {
+            throw ValidationError("--language must be a BCP 47 language tag such as fr, de, pt-BR, zh-Hans or ar, not \"\(language)\"")
+        }
     }
 
     /// The formats `--format` names ("jpg" is "jpeg"), or nil when it names something else.
@@ -92,6 +98,7 @@ struct SiteArguments: ParsableArguments {
         if let maxMegapixels { options.limits = DecodeLimits(maxPixels: maxMegapixels * 1_000_000) }
         if let sort, let order = AlbumSortOrder(rawValue: sort.lowercased()) { options.sort = order }
         if keepGPS { options.keepGPS = true }
+        if let language, let tag = LanguageTag(language) { options.language = tag }
         options.catalogPath = catalog.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         options.waitForLock = !noWait
         return options

@@ -10,6 +10,40 @@
   /** The version of frames.json this viewer reads. */
   const FRAMES_VERSION = 3;
 
+  /** The viewer's words: English here, replaced by the page's own (the `viewer_` strings of the
+   *  theme's i18n/<language>.yml, in `<script type="application/json" id="cascade-strings">`,
+   *  which an English page leaves out). `{name}` is filled in by `say`. */
+  const STRINGS = {
+    viewer_video_label: "Video, {duration}, {alt}", viewer_live_label: "Live Photo, {alt}",
+    viewer_status: "Photo {position} of {count}", viewer_status_titled: "Photo {position} of {count}: {title}",
+    viewer_slideshow: "Slideshow", viewer_full_screen: "Full screen", viewer_download: "Download the original",
+    viewer_download_titled: "Download the original ({label})", viewer_zoom_out: "Zoom out", viewer_zoom_in: "Zoom in",
+    viewer_close: "Close", viewer_live_photo: "Live Photo", viewer_previous: "Previous photo", viewer_next: "Next photo",
+  };
+
+  /** The text of `key` with each `{name}` from `values`; `escaped` makes it safe in an attribute. */
+  function say(key, values, escaped) {
+    const text = String(STRINGS[key] === undefined ? key : STRINGS[key]).replace(/\{(\w+)\}/g, function (all, name) {
+      return values && values[name] !== undefined ? String(values[name]) : all;
+    });
+    return escaped ? text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;") : text;
+  }
+
+  /** Takes the page's strings, when it has them. */
+  function readStrings(doc) {
+    const node = doc.getElementById("cascade-strings");
+    if (!node) return;
+    try {
+      const own = JSON.parse(node.textContent);
+      for (const key in own) if (typeof own[key] === "string") STRINGS[key] = own[key];
+    } catch (error) { /* malformed: the English ones stay */ }
+  }
+
+  /** Whether the page is written right to left: the lightbox's arrows and swipes are mirrored. */
+  function isRightToLeft() {
+    return typeof document !== "undefined" && document.documentElement.getAttribute("dir") === "rtl";
+  }
+
   /** The layout model from frames.json: per breakpoint, each item's column, the sum of the
    *  ratios above it (A), their count (k), and each column's items. In a grouped album
    *  (sections), A and k also count the sections above the item's (their largest column's
@@ -733,7 +767,7 @@
   /** A tile's name when it is more than its photo's alt text: "Video, 0:04, clip",
    *  "Live Photo, Dune" (as the generator writes it). */
   function tileLabel(item) {
-    return item.video ? "Video, " + item.video.duration + ", " + item.alt : item.live ? "Live Photo, " + item.alt : "";
+    return item.video ? say("viewer_video_label", { duration: item.video.duration, alt: item.alt }) : item.live ? say("viewer_live_label", { alt: item.alt }) : "";
   }
 
   /** The play mark and duration a video's tile shows (hidden on a photo's tile by the CSS). */
@@ -827,16 +861,17 @@
     return levels[levels.length - 1];
   }
 
-  /** A drag when not zoomed: "next", "previous", "close" (down) or "". */
-  function swipeAction(dx, dy) {
-    if (Math.abs(dx) > 50 && Math.abs(dx) > Math.abs(dy)) return dx < 0 ? "next" : "previous";
+  /** A drag when not zoomed: "next", "previous", "close" (down) or "". Right to left (`rtl`),
+   *  the next photo is at the left: a drag to the right brings it. */
+  function swipeAction(dx, dy, rtl) {
+    if (Math.abs(dx) > 50 && Math.abs(dx) > Math.abs(dy)) return (dx < 0) !== !!rtl ? "next" : "previous";
     if (dy > 80 && dy > 2 * Math.abs(dx)) return "close";
     return "";
   }
 
   /** What the live region says about photo `index`: "Photo 3 of 9: Dune". */
   function photoStatus(index, count, title) {
-    return "Photo " + (index + 1) + " of " + count + (title ? ": " + title : "");
+    return say(title ? "viewer_status_titled" : "viewer_status", { position: index + 1, count: count, title: title });
   }
 
   /** The line of camera settings under a photo in the lightbox, from its details' `camera`. */
@@ -894,17 +929,17 @@
     box.hidden = true;
     box.innerHTML =
       '<div class="lb-bar"><span class="lb-counter"></span>' +
-      '<button type="button" class="lb-play" aria-label="Slideshow" aria-pressed="false"></button>' +
-      '<button type="button" class="lb-full" aria-label="Full screen"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 4h6v2H6v4H4zm10 0h6v6h-2V6h-4zM4 14h2v4h4v2H4zm14 0h2v6h-6v-2h4z"/></svg></button>' +
-      '<a class="lb-download" hidden aria-label="Download the original"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M11 3h2v10l4-4 1.4 1.4L12 16.8l-6.4-6.4L7 9l4 4zM4 19h16v2H4z"/></svg></a>' +
-      '<button type="button" class="lb-out" aria-label="Zoom out">−</button>' +
-      '<button type="button" class="lb-in" aria-label="Zoom in">+</button>' +
-      '<button type="button" class="lb-close" aria-label="Close">✕</button></div>' +
+      '<button type="button" class="lb-play" aria-label="' + say("viewer_slideshow", null, true) + '" aria-pressed="false"></button>' +
+      '<button type="button" class="lb-full" aria-label="' + say("viewer_full_screen", null, true) + '"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 4h6v2H6v4H4zm10 0h6v6h-2V6h-4zM4 14h2v4h4v2H4zm14 0h2v6h-6v-2h4z"/></svg></button>' +
+      '<a class="lb-download" hidden aria-label="' + say("viewer_download", null, true) + '"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M11 3h2v10l4-4 1.4 1.4L12 16.8l-6.4-6.4L7 9l4 4zM4 19h16v2H4z"/></svg></a>' +
+      '<button type="button" class="lb-out" aria-label="' + say("viewer_zoom_out", null, true) + '">−</button>' +
+      '<button type="button" class="lb-in" aria-label="' + say("viewer_zoom_in", null, true) + '">+</button>' +
+      '<button type="button" class="lb-close" aria-label="' + say("viewer_close", null, true) + '">✕</button></div>' +
       // The Live Photo badge sits on the photo's corner (in the box sized to the photo).
       '<div class="lb-stage"><div class="lb-zoom"><img class="lb-low" alt="">' +
-      '<button type="button" class="lb-live" hidden aria-label="Live Photo" aria-pressed="false"><span><svg viewBox="0 0 12 12" aria-hidden="true"><circle cx="6" cy="6" r="2"/><circle cx="6" cy="6" r="4.6" fill="none" stroke="currentColor" stroke-width="1.2" stroke-dasharray="1.4 1"/></svg>LIVE</span></button></div></div>' +
-      '<button type="button" class="lb-prev" aria-label="Previous photo">‹</button>' +
-      '<button type="button" class="lb-next" aria-label="Next photo">›</button>' +
+      '<button type="button" class="lb-live" hidden aria-label="' + say("viewer_live_photo", null, true) + '" aria-pressed="false"><span><svg viewBox="0 0 12 12" aria-hidden="true"><circle cx="6" cy="6" r="2"/><circle cx="6" cy="6" r="4.6" fill="none" stroke="currentColor" stroke-width="1.2" stroke-dasharray="1.4 1"/></svg>LIVE</span></button></div></div>' +
+      '<button type="button" class="lb-prev" aria-label="' + say("viewer_previous", null, true) + '">‹</button>' +
+      '<button type="button" class="lb-next" aria-label="' + say("viewer_next", null, true) + '">›</button>' +
       '<p class="lb-caption"><strong class="lb-title"></strong><span class="lb-text"></span> <time class="lb-date"></time><span class="lb-camera"></span></p>' +
       '<p class="lb-status" aria-live="polite"></p>';
     const image = document.createElement("img");
@@ -1004,7 +1039,7 @@
       const dx = event.clientX - start.x, dy = event.clientY - start.y;
       start = null;
       if (self.zoom.scale > 1 || event.type !== "pointerup") return;
-      const action = swipeAction(dx, dy);
+      const action = swipeAction(dx, dy, isRightToLeft());
       if (action === "next" || action === "previous") {
         self.step(action === "next" ? 1 : -1);
         // The new photo comes in from the side it was pulled from, and snaps into place.
@@ -1070,7 +1105,8 @@
       if (target) { event.preventDefault(); target.focus(); }
       return;
     }
-    const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -1, PageDown: 1, Home: -this.model.count, End: this.model.count };
+    const back = isRightToLeft() ? 1 : -1;  // right to left, ArrowLeft is "next"
+    const moves = { ArrowLeft: back, ArrowRight: -back, PageUp: -1, PageDown: 1, Home: -this.model.count, End: this.model.count };
     const video = this.video && !this.video.hidden ? this.video : null;
     // A focused video takes its own keys (arrows seek, Home and End); Escape still closes.
     if (video && event.target === video && key !== "Escape") return;
@@ -1147,7 +1183,7 @@
     if (detail.original) {
       download.setAttribute("href", this.prefix + detail.original.url);
       download.setAttribute("download", detail.original.fileName);
-      download.setAttribute("title", "Download the original (" + detail.original.label + ")");
+      download.setAttribute("title", say("viewer_download_titled", { label: detail.original.label }));
     } else {
       download.removeAttribute("href");
     }
@@ -1424,6 +1460,7 @@
   function start() {
     const wall = document.querySelector(".wall[data-frames]");
     if (!wall || typeof fetch !== "function") return;
+    readStrings(document);
     fetch(wall.getAttribute("data-frames"))
       .then(function (response) { if (!response.ok) throw new Error(response.status); return response.json(); })
       .then(function (data) {
