@@ -470,7 +470,7 @@ struct PageRenderer: Sendable {
 
     /// A photo's camera settings as shown, or none with `show_exif: false`.
     private func cameraSummary(_ photo: Int) -> CameraSummary {
-        CameraSummary(options.showExif ? plan.photos[photo].photo.metadata.camera : nil)
+        CameraSummary(options.showExif ? plan.photos[photo].photo.metadata.camera : nil) { theme.strings.text("camera_in_35mm", ["focal": String($0)]) }
     }
 
     /// A photo's title (its page's title, `og:title` and breadcrumb): the title a photo tool

@@ -15,6 +15,7 @@ struct LanguageSiteTests {
         let source = try TemporaryFolder()
         try source.photo("r.jpg", width: 300, height: 200)
         try source.photo("Zq/a.jpg", width: 300, height: 200)
+        try exiftool(Array(MetadataSiteTests.cameraArguments.prefix(9)), on: source.path + "/Zq/a.jpg")
         try source.write("Zq/a.xmp", xmpSidecar("""
             <photoshop:DateCreated>2024-07-14T18:30:00</photoshop:DateCreated>
             <dc:subject><rdf:Bag><rdf:li>zzkw</rdf:li></rdf:Bag></dc:subject>
@@ -66,7 +67,7 @@ struct LanguageSiteTests {
     /// The words people see or hear on a page: its text outside scripts and styles, and the
     /// attributes that are read (aria-label, title, alt, content), entities decoded.
     static func visibleWords(_ html: String) -> Set<String> {
-        var text = html.replacingOccurrences(of: #"<(script|style)\b[^>]*>.*?</\1>"#, with: " ", options: [.regularExpression])
+        var text = html.replacingOccurrences(of: #"<(script|style)\b[^>]*>[\s\S]*?</\1>"#, with: " ", options: [.regularExpression])
         var found: [String] = []
         let attribute = try! NSRegularExpression(pattern: #"\b(aria-label|title|alt|content)="([^"]*)""#)
         for match in attribute.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
@@ -120,6 +121,7 @@ struct LanguageSiteTests {
         #expect(photo.contains(">14 juillet 2024 à 18:30</time>"))
         #expect(photo.contains("Photos © Zq Xv · <a href=\"../tags/index.html\">Mots-clés</a> · Créé avec Cascade</footer>"))
         #expect(photo.contains("Télécharger l’original</a>"))
+        #expect(photo.contains("<dt>Focale</dt><dd>50 mm (75 mm en équivalent 24×36)</dd>"))
         #expect(try output.read("zq/b.html").contains(">14 juillet 2024</time>"), "a date without a time")
         #expect(try output.read("zq/frames/0.json").contains(#""date":"14 juillet 2024 à 18:30""#))
     }
@@ -130,7 +132,8 @@ struct LanguageSiteTests {
         let output = try TemporaryFolder()
         _ = try await build(source, output, language: "en")
         let found = try Self.englishWords(output, language: "fr")
-        #expect(found["zq/index.html"]?.isSuperset(of: ["made", "with", "its", "albums", "undated"]) == true || found["zq/index.html"]?.isSuperset(of: ["made", "with", "its", "albums"]) == true)
+        #expect(found["zq/index.html"]?.isSuperset(of: ["made", "with", "its", "next", "breadcrumbs"]) == true, "\(found)")
+        #expect(found["zq/pages/2.html"]?.contains("undated") == true)
         #expect(found["zq/a.html"]?.contains("download") == true)
         #expect(try output.read("zq/index.html").contains("<html lang=\"en\">"))
         #expect(!(try output.read("zq/index.html")).contains("cascade-strings"), "English pages carry no strings for the viewer")
@@ -148,7 +151,7 @@ struct LanguageSiteTests {
         let album = try output.read("zq/index.html")
         #expect(album.contains("3 صور"), "3 is few in Arabic")
         #expect(try output.read("zq/qx/index.html").contains("صورة واحدة"), "1 is one")
-        #expect(album.contains(">14 يوليو 2024</h2>"))
+        #expect(album.contains(">14 يوليو، 2024</h2>"), "CLDR's Arabic day, with its Arabic comma")
     }
 
     @Test("a theme overrides one string; a language with few strings takes English's, one warning a key")
