@@ -110,6 +110,8 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var showExif: Bool
     /// The fewest stars a photo needs to be published (0: every photo but rejected ones).
     public var minRating: Int
+    /// The language the pages are written in (`language:`, a BCP 47 tag); English by default.
+    public var language: LanguageTag
 
     /// The defaults: the settings of a photo folder without `cascade.yml`.
     public init() {
@@ -138,6 +140,7 @@ public struct SiteConfiguration: Sendable, Hashable {
         layout = .columns
         showExif = true
         minRating = 0
+        language = .english
     }
 
     /// 2 columns from 0 px, 3 from 600, 4 from 1000, 5 from 1600, 6 from 2400 (rows of 150,
@@ -231,6 +234,13 @@ public struct SiteConfiguration: Sendable, Hashable {
                 groupEntry = entry
             case "show_exif": configuration.showExif = try reader.bool(entry).get()
             case "min_rating": configuration.minRating = try reader.int(entry, in: SettingRange.minRating, unit: " (stars)").get()
+            case "language":
+                let text = try reader.text(entry).get()
+                guard let tag = LanguageTag(text) else {
+                    throw reader.error(.badValue, entry.path, entry.value,
+                                       "must be a BCP 47 language tag such as fr, de, pt-BR, zh-Hans or ar, not \"\(text)\"")
+                }
+                configuration.language = tag
             default: break  // `entries` refuses keys that are not listed
             }
         }
@@ -246,7 +256,7 @@ public struct SiteConfiguration: Sendable, Hashable {
         "title", "author", "base_url", "breakpoints", "gap", "page_padding", "thumbnail_widths", "photo_widths",
         "formats", "quality", "colour", "sort", "max_megapixels", "strip_gps", "download_originals",
         "date_format", "slideshow_interval", "lightbox_thumbnails", "group", "layout", "show_exif", "min_rating",
-        "video_max_height", "video_quality", "video_max_duration",
+        "video_max_height", "video_quality", "video_max_duration", "language",
     ]
 
     private static func baseURL(_ entry: YAMLReader.Entry, _ reader: YAMLReader) throws(ConfigurationError) -> String {

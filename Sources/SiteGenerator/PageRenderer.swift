@@ -53,7 +53,7 @@ struct PageRenderer: Sendable {
             for (position, photo) in photos.enumerated() {
                 let key = group.key(plan.photos[photo].photo.date)
                 if position == 0 || key != previous {
-                    sections.append(AlbumWall.Section(start: position, label: group.label(key)))
+                    sections.append(AlbumWall.Section(start: position, label: group.label(key, names: theme.strings.names, undated: theme.strings.text("undated"))))
                 }
                 previous = key
             }
@@ -74,7 +74,7 @@ struct PageRenderer: Sendable {
         let directory = page == 1 ? album.directory : album.directory + "pages/"
         let range = ((page - 1) * options.tilesPerPage)..<min(page * options.tilesPerPage, photos.count)
         let pageWall = page == 1 ? wall : try makeWall(Array(photos[range]), group: album.group, layout: album.layout)
-        let title = page == 1 ? album.title : "\(album.title) (page \(page) of \(pageCount))"
+        let title = page == 1 ? album.title : pageTitle(album.title, page: page, of: pageCount)
         var context = common(directory: directory, title: title, ancestors: album.ancestors,
                              page: plan.albumPagePath(album: index, page: page), image: coverImage(of: index))
         context["album"] = [
@@ -232,8 +232,9 @@ struct PageRenderer: Sendable {
             "duration": plan.photos[photo].photo.video.map { Duration.label($0.duration) } ?? "",
             "isLive": isLive,
             // One name for the whole tile, as viewer.js's tileLabel writes it.
-            "label": plan.photos[photo].photo.video.map { "Video, \(Duration.label($0.duration)), \(altText(photo))" }
-                ?? (isLive ? "Live Photo, \(altText(photo))" : ""),
+            "label": plan.photos[photo].photo.video.map {
+                theme.strings.text("viewer_video_label", ["duration": Duration.label($0.duration), "alt": altText(photo)])
+            } ?? (isLive ? theme.strings.text("viewer_live_label", ["alt": altText(photo)]) : ""),
         ]
         // A grouped album's section header comes before the section's first tile.
         if let section = wall.section(startingAt: wallIndex) {
@@ -289,11 +290,11 @@ struct PageRenderer: Sendable {
             "hasCaption": entry.photo.caption != nil,
             // The caption under the image, unless it is plain text all in the title above it.
             "showCaption": showCaption,
-            "date": date.map(options.dateFormat.string) ?? "",
+            "date": date.map(dateText) ?? "",
             "isoDate": date?.iso8601 ?? "",
             "hasDate": date != nil,
             "hasDetails": showCaption || date != nil,
-            "camera": camera.entries.map { ["name": $0.name, "value": $0.value] },
+            "camera": camera.entries.map { ["name": cameraName($0.name), "value": $0.value] },
             "hasCamera": !camera.isEmpty,
             "keywords": keywordLinks(photo, from: album.directory),
             "hasKeywords": !entry.photo.keywords.isEmpty,
@@ -320,7 +321,7 @@ struct PageRenderer: Sendable {
         if let original = published[photo]?.original {
             context["original"] = [
                 "url": relativeURL(from: album.directory, to: original.path),
-                "label": "\(entry.photo.info.displayWidth) × \(entry.photo.info.displayHeight), \(Self.byteCount(original.size))",
+                "label": "\(number(entry.photo.info.displayWidth)) × \(number(entry.photo.info.displayHeight)), \(byteCount(original.size))",
                 "fileName": entry.photo.fileName,
             ] as [String: Any]
         }
@@ -448,7 +449,7 @@ struct PageRenderer: Sendable {
         var text = ",\"title\":\(jsonString(photoTitle(photo)))"
         if let html = entry.photo.captionHTML { text += ",\"captionHTML\":\(jsonString(html))" }
         if let date = entry.photo.date {
-            text += ",\"date\":\(jsonString(options.dateFormat.string(date))),\"isoDate\":\(jsonString(date.iso8601))"
+            text += ",\"date\":\(jsonString(dateText(date))),\"isoDate\":\(jsonString(date.iso8601))"
         }
         if let video = published[photo]?.images.video, let info = entry.photo.video {
             text += ",\"video\":{\"url\":\(jsonString(relativeURL(from: directory, to: video.path)))"
@@ -463,14 +464,14 @@ struct PageRenderer: Sendable {
         if let original = published[photo]?.original {
             text += ",\"original\":{\"url\":\(jsonString(relativeURL(from: directory, to: original.path)))"
             text += ",\"fileName\":\(jsonString(entry.photo.fileName))"
-            text += ",\"label\":\(jsonString("\(entry.photo.info.displayWidth) × \(entry.photo.info.displayHeight), \(Self.byteCount(original.size))"))}"
+            text += ",\"label\":\(jsonString("\(number(entry.photo.info.displayWidth)) × \(number(entry.photo.info.displayHeight)), \(byteCount(original.size))"))}"
         }
         return text
     }
 
     /// A photo's camera settings as shown, or none with `show_exif: false`.
     private func cameraSummary(_ photo: Int) -> CameraSummary {
-        CameraSummary(options.showExif ? plan.photos[photo].photo.metadata.camera : nil)
+        CameraSummary(options.showExif ? plan.photos[photo].photo.metadata.camera : nil) { theme.strings.text("camera_in_35mm", ["focal": String($0)]) }
     }
 
     /// A photo's title (its page's title, `og:title` and breadcrumb): the title a photo tool
@@ -498,8 +499,8 @@ struct PageRenderer: Sendable {
         let own = plan.albums[index].photos.count
         let total = totalPhotos(index)
         if own == total { return photoCountLabel(own) }
-        if own == 0 { return "\(photoCountLabel(total)) in its albums" }
-        return "\(photoCountLabel(own)), \(total) with its albums"
+        if own == 0 { return theme.strings.count("album_count_in_albums", total, ["photos": photoCountLabel(total)]) }
+        return theme.strings.count("album_count_with_albums", total, ["photos": photoCountLabel(own)])
     }
 
     func altText(_ photo: Int) -> String {
@@ -518,7 +519,44 @@ struct PageRenderer: Sendable {
     }
 
     func photoCountLabel(_ count: Int) -> String {
-        count == 1 ? "1 photo" : "\(count) photos"
+        theme.strings.count("photo_count", count)
+    }
+
+    /// "Album (page 2 of 5)", in the site's language.
+    func pageTitle(_ title: String, page: Int, of pageCount: Int) -> String {
+        theme.strings.text("page_title", ["title": title, "page": number(page), "pages": number(pageCount)])
+    }
+
+    /// A whole number as the site's language writes it.
+    func number(_ value: Int) -> String { theme.strings.number(value) }
+
+    /// A capture date as `date_format` shows it, with the language's month and day names; the
+    /// language's own `date_format` (its strings file) unless `cascade.yml` sets one.
+    func dateText(_ date: GalleryDate) -> String {
+        var format = options.dateFormat
+        if format == .default, let own = theme.strings.texts["date_format"] { format = DateFormat(pattern: own) }
+        return format.string(date, names: theme.strings.names)
+    }
+
+    /// A camera setting's name ("Focal length") in the site's language: key `camera_focal_length`.
+    func cameraName(_ name: String) -> String {
+        let key = "camera_" + name.lowercased().replacingOccurrences(of: " ", with: "_")
+        return theme.strings.texts[key] ?? name
+    }
+
+    /// "5.2 MB", "830 KB", in the site's language ("5,2 Mo").
+    func byteCount(_ bytes: Int) -> String {
+        guard !theme.strings.language.isEnglish else { return Self.byteCount(bytes) }
+        if bytes >= 1_000_000 {
+            let formatter = NumberFormatter()
+            formatter.locale = theme.strings.language.locale
+            formatter.minimumFractionDigits = 1
+            formatter.maximumFractionDigits = 1
+            formatter.minimumIntegerDigits = 1
+            let size = formatter.string(from: NSNumber(value: Double(bytes) / 1_000_000)) ?? String(format: "%.1f", Double(bytes) / 1_000_000)
+            return theme.strings.text("size_mb", ["size": size])
+        }
+        return theme.strings.text("size_kb", ["size": number(max(1, (bytes + 500) / 1000))])
     }
 
     func totalPhotos(_ index: Int) -> Int {

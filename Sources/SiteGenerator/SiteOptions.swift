@@ -84,6 +84,8 @@ public struct SiteOptions: Sendable {
     public var showExif: Bool = SiteConfiguration().showExif
     /// The fewest stars a published photo has (`min_rating`); rejected photos are never published.
     public var minRating: Int = SiteConfiguration().minRating
+    /// The language the pages are written in (`language`, `--language`).
+    public var language: LanguageTag = SiteConfiguration().language
     /// A test hook: albums whose input key is unchanged are rendered anyway, and one whose files
     /// come out different stops the program (see ``PageRenderer/inputKey(album:siteKey:)``).
     /// `CASCADE_VERIFY_ALBUM_KEYS=1` in the environment sets it.
@@ -163,6 +165,7 @@ public struct SiteOptions: Sendable {
             maxDuration: Double(configuration.videoMaxDuration) * 60)
         showExif = configuration.showExif
         minRating = configuration.minRating
+        language = configuration.language
     }
 
     /// The formats a configuration lists, whatever their order: the most widely supported one

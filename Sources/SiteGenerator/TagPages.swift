@@ -45,8 +45,8 @@ extension PageRenderer {
         let directory = page == 1 ? tags.directory(index) : tags.directory(index) + "pages/"
         let range = ((page - 1) * options.tilesPerPage)..<min(page * options.tilesPerPage, photos.count)
         let pageWall = page == 1 ? wall : try makeWall(Array(photos[range]), group: .none, layout: .columns)
-        let title = page == 1 ? tag.name : "\(tag.name) (page \(page) of \(pageCount))"
-        var context = common(directory: directory, title: title, ancestors: [(options.title, ""), ("Tags", TagIndex.folder)],
+        let title = page == 1 ? tag.name : pageTitle(tag.name, page: page, of: pageCount)
+        var context = common(directory: directory, title: title, ancestors: [(options.title, ""), (theme.strings.text("tags"), TagIndex.folder)],
                              page: tags.pagePath(index, page: page), image: coverImage(photo: photos.first))
         context["album"] = [
             "name": tag.name, "descriptionHTML": "", "hasDescription": false, "photoCount": photos.count,
@@ -72,7 +72,7 @@ extension PageRenderer {
     }
 
     private func tagListContext() -> [String: Any] {
-        var context = common(directory: TagIndex.folder, title: "Tags", ancestors: [(options.title, "")], page: TagIndex.indexPath, image: nil)
+        var context = common(directory: TagIndex.folder, title: theme.strings.text("tags"), ancestors: [(options.title, "")], page: TagIndex.indexPath, image: nil)
         context["tags"] = tags.tags.indices.map { index -> [String: Any] in
             let tag = tags.tags[index]
             return ["name": tag.name, "url": relativeURL(from: TagIndex.folder, to: tags.pagePath(index, page: 1)),

@@ -1,0 +1,121 @@
+"""Right-to-left sites (`language: ar`) in a real browser: at several widths, with scripts on
+and off, the waterfall, justified rows and sections are the English site's mirrored (the first
+photo at the right, hit where it shows: elementFromPoint), the page does not scroll sideways,
+and the lightbox's arrows and keys are swapped (ArrowLeft is "next"); the viewer speaks the
+page's language."""
+import os
+import subprocess
+
+import pytest
+from selenium.webdriver.common.keys import Keys
+
+from conftest import REPO, serve
+from photo_factory import album
+from test_lightbox import counter, keys, start
+from test_viewer import LIGHTBOX_OPEN as OPEN, viewer_started, wait_until
+
+WIDTHS = [360, 800, 1280, 1920]
+TOLERANCE = 0.5  # px
+ALBUMS = ["columns", "rows", "grouped"]
+
+MEASURE = """
+const wall = document.querySelector('div.wall');
+const w = wall.getBoundingClientRect();
+const tiles = [...wall.querySelectorAll('a.tile')].map(t => {
+  const r = t.getBoundingClientRect();
+  return {index: +t.dataset.index, l: r.left - w.left, t: r.top - w.top, r: r.right - w.left, b: r.bottom - w.top};
+});
+const first = wall.querySelector('a.tile[data-index="0"]').getBoundingClientRect();
+const hit = document.elementFromPoint(first.left + first.width / 2, first.top + Math.min(first.height / 2, 5));
+const heads = [...wall.querySelectorAll('.section-head')].map(h => getComputedStyle(h).direction);
+return {width: w.width, tiles: tiles, hit: hit && hit.closest('a.tile') ? +hit.closest('a.tile').dataset.index : null,
+        heads: heads, scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth};
+"""
+
+
+def build(photos, out, *arguments):
+    binary = os.environ.get("CASCADE_BIN", str(REPO / ".build" / "debug" / "cascade"))
+    result = subprocess.run([binary, "build", str(photos), "--output", str(out), "--quiet", *arguments],
+                            capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory):
+    """The same photos built in English and in Arabic (`--language ar`): an album in columns,
+    one in rows, one grouped by day (all undated: one section)."""
+    root = tmp_path_factory.mktemp("languages")
+    photos = root / "photos"
+    album(photos / "Columns", 40, seed=3)
+    album(photos / "Rows", 30, seed=4)
+    (photos / "Rows" / "index.md").write_text("---\nlayout: rows\n---\n")
+    album(photos / "Grouped", 25, seed=5)
+    (photos / "Grouped" / "index.md").write_text("---\ngroup: day\n---\n")
+    build(photos, root / "en")
+    build(photos, root / "ar", "--language", "ar")
+    with serve(root / "en") as english, serve(root / "ar") as arabic:
+        yield english, arabic
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["scripts-on", "scripts-off"])
+def test_walls_are_mirrored_at_every_width(request, sites, javascript):
+    english, arabic = sites
+    driver = request.getfixturevalue("driver" if javascript else "driver_nojs")
+    failures = []
+    for width in WIDTHS:
+        driver.set_window_size(width, 900)
+        for name in ALBUMS:
+            measured = {}
+            for language, base in [("en", english), ("ar", arabic)]:
+                driver.get(base + name + "/index.html")
+                driver.execute_script("window.scrollTo(0, 0)")
+                if javascript and not viewer_started(driver, tries=100):
+                    failures.append(f"{name} at {width} px ({language}): the viewer did not start")
+                measured[language] = driver.execute_script(MEASURE)
+            where = f"{name} at {width} px"
+            ltr, rtl = measured["en"], measured["ar"]
+            if abs(ltr["width"] - rtl["width"]) > TOLERANCE:
+                failures.append(f"{where}: walls of {ltr['width']} and {rtl['width']} px")
+            wall = rtl["width"]
+            before = {t["index"]: t for t in ltr["tiles"]}
+            for t in rtl["tiles"]:
+                e = before.get(t["index"])
+                if e is None:
+                    continue
+                if max(abs(t["l"] - (wall - e["r"])), abs(t["r"] - (wall - e["l"])), abs(t["t"] - e["t"]), abs(t["b"] - e["b"])) > TOLERANCE:
+                    failures.append(f"{where}: tile {t['index']} at ({t['l']:.1f}, {t['t']:.1f}, {t['r']:.1f}, {t['b']:.1f}), "
+                                    f"not the mirror of ({e['l']:.1f}, {e['t']:.1f}, {e['r']:.1f}, {e['b']:.1f})")
+            first = next(t for t in rtl["tiles"] if t["index"] == 0)
+            if abs(first["r"] - wall) > TOLERANCE:
+                failures.append(f"{where}: the first photo ends at {first['r']:.1f}, not at the wall's right edge {wall:.1f}")
+            if rtl["hit"] != 0:
+                failures.append(f"{where}: the first photo's place hits tile {rtl['hit']}")
+            if name == "grouped" and (not rtl["heads"] or set(rtl["heads"]) != {"rtl"}):
+                failures.append(f"{where}: section headers {rtl['heads']}")
+            if rtl["scrollWidth"] > rtl["clientWidth"]:
+                failures.append(f"{where}: the page scrolls sideways")
+    assert not failures, f"{len(failures)} problems:\n" + "\n".join(failures[:40])
+
+
+def test_the_lightbox_is_mirrored_and_speaks_arabic(sites, driver):
+    _, arabic = sites
+    start(driver, arabic + "columns/index.html")
+    assert driver.execute_script("return document.documentElement.dir") == "rtl"
+    driver.execute_script("document.querySelector('.wall .tile[data-index=\"0\"]').click()")
+    wait_until(driver, OPEN)
+    keys(driver, Keys.ARROW_LEFT)
+    wait_until(driver, "document.querySelector('.lb-counter').textContent.startsWith('2 /')")
+    keys(driver, Keys.ARROW_LEFT)
+    wait_until(driver, "document.querySelector('.lb-counter').textContent.startsWith('3 /')")
+    keys(driver, Keys.ARROW_RIGHT)
+    wait_until(driver, "document.querySelector('.lb-counter').textContent.startsWith('2 /')")
+    assert counter(driver).startswith("2 /")
+    box = driver.execute_script(
+        "const p = document.querySelector('.lb-prev').getBoundingClientRect(), n = document.querySelector('.lb-next').getBoundingClientRect();"
+        "return {prev: p.left, next: n.left, width: innerWidth,"
+        " close: document.querySelector('.lb-close').getAttribute('aria-label'),"
+        " next_label: document.querySelector('.lb-next').getAttribute('aria-label'),"
+        " status: document.querySelector('.lb-status').textContent}")
+    assert box["next"] < box["prev"], "the next photo's arrow is at the left"
+    assert box["close"] == "إغلاق" and box["next_label"] == "الصورة التالية"
+    assert box["status"].startswith("الصورة 2 من 40")
