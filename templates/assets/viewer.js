@@ -13,14 +13,9 @@
 
   /** The viewer's words: English here, replaced by the page's own (the `viewer_` strings of the
    *  theme's i18n/<language>.yml, in `<script type="application/json" id="cascade-strings">`,
-   *  which an English page leaves out). `{name}` is filled in by `say`. */
-  const STRINGS = {
-    viewer_video_label: "Video, {duration}, {alt}", viewer_live_label: "Live Photo, {alt}",
-    viewer_status: "Photo {position} of {count}", viewer_status_titled: "Photo {position} of {count}: {title}",
-    viewer_slideshow: "Slideshow", viewer_full_screen: "Full screen", viewer_download: "Download the original",
-    viewer_download_titled: "Download the original ({label})", viewer_zoom_out: "Zoom out", viewer_zoom_in: "Zoom in",
-    viewer_close: "Close", viewer_live_photo: "Live Photo", viewer_previous: "Previous photo", viewer_next: "Next photo",
-  };
+   *  which an English page leaves out). `{name}` is filled in by `say`. Only the wall's own are
+   *  here: lightbox.js adds its English ones where the page gave none (this script's budget). */
+  const STRINGS = { viewer_video_label: "Video, {duration}, {alt}", viewer_live_label: "Live Photo, {alt}" };
 
   /** The text of `key` with each `{name}` from `values`; `escaped` makes it safe in an attribute. */
   function say(key, values, escaped) {
@@ -913,7 +908,7 @@
     resolveItem: resolveItem, scrollMapping: scrollMapping, contentOffset: contentOffset, wallOffset: wallOffset,
     MAX_WALL_HEIGHT: MAX_WALL_HEIGHT, tileLabel: tileLabel, withKept: withKept, fillURL: fillURL, insertInOrder: insertInOrder,
     // For lightbox.js.
-    Viewer: Viewer, srcsetOfImages: srcsetOfImages, clearPicture: clearPicture, pictureWith: pictureWith,
+    say: say, strings: STRINGS, isRightToLeft: isRightToLeft, Viewer: Viewer, srcsetOfImages: srcsetOfImages, clearPicture: clearPicture, pictureWith: pictureWith,
   };
   if (typeof module === "object" && module.exports) {
     module.exports = api;
