@@ -119,3 +119,59 @@ def test_the_lightbox_is_mirrored_and_speaks_arabic(sites, driver):
     assert box["next"] < box["prev"], "the next photo's arrow is at the left"
     assert box["close"] == "إغلاق" and box["next_label"] == "الصورة التالية"
     assert box["status"].startswith("الصورة 2 من 40")
+
+
+@pytest.fixture(scope="module")
+def arabic_strip(tmp_path_factory):
+    """An Arabic album of 60 photos with the thumbnail strip, built with the worktree's theme."""
+    root = tmp_path_factory.mktemp("languages-strip")
+    album(root / "photos" / "Strip", 60, seed=6, small=True)
+    (root / "photos" / "cascade.yml").write_text("title: Strip\nlanguage: ar\nlightbox_thumbnails: true\n")
+    build(root / "photos", root / "site", "--sort", "name", "--templates", str(REPO / "templates"))
+    with serve(root / "site") as base:
+        yield base + "strip/"
+
+
+# The strip's first cell against the strip's right edge, the current cell shown, their names.
+STRIP_RTL = """
+const strip = document.querySelector('.lb-strip'), s = strip.getBoundingClientRect();
+const cell = i => document.querySelector(`.lb-thumb[data-index="${i}"]`);
+const current = document.querySelector('.lb-thumb[aria-current="true"]'), c = current && current.getBoundingClientRect();
+const first = cell(0) && cell(0).getBoundingClientRect();
+return {strip: strip.getAttribute('aria-label'), label: current && current.getAttribute('aria-label'),
+        current: current ? +current.dataset.index : null, shown: !!c && c.left >= s.left - 0.5 && c.right <= s.right + 0.5,
+        firstRight: first ? s.right - first.right : null, nodes: strip.querySelectorAll('.lb-thumb').length};
+"""
+
+
+def test_right_to_left_a_flick_to_the_right_is_next_and_the_strip_starts_at_the_right(arabic_strip, driver):
+    import time
+    from test_lightbox_stage import COUNT_POINTER_ENDS, PHONE, timed_drag
+    from test_viewer import LIGHTBOX_SETTLED as SETTLED
+    start(driver, arabic_strip + "index.html", PHONE)
+    driver.execute_script("document.querySelector('.wall .tile[data-index=\"0\"]').click()")
+    wait_until(driver, OPEN)
+    wait_until(driver, SETTLED)
+    state = driver.execute_script("return (() => {" + STRIP_RTL + "})()")
+    assert state["strip"] == "الصور" and state["label"].startswith("الصورة 1"), state
+    assert state["current"] == 0 and state["shown"], state
+    # The first cell sits at the strip's start, its right edge (within the cell's margin).
+    assert state["firstRight"] is not None and 0 <= state["firstRight"] < 8, state
+    # A flick to the right, 40 px in 40 ms (the page sees these times): the next photo.
+    driver.execute_script(COUNT_POINTER_ENDS)
+    image = driver.execute_script("return document.querySelector('.lightbox-image').getBoundingClientRect().toJSON()")
+    x, y = image["left"] + image["width"] / 2, image["top"] + image["height"] / 2
+    now = time.time()
+    timed_drag(driver, [(x, y), (x + 10, y), (x + 20, y), (x + 30, y), (x + 40, y)],
+               [now, now + 0.01, now + 0.02, now + 0.03, now + 0.04, now + 0.045])
+    wait_until(driver, "window.pointerEnds === 1")
+    wait_until(driver, "document.querySelector('.lb-counter').textContent.startsWith('2 /')")
+    wait_until(driver, SETTLED)
+    # The far end: the strip follows it (scrolled to the left), still about a screen of cells.
+    keys(driver, Keys.END)
+    wait_until(driver, "document.querySelector('.lb-counter').textContent.startsWith('60 /')")
+    wait_until(driver, SETTLED)
+    wait_until(driver, "document.querySelector('.lb-thumb[data-index=\"59\"][aria-label^=\"الصورة 60\"]')")
+    state = driver.execute_script("return (() => {" + STRIP_RTL + "})()")
+    assert state["current"] == 59 and state["shown"], state
+    assert state["nodes"] < 60, state
