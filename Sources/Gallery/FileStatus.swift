@@ -25,6 +25,8 @@ public struct FileStatus: Sendable {
     public var changeTime: Double
     /// The file's inode number on its device.
     public var inode: UInt64
+    /// The device the file is on (`st_dev`).
+    public var device: UInt64
 
     /// What tells one version of a file from another without reading it.
     public var identity: FileIdentity {
@@ -56,6 +58,7 @@ public struct FileStatus: Sendable {
         #endif
         changeTime = Double(change.tv_sec) + Double(change.tv_nsec) / 1_000_000_000.0
         inode = UInt64(status.st_ino)
+        device = UInt64(status.st_dev)
         // Computed as Foundation computes a file's modification date, to the last bit.
         modificationTime = Date(
             timeIntervalSinceReferenceDate: Double(time.tv_sec) - Date.timeIntervalBetween1970AndReferenceDate

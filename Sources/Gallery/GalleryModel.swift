@@ -19,6 +19,9 @@ public struct GalleryPhoto: Sendable, Hashable {
         var modificationTime: Double
         var changeTime: Double = 0
         var inode: UInt64 = 0
+        var device: UInt64 = 0
+        var folderDevice: UInt64 = 0
+        var folderInode: UInt64 = 0
         var info: ImageInfo
         var captionText: String?
         var captionHTML: String?
@@ -156,10 +159,49 @@ public struct GalleryPhoto: Sendable, Hashable {
     /// (``SourceFile/open(_:inode:)``); nil when unknown (a photo made by hand, in tests).
     public var scannedInode: UInt64? { inode == 0 ? nil : inode }
 
+    /// Where the scan found the file and its folder, which a read checks them against
+    /// (``SourceFile/open(_:scanned:)``); nil when unknown (a photo made by hand, in tests).
+    public var scannedFile: ScannedFile? {
+        get {
+            inode == 0 ? nil
+                : ScannedFile(device: fields.device, inode: inode, folderDevice: fields.folderDevice, folderInode: fields.folderInode)
+        }
+        set {
+            fields.inode = newValue?.inode ?? 0
+            fields.device = newValue?.device ?? 0
+            fields.folderDevice = newValue?.folderDevice ?? 0
+            fields.folderInode = newValue?.folderInode ?? 0
+        }
+    }
+
     /// The file name without its extension, used as a fallback title.
     public var stem: String {
         guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return fileName }
         return String(fileName[..<dot])
+    }
+
+    /// Whether the file's name is one a camera or phone gave it (`IMG_0001`, `DSC_1234`,
+    /// `P1010001`, `PXL_20240701_123456789`, `20240701_123456`, `IMG_0001 (2)`), which says
+    /// nothing of the picture: four digits in a row or more, no lower-case letter, at most five
+    /// letters, nothing but ASCII letters, digits, `_`, `-`, `.`, spaces and parentheses. A
+    /// name a person gave (`Dune at dawn`, `beach2024`, `100%`) is not.
+    public var hasCameraName: Bool {
+        var run = 0
+        var longestRun = 0
+        var letters = 0
+        for byte in stem.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                run += 1
+                longestRun = max(longestRun, run)
+                continue
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): letters += 1
+            case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: " "), UInt8(ascii: "("), UInt8(ascii: ")"): break
+            default: return false
+            }
+            run = 0
+        }
+        return longestRun >= 4 && letters <= 5
     }
 
     /// The caption as plain text, for alt text and titles: ``captionText``, else the text of
@@ -211,6 +253,41 @@ public struct GalleryPhoto: Sendable, Hashable {
     /// The keywords (XMP sidecar, else embedded XMP, else IPTC), each once; empty when none.
     public var keywords: [String] {
         (metadataField({ $0.keywords }, { $0.keywords }) ?? []).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+    }
+
+    /// The photo's creator (XMP `dc:creator`, else EXIF Artist, else IPTC By-line), when it has
+    /// visible text.
+    public var creator: String? {
+        metadataField({ $0.creator }, { $0.artist })?.trimmingWhitespace().nonEmpty
+    }
+
+    /// The photo's copyright notice (XMP `dc:rights`, else EXIF Copyright, else IPTC Copyright
+    /// Notice), when it has visible text.
+    public var copyright: String? {
+        metadataField({ $0.rights }, { $0.copyright })?.trimmingWhitespace().nonEmpty
+    }
+
+    /// The people of the photo's named face regions (sidecar, else embedded XMP), each once;
+    /// empty when none. Only names: a region's rectangle is never read.
+    public var people: [String] {
+        Self.distinct(metadataField({ $0.people }, { $0.people }) ?? [])
+    }
+
+    /// The place the photographer wrote, most specific first: sublocation, city, state,
+    /// country (the sidecar's when it names any of them, else the file's), each once; empty
+    /// when none. Never worked out from GPS.
+    public var places: [String] {
+        if let sidecar = fields.sidecar, sidecar.hasPlace {
+            return Self.distinct([sidecar.sublocation, sidecar.city, sidecar.state, sidecar.country].compactMap { $0 })
+        }
+        let file = fields.info.metadata
+        return Self.distinct([file.sublocation, file.city, file.state, file.country].compactMap { $0 })
+    }
+
+    /// The names trimmed, the empty ones left out, each once (ignoring case), in order.
+    private static func distinct(_ names: [String]) -> [String] {
+        var seen: Set<String> = []
+        return names.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
     }
 
     /// The star rating (XMP `xmp:Rating`, else EXIF Rating): -1 rejected, 0 unrated, 1 to 5.
@@ -284,13 +361,22 @@ public struct MotionClip: Sendable, Hashable {
     public var identity: FileIdentity
     /// What ffprobe said about it.
     public var video: VideoInfo
+    /// Where the scan found it and its folder, which a read checks them against; nil when unknown.
+    public var scanned: ScannedFile?
 
     /// Creates a record.
-    public init(sourcePath: String, relativePath: String, identity: FileIdentity, video: VideoInfo) {
+    public init(sourcePath: String, relativePath: String, identity: FileIdentity, video: VideoInfo, scanned: ScannedFile? = nil) {
         self.sourcePath = sourcePath
         self.relativePath = relativePath
         self.identity = identity
         self.video = video
+        self.scanned = scanned
+    }
+
+    /// Where the scan found the clip (``scanned``), else its identity's inode alone; nil when
+    /// neither is known.
+    public var scannedFile: ScannedFile? {
+        scanned ?? (identity.inode == 0 ? nil : ScannedFile(device: 0, inode: identity.inode, folderDevice: 0, folderInode: 0))
     }
 
     /// The longest clip taken for a Live Photo's motion, in seconds (a phone's last about 3 s).

@@ -177,7 +177,7 @@ public struct GalleryScanner: Sendable {
         guard let file = candidate.sidecar else { return nil }
         return Result { () throws(XMPError) -> XMPMetadata in
             guard file.size <= XMPReader.maximumSize else { throw .tooLarge(limit: XMPReader.maximumSize) }
-            return try XMPReader.read(fileAtPath: file.path)
+            return try XMPReader.read(fileAtPath: file.path, scanned: file.scanned)
         }
     }
 
@@ -199,7 +199,7 @@ public struct GalleryScanner: Sendable {
                !paired.contains(clip.relativePath) {
                 paired.insert(clip.relativePath)
                 item.motion = MotionClip(sourcePath: clip.sourcePath, relativePath: clip.relativePath,
-                                         identity: clip.identity, video: clip.video!)
+                                         identity: clip.identity, video: clip.video!, scanned: clip.scannedFile)
             }
             result.append(item)
         }
@@ -245,6 +245,7 @@ public struct GalleryScanner: Sendable {
             modificationTime: candidate.identity.modificationTime, info: info)
         photo.changeTime = candidate.identity.changeTime
         photo.inode = candidate.identity.inode
+        photo.scannedFile = candidate.scanned
         photo.video = video
         for problem in video?.fieldProblems ?? [] {
             warnings.append(ScanProblem(path: candidate.relativePath, reason: problem, isWarning: true))
@@ -297,10 +298,8 @@ public struct GalleryScanner: Sendable {
     }
 
     /// Whether the file is a video, from its first bytes alone (its name never makes it one).
-    static func sniff(path: String, name: String) -> Sniffed {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return .other }
-        defer { try? handle.close() }
-        let bytes = [UInt8]((try? handle.read(upToCount: VideoSniffer.headerLength)) ?? Data())
+    static func sniff(_ file: SourceFile, name: String) -> Sniffed {
+        let bytes = file.prefix(VideoSniffer.headerLength)
         if bytes.isEmpty { return .other }
         if VideoSniffer.isVideo(bytes) { return .video }
         let namedVideo = ImageFormat.sniff(bytes) == nil && Walk.videoExtensions.contains(pathExtension(name).lowercased())
@@ -312,7 +311,7 @@ public struct GalleryScanner: Sendable {
     static func probeVideo(_ candidate: Candidate, tools: MediaTools, maxDuration: Double) -> ProbeOutcome {
         let video: VideoInfo
         do throws(VideoError) {
-            video = try VideoProbe.probe(fileAtPath: candidate.path, inode: candidate.identity.inode, tools: tools)
+            video = try VideoProbe.probe(fileAtPath: candidate.path, scanned: candidate.scanned, tools: tools)
         } catch {
             return .failure(error.description)
         }
@@ -359,8 +358,18 @@ public struct GalleryScanner: Sendable {
             if earlier == nil, let video = knownVideo(candidate.relativePath, candidate.identity) {
                 return finish(index, Self.videoOutcome(video, maxDuration: maxDuration), Self.readSidecar(candidate))
             }
+            // Opened as the walk found it (a file or folder swapped for a link since is refused),
+            // and read through that descriptor: the header probe never opens the name again.
+            var opened: SourceFile?
             if earlier == nil {
-                switch Self.sniff(path: candidate.path, name: candidate.name) {
+                let file: SourceFile
+                do throws(SourceFileError) {
+                    file = try SourceFile.open(candidate.path, scanned: candidate.scanned)
+                } catch {
+                    return finish(index, .failure(error.description), nil)
+                }
+                opened = file
+                switch Self.sniff(file, name: candidate.name) {
                 case .video:
                     let outcome = tools.map { Self.probeVideo(candidate, tools: $0, maxDuration: maxDuration) } ?? .videoWithoutTools
                     // A video's sidecar (`clip.mp4.xmp`, `clip.xmp`) is read as a photo's is.
@@ -381,6 +390,8 @@ public struct GalleryScanner: Sendable {
                 let info: ImageInfo
                 if let earlier {
                     info = earlier
+                } else if let opened {
+                    info = try ImageProbe.probe(opened, path: candidate.path)
                 } else {
                     info = try ImageProbe.probe(fileAtPath: candidate.path)
                 }
@@ -551,8 +562,18 @@ public struct GalleryScanner: Sendable {
                                         reason: "larger than \(maxTextFileSize / 1024) KB; not read as a caption or album description"))
             return nil
         }
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            problems.append(ScanProblem(path: file.relativePath, reason: "cannot read the file"))
+        // Opened as the walk found it (a file or folder swapped for a link since is refused),
+        // and never read past the limit, whatever it has become.
+        let data: Data
+        do throws(SourceFileError) {
+            data = try SourceFile.open(file.path, scanned: file.scanned).readAll(limit: maxTextFileSize)
+        } catch {
+            let reason = if case .tooLarge = error {
+                "larger than \(maxTextFileSize / 1024) KB; not read as a caption or album description"
+            } else {
+                error.description
+            }
+            problems.append(ScanProblem(path: file.relativePath, reason: reason))
             return nil
         }
         return String(decoding: data, as: UTF8.self)
@@ -646,6 +667,9 @@ struct Candidate: Sendable {
     var folder: String
     var name: String
     var identity: FileIdentity
+    /// Where the walk found it and the folder holding it (the folder's inode 0 when it could
+    /// not be read again), which every later read checks.
+    var scanned: ScannedFile
     /// The XMP sidecar that applies to it, if any.
     var sidecar: TextFile?
 }
@@ -655,6 +679,9 @@ struct TextFile: Sendable {
     var path: String
     var relativePath: String
     var size: Int
+    /// Where the walk found it, which the read checks (a file or folder swapped for a link
+    /// since is not read).
+    var scanned: ScannedFile? = nil
 }
 
 /// A folder found by the walk.
@@ -743,6 +770,9 @@ struct Walk {
         var sidecars: [String: TextFile] = [:]
         var raws: [(name: String, relativePath: String)] = []
         let firstCandidate = candidates.count
+        // The folder's device and inode, for the check of its files' reads (``ScannedFile``):
+        // taken once, when the folder has a file.
+        var folderIdentity: (device: UInt64, inode: UInt64)??
         // Byte order, for a walk that is the same every time: albums and photos are put in their
         // own order afterwards (`order`), so the walk need not pay for the natural sort.
         for item in entries {
@@ -782,16 +812,26 @@ struct Walk {
             }
             guard targetStatus.kind == .regular else { continue }
             let ext = pathExtension(entry).lowercased()
+            // A link's target is in the folder its resolved path names, this one's file in this one.
+            let holder: (device: UInt64, inode: UInt64)?
+            if targetPath == childPath {
+                if folderIdentity == nil { folderIdentity = .some(Self.folderIdentity(folderPath)) }
+                holder = folderIdentity!
+            } else {
+                holder = Self.folderIdentity(String(targetPath[..<(targetPath.lastIndex(of: "/") ?? targetPath.startIndex)]))
+            }
+            let scanned = ScannedFile(device: targetStatus.device, inode: targetStatus.inode,
+                                      folderDevice: holder?.device ?? 0, folderInode: holder?.inode ?? 0)
             // Captions and sidecars by lower-cased name, the first of each.
             switch ext {
             case "txt", "md":
                 let lower = entry.lowercased()
                 if result.textFiles[lower] == nil {
-                    result.textFiles[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size)
+                    result.textFiles[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size, scanned: scanned)
                 }
             case "xmp":
                 let lower = entry.lowercased()
-                if sidecars[lower] == nil { sidecars[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size) }
+                if sidecars[lower] == nil { sidecars[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size, scanned: scanned) }
             default:
                 break
             }
@@ -802,10 +842,18 @@ struct Walk {
             }
             candidates.append(Candidate(
                 path: targetPath, relativePath: childRelative, folder: relativePath, name: entry,
-                identity: targetStatus.identity))
+                identity: targetStatus.identity, scanned: scanned))
         }
         pairSidecarsAndRAWs(from: firstCandidate, folder: relativePath, sidecars: sidecars, raws: raws)
         return result
+    }
+
+    /// The device and inode of the folder at `path` (`lstat`: a link is not a folder); nil when
+    /// it is not a folder, or cannot be read.
+    static func folderIdentity(_ path: String) -> (device: UInt64, inode: UInt64)? {
+        var status = stat()
+        guard lstat(path.isEmpty ? "/" : path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        return (UInt64(status.st_dev), UInt64(status.st_ino))
     }
 
     /// Reads the entries of the sub-folders at `paths` on every core (the walk then goes through

@@ -71,8 +71,16 @@ extension SiteConfiguration {
         # on its page and in the lightbox.
         show_exif: true
 
+        # List the people named in photos' face regions (digiKam, Lightroom, Picasa, Windows) on
+        # their pages and give each a page of their photos; false publishes no name of a face.
+        people: true
+
         # Publish each original file and link to it from the photo's page.
         download_originals: false
+
+        # A search box on every page, over captions, keywords, cameras, albums and dates (the
+        # index is made by Pagefind, when it is installed: pip install pagefind-bin).
+        search: true
 
         # How capture dates are shown: YYYY year, MMMM month name, MMM short month name, MM or M
         # month number, DD or D day, HH or H hour, mm minute, ss second; other text is kept.

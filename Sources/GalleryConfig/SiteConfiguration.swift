@@ -112,6 +112,10 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var minRating: Int
     /// The language the pages are written in (`language:`, a BCP 47 tag); English by default.
     public var language: LanguageTag
+    /// Whether the people named in photos' face regions are listed on their pages and get pages of their own.
+    public var people: Bool
+    /// Whether the site gets its static search (Pagefind): the search box and the index.
+    public var search: Bool
 
     /// The defaults: the settings of a photo folder without `cascade.yml`.
     public init() {
@@ -141,6 +145,8 @@ public struct SiteConfiguration: Sendable, Hashable {
         showExif = true
         minRating = 0
         language = .english
+        people = true
+        search = true
     }
 
     /// 2 columns from 0 px, 3 from 600, 4 from 1000, 5 from 1600, 6 from 2400 (rows of 150,
@@ -241,6 +247,8 @@ public struct SiteConfiguration: Sendable, Hashable {
                                        "must be a BCP 47 language tag such as fr, de, pt-BR, zh-Hans or ar, not \"\(text)\"")
                 }
                 configuration.language = tag
+            case "people": configuration.people = try reader.bool(entry).get()
+            case "search": configuration.search = try reader.bool(entry).get()
             default: break  // `entries` refuses keys that are not listed
             }
         }
@@ -256,7 +264,7 @@ public struct SiteConfiguration: Sendable, Hashable {
         "title", "author", "base_url", "breakpoints", "gap", "page_padding", "thumbnail_widths", "photo_widths",
         "formats", "quality", "colour", "sort", "max_megapixels", "strip_gps", "download_originals",
         "date_format", "slideshow_interval", "lightbox_thumbnails", "group", "layout", "show_exif", "min_rating",
-        "video_max_height", "video_quality", "video_max_duration", "language",
+        "video_max_height", "video_quality", "video_max_duration", "people", "search", "language",
     ]
 
     private static func baseURL(_ entry: YAMLReader.Entry, _ reader: YAMLReader) throws(ConfigurationError) -> String {

@@ -47,6 +47,17 @@ final class ByteReader {
         count = Int(status.st_size)
     }
 
+    /// An opened source file (at `path`, named in errors), read lazily through a duplicate of
+    /// its descriptor.
+    init(file source: SourceFile, path: String) throws(ImagingError) {
+        let descriptor = dup(source.descriptor)
+        guard descriptor >= 0 else { throw .io(path: path, reason: Self.reason(errno)) }
+        file = FileDescriptor(descriptor)
+        self.path = path
+        memory = nil
+        count = source.size
+    }
+
     /// Up to `length` leading bytes (fewer when the data is shorter); never throws for size.
     func prefix(_ length: Int) throws(ImagingError) -> [UInt8] {
         try bytes(0..<min(length, count))

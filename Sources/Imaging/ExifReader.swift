@@ -58,6 +58,8 @@ enum ExifReader {
                                      offset: text(exif_content_get_entry(exif, ExifTag(rawValue: 0x9010)))))
         fields.metadata.description = text(exif_content_get_entry(main, EXIF_TAG_IMAGE_DESCRIPTION))
         fields.metadata.artist = text(exif_content_get_entry(main, EXIF_TAG_ARTIST))
+        // (The photographer's notice; an editor's, after a NUL, is not read.)
+        fields.metadata.copyright = text(exif_content_get_entry(main, EXIF_TAG_COPYRIGHT))
         fields.metadata.hasGPS = (gps?.pointee.count ?? 0) > 0
         // Windows writes 0 to 5 stars; anything else (65535 included) is no rating, said in a
         // warning, rather than a rejection that would leave the photo out without a word.

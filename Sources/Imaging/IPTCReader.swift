@@ -1,5 +1,6 @@
-/// Reads the caption (IPTC Caption-Abstract, dataset 2:120), the title (Object Name, 2:05) and
-/// the keywords (2:25) from the Photoshop resources of a
+/// Reads the caption (IPTC Caption-Abstract, dataset 2:120), the title (Object Name, 2:05),
+/// the keywords (2:25), the credits (By-line 2:80, Copyright Notice 2:116) and the place
+/// (Sub-location 2:92, City 2:90, Province-State 2:95, Country 2:101) from the Photoshop resources of a
 /// JPEG's APP13 segments, where Lightroom, Photo Mechanic and most newsroom tools write it.
 ///
 /// The layout (Adobe's "Photoshop 3.0" image resources, IPTC-IIM 4.2): after the header
@@ -19,7 +20,19 @@ enum IPTCReader {
         var title: String?
         /// Keywords (2:25), each once, in order.
         var keywords: [String] = []
+        /// By-line (2:80), its entries joined by ", ".
+        var byline: String?
+        /// Copyright Notice (2:116).
+        var copyright: String?
+        /// Sub-location (2:92), City (2:90), Province-State (2:95), Country (2:101).
+        var sublocation: String?
+        var city: String?
+        var state: String?
+        var country: String?
     }
+
+    /// The single-valued text datasets read besides the caption and title, by dataset number.
+    private static let textDatasets: Set<UInt8> = [116, 92, 90, 95, 101]
 
     /// The caption in `resources` (the APP13 payloads after their headers, joined), trimmed of
     /// blanks; nil when there is none.
@@ -36,6 +49,8 @@ enum IPTCReader {
         var caption: [UInt8]?
         var title: [UInt8]?
         var keywords: [[UInt8]] = []
+        var bylines: [[UInt8]] = []
+        var others: [UInt8: [UInt8]] = [:]
         var position = 0
         while (try? reader.u8(position)) == 0x1C, let record = try? reader.u8(position + 1),
             let dataset = try? reader.u8(position + 2), let size = try? reader.u16be(position + 3),
@@ -46,6 +61,8 @@ enum IPTCReader {
             if record == 2, dataset == 120, caption == nil { caption = data }
             if record == 2, dataset == 5, title == nil { title = data }
             if record == 2, dataset == 25, keywords.count < 1000 { keywords.append(data) }
+            if record == 2, dataset == 80, bylines.count < 100 { bylines.append(data) }
+            if record == 2, textDatasets.contains(dataset), others[dataset] == nil { others[dataset] = data }
             position += 5 + size
         }
         func text(_ data: [UInt8]) -> String? {
@@ -57,6 +74,13 @@ enum IPTCReader {
             return ExifReader.cleanText(Array(latin1.utf8))
         }
         var fields = Fields(caption: caption.flatMap(text), title: title.flatMap(text))
+        let names = bylines.compactMap(text)
+        fields.byline = names.isEmpty ? nil : names.joined(separator: ", ")
+        fields.copyright = others[116].flatMap(text)
+        fields.sublocation = others[92].flatMap(text)
+        fields.city = others[90].flatMap(text)
+        fields.state = others[95].flatMap(text)
+        fields.country = others[101].flatMap(text)
         var seen: Set<String> = []
         for keyword in keywords.compactMap(text) where seen.insert(keyword.lowercased()).inserted {
             fields.keywords.append(keyword)

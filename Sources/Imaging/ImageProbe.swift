@@ -2,8 +2,9 @@
 public enum ImageProbe {
     /// The version of what a probe reads: raised whenever a probe learns to read more (the
     /// IPTC caption: 2; XMP, IPTC title and keywords, camera settings, rating: 3; EXIF time
-    /// zones, partial and unreadable dates: 4), so that header information kept from an earlier
-    /// build is read again.
+    /// zones, partial and unreadable dates, credits, face regions, places, tools' internal
+    /// keywords left out: 4), so that header information kept from an earlier build is read
+    /// again.
     public static let version = 4
 
     /// Probes an image held in memory.
@@ -15,6 +16,12 @@ public enum ImageProbe {
     /// (a long JPEG preamble, a TIFF directory at the end, HEIF boxes), the blocks it needs.
     public static func probe(fileAtPath path: String) throws(ImagingError) -> ImageInfo {
         try probe(ByteReader(path: path))
+    }
+
+    /// Probes a file already opened and checked (``SourceFile``), through its descriptor;
+    /// `path` names it in errors.
+    public static func probe(_ file: SourceFile, path: String) throws(ImagingError) -> ImageInfo {
+        try probe(ByteReader(file: file, path: path))
     }
 
     static func probe(_ reader: ByteReader) throws(ImagingError) -> ImageInfo {
@@ -114,6 +121,10 @@ public enum ImageProbe {
         fields.metadata.description = fields.metadata.description ?? iptc.caption
         fields.metadata.title = iptc.title
         fields.metadata.keywords = iptc.keywords.isEmpty ? nil : iptc.keywords
+        fields.metadata.artist = fields.metadata.artist ?? iptc.byline
+        fields.metadata.copyright = fields.metadata.copyright ?? iptc.copyright
+        (fields.metadata.sublocation, fields.metadata.city, fields.metadata.state, fields.metadata.country) =
+            (iptc.sublocation, iptc.city, iptc.state, iptc.country)
         fields.metadata.apply(EmbeddedXMP.read(xmp))
         return ImageInfo(format: .jpeg, width: size.width, height: size.height, orientation: fields.orientation, metadata: fields.metadata)
     }

@@ -139,7 +139,7 @@ public struct PhotoMetadata: Sendable, Hashable, Codable {
     /// The XMP `dc:description`, else the EXIF ImageDescription, else (in a JPEG) the IPTC
     /// caption (Caption-Abstract).
     public var description: String?
-    /// The XMP `dc:creator`, else the EXIF Artist.
+    /// The XMP `dc:creator`, else the EXIF Artist, else (in a JPEG) the IPTC By-line (2:80).
     public var artist: String?
     /// Whether the file carries GPS information.
     public var hasGPS: Bool
@@ -156,6 +156,18 @@ public struct PhotoMetadata: Sendable, Hashable, Codable {
     /// The fields (of the embedded XMP, EXIF, IPTC) whose values were out of range and left
     /// out, each as a user reads it ("its EXIF Rating (65535) is not a number in -1…5"); nil when none.
     public var fieldProblems: [String]?
+    /// The copyright notice: the XMP `dc:rights`, else the EXIF Copyright, else the IPTC
+    /// Copyright Notice (2:116).
+    public var copyright: String?
+    /// The names of the named face regions of the embedded XMP (see ``XMPMetadata/people``).
+    public var people: [String]?
+    /// The place the photographer wrote, as one: the XMP `Iptc4xmpCore:Location`,
+    /// `photoshop:City`, `State` and `Country` when the packet names any of them, else the IPTC
+    /// Sub-location (2:92), City (2:90), Province-State (2:95) and Country (2:101).
+    public var sublocation: String?
+    public var city: String?
+    public var state: String?
+    public var country: String?
 
     /// Creates metadata.
     public init(dateTaken: String? = nil, description: String? = nil, artist: String? = nil, hasGPS: Bool = false) {
@@ -175,6 +187,9 @@ public struct PhotoMetadata: Sendable, Hashable, Codable {
         result.dateTaken = xmp.dateTaken ?? dateTaken
         result.artist = xmp.creator ?? artist
         if let problems = xmp.fieldProblems { result.fieldProblems = (fieldProblems ?? []) + problems }
+        result.copyright = xmp.rights ?? copyright
+        result.people = xmp.people ?? people
+        if xmp.hasPlace { (result.sublocation, result.city, result.state, result.country) = (xmp.sublocation, xmp.city, xmp.state, xmp.country) }
         return result
     }
 }

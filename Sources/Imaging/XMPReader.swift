@@ -22,6 +22,17 @@ public struct XMPMetadata: Sendable, Hashable, Codable {
     public var dateTaken: String?
     /// `dc:creator`, its entries joined by ", ".
     public var creator: String?
+    /// `dc:rights` (the copyright notice), its `x-default` entry (else the first).
+    public var rights: String?
+    /// The names of the named face regions (MWG `mwg-rs:RegionInfo`, Microsoft `MP:RegionInfo`),
+    /// each once, in the order found; their rectangles are never kept.
+    public var people: [String]?
+    /// The place the photographer wrote: `Iptc4xmpCore:Location` (the sublocation),
+    /// `photoshop:City`, `photoshop:State`, `photoshop:Country`.
+    public var sublocation: String?
+    public var city: String?
+    public var state: String?
+    public var country: String?
     /// The fields whose values were out of range and left out, each as a user reads it
     /// ("its xmp:Rating (1e19) is not a number in -1…5"); nil when there were none.
     public var fieldProblems: [String]?
@@ -43,7 +54,17 @@ public struct XMPMetadata: Sendable, Hashable, Codable {
                                  keywords: keywords ?? lower.keywords, rating: rating ?? lower.rating,
                                  dateTaken: dateTaken ?? lower.dateTaken, creator: creator ?? lower.creator)
         result.fieldProblems = fieldProblems ?? lower.fieldProblems
+        result.rights = rights ?? lower.rights
+        result.people = people ?? lower.people
+        // The place is one: a packet that names any part of it names all of it.
+        let place = hasPlace ? self : lower
+        (result.sublocation, result.city, result.state, result.country) = (place.sublocation, place.city, place.state, place.country)
         return result
+    }
+
+    /// Whether any part of the place is written.
+    public var hasPlace: Bool {
+        sublocation != nil || city != nil || state != nil || country != nil
     }
 }
 
@@ -91,11 +112,12 @@ public enum XMPReader {
 
     /// The XMP sidecar file at `path` (the scan's resolved path): opened without following a
     /// link (a sidecar swapped for a link to an outside file is not read), its size checked on
-    /// the open descriptor before anything is read.
-    public static func read(fileAtPath path: String) throws(XMPError) -> XMPMetadata {
+    /// the open descriptor before anything is read; with `scanned`, checked against the scan's
+    /// file and folder as well.
+    public static func read(fileAtPath path: String, scanned: ScannedFile? = nil) throws(XMPError) -> XMPMetadata {
         let data: Data
         do throws(SourceFileError) {
-            data = try SourceFile.open(path, inode: nil).readAll(limit: maximumSize)
+            data = try SourceFile.open(path, scanned: scanned).readAll(limit: maximumSize)
         } catch {
             switch error {
             case .tooLarge: throw .tooLarge(limit: maximumSize)
@@ -200,10 +222,43 @@ public enum XMPReader {
     /// Keywords from flat `dc:subject` and hierarchical `lr:hierarchicalSubject` lists: each
     /// hierarchy's last level, then the flat ones that are not a higher level of a hierarchy
     /// (Lightroom also lists `Places` and `France` for `Places|France|Paris`); each once.
+    /// The people of named face regions: each region of type `Face` (or of no type, as
+    /// Microsoft's are) with a name, each name once (ignoring case), in order; nil when none.
+    static func people(_ regions: [(name: String?, type: String?)]) -> [String]? {
+        var seen: Set<String> = []
+        var names: [String] = []
+        for region in regions {
+            guard let name = region.name, region.type.map({ $0.lowercased() == "face" }) ?? true,
+                seen.insert(name.lowercased()).inserted else { continue }
+            names.append(name)
+        }
+        return names.isEmpty ? nil : names
+    }
+
+    /// Photo tools' own keyword trees (docs/input.md lists them), never the user's: darktable's
+    /// `darktable|changed`, `darktable|format|jpg`…, digiKam's `_Digikam_Internal_Tags_|…` and its
+    /// face-recognition placeholders `People|Unknown`, `People|Unconfirmed`, `People|Ignored`.
+    /// Each is a path of lower-cased levels; a keyword at or under one is dropped.
+    static let internalTrees: [[String]] = [
+        ["darktable"], ["_digikam_internal_tags_"],
+        ["people", "unknown"], ["people", "unconfirmed"], ["people", "ignored"],
+    ]
+
+    /// Whether the levels of a hierarchical keyword are at or under one of ``internalTrees``.
+    static func isInternal(_ levels: [String]) -> Bool {
+        internalTrees.contains { tree in
+            levels.count >= tree.count && zip(levels, tree).allSatisfy { $0.lowercased() == $1 }
+        }
+    }
+
     static func keywords(subject: [String], hierarchical: [String]) -> [String] {
         var result: [String] = []
         var seen: Set<String> = []
         var ancestors: Set<String> = []
+        // The last levels of internal keywords: a tool that also lists them flat (`changed`,
+        // `exported`) does not make them the user's, unless a keyword of the user's ends so.
+        var internalLeaves: Set<String> = []
+        var userLeaves: Set<String> = []
         func add(_ keyword: String) {
             let trimmed = keyword.trimmedXMP
             guard !trimmed.isEmpty, seen.insert(trimmed.lowercased()).inserted else { return }
@@ -212,10 +267,22 @@ public enum XMPReader {
         for path in hierarchical {
             let levels = path.split(separator: "|").map { String($0).trimmedXMP }.filter { !$0.isEmpty }
             guard let last = levels.last else { continue }
+            if isInternal(levels) {
+                internalLeaves.insert(last.lowercased())
+                continue
+            }
+            userLeaves.insert(last.lowercased())
             for level in levels.dropLast() { ancestors.insert(level.lowercased()) }
             add(last)
         }
-        for keyword in subject where !ancestors.contains(keyword.trimmedXMP.lowercased()) {
+        for keyword in subject {
+            let key = keyword.trimmedXMP.lowercased()
+            if ancestors.contains(key) || (internalLeaves.contains(key) && !userLeaves.contains(key)) { continue }
+            // A flat keyword written as a path (`darktable|format|jpg` in `dc:subject`).
+            if keyword.contains("|") {
+                let levels = keyword.split(separator: "|").map { String($0).trimmedXMP }.filter { !$0.isEmpty }
+                if isInternal(levels) { continue }
+            }
             add(keyword)
         }
         return result
@@ -230,6 +297,12 @@ private enum XMPNamespace {
     static let photoshop = "http://ns.adobe.com/photoshop/1.0/"
     static let exif = "http://ns.adobe.com/exif/1.0/"
     static let lightroom = "http://ns.adobe.com/lightroom/1.0/"
+    static let iptcCore = "http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/"
+    /// Metadata Working Group regions (digiKam, Lightroom, Picasa).
+    static let mwgRegions = "http://www.metadataworkinggroup.com/schemas/regions/"
+    /// Microsoft's people tags (Windows Photo Gallery; digiKam writes them too).
+    static let microsoftRegionInfo = "http://ns.microsoft.com/photo/1.2/t/RegionInfo#"
+    static let microsoftRegion = "http://ns.microsoft.com/photo/1.2/t/Region#"
 }
 
 /// The parser's delegate: resolves prefixes through the `xmlns` declarations in scope (so a
@@ -263,7 +336,71 @@ final class XMPCollector: NSObject, XMLParserDelegate {
         XMPNamespace.dc + "title", XMPNamespace.dc + "description", XMPNamespace.dc + "subject", XMPNamespace.dc + "creator",
         XMPNamespace.lightroom + "hierarchicalSubject", XMPNamespace.xmp + "Rating",
         XMPNamespace.photoshop + "DateCreated", XMPNamespace.exif + "DateTimeOriginal",
+        XMPNamespace.dc + "rights", XMPNamespace.iptcCore + "Location", XMPNamespace.photoshop + "City",
+        XMPNamespace.photoshop + "State", XMPNamespace.photoshop + "Country",
     ]
+
+    /// A face region being read: its name and type (only a region's name is kept, never its area).
+    private struct Region {
+        var depth: Int
+        var name: String?
+        var type: String?
+        /// The name or type element whose text is being read, and the text.
+        var field: String?
+        var text = ""
+    }
+    /// The depth of the open region list (`mwg-rs:RegionList`, `MPRI:Regions`), if any.
+    private var regionListDepth: Int?
+    private var region: Region?
+    /// The regions read, as (name, type).
+    private var regions: [(name: String?, type: String?)] = []
+    private static let regionName = XMPNamespace.mwgRegions + "Name"
+    private static let regionType = XMPNamespace.mwgRegions + "Type"
+    private static let personDisplayName = XMPNamespace.microsoftRegion + "PersonDisplayName"
+
+    /// Takes a region's field (whether written as an attribute or an element's text).
+    private func takeRegionField(_ name: String, _ value: String) {
+        let text = value.trimmedXMP
+        guard !text.isEmpty else { return }
+        if name == Self.regionName || name == Self.personDisplayName {
+            if region?.name == nil { region?.name = text }
+        } else if name == Self.regionType {
+            region?.type = text
+        }
+    }
+
+    /// Follows the face regions: each item of a region list (a `rdf:li` two levels under it,
+    /// below its `rdf:Bag`) is a region, whose name and type may sit anywhere inside it.
+    private func startRegionElement(_ name: String, attributes: [String: String]) {
+        guard let listDepth = regionListDepth else {
+            if name == XMPNamespace.mwgRegions + "RegionList" || name == XMPNamespace.microsoftRegionInfo + "Regions" {
+                regionListDepth = depth
+            }
+            return
+        }
+        if region == nil, depth == listDepth + 2, name == XMPNamespace.rdf + "li" { region = Region(depth: depth) }
+        guard region != nil else { return }
+        for (key, value) in attributes where !key.hasPrefix("xmlns") { takeRegionField(resolve(key), value) }
+        if name == Self.regionName || name == Self.regionType || name == Self.personDisplayName {
+            region?.field = name
+            region?.text = ""
+        }
+    }
+
+    private func endRegionElement(_ name: String) {
+        if var current = region {
+            if let field = current.field, field == name {
+                region?.field = nil
+                takeRegionField(field, current.text)
+                current = region!
+            }
+            if current.depth == depth {
+                regions.append((current.name, current.type))
+                region = nil
+            }
+        }
+        if regionListDepth == depth { regionListDepth = nil }
+    }
 
     private func resolve(_ qualifiedName: String) -> String {
         var prefix = ""
@@ -292,6 +429,7 @@ final class XMPCollector: NSObject, XMLParserDelegate {
         }
         scopes.append(scope)
         let name = resolve(elementName)
+        startRegionElement(name, attributes: attributes)
         if name == XMPNamespace.rdf + "Description" {
             descriptions.append(depth)
             for (key, value) in attributes where !key.hasPrefix("xmlns") {
@@ -320,6 +458,7 @@ final class XMPCollector: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
         if item != nil { item?.text += string } else if property != nil { property?.text += string }
+        if region?.field != nil { region?.text += string }
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
@@ -328,6 +467,7 @@ final class XMPCollector: NSObject, XMLParserDelegate {
             scopes.removeLast()
         }
         if descriptions.last == depth { descriptions.removeLast() }
+        if region != nil || regionListDepth != nil { endRegionElement(resolve(elementName)) }
         guard var current = property else { return }
         if let finished = item, resolve(elementName) == XMPNamespace.rdf + "li" {
             current.items.append(finished)
@@ -378,6 +518,12 @@ final class XMPCollector: NSObject, XMLParserDelegate {
         }
         let creators = texts(XMPNamespace.dc + "creator")
         result.creator = creators.isEmpty ? nil : creators.joined(separator: ", ")
+        result.rights = alternative(XMPNamespace.dc + "rights")
+        result.sublocation = texts(XMPNamespace.iptcCore + "Location").first
+        result.city = texts(XMPNamespace.photoshop + "City").first
+        result.state = texts(XMPNamespace.photoshop + "State").first
+        result.country = texts(XMPNamespace.photoshop + "Country").first
+        result.people = XMPReader.people(regions)
         return result
     }
 }

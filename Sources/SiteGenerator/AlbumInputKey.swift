@@ -27,12 +27,19 @@ extension PageRenderer {
         pageOptions.catalogPath = nil
         pageOptions.waitForLock = true
         pageOptions.verifyAlbumKeys = false
+        // (Where Pagefind was found does not shape a page; whether the site has search does:
+        // the search folder below.)
+        pageOptions.search = false
+        pageOptions.searchIndexer = nil
         var hasher = FingerprintHasher()
         hasher.combine(theme.fingerprint)
         hasher.combine(String(reflecting: pageOptions))
-        hasher.combine(tags.isEmpty ? "no tags" : "tags")  // every page's footer links to the list of tags
+        for index in indexes {  // every page's footer links to the lists of tags, people, places
+            hasher.combine(index.isEmpty ? "no " + index.kind.rawValue : index.kind.rawValue)
+        }
         hasher.combine(plan.assetsFolder)  // every page links to the theme's assets
         hasher.combine(plan.feedPath)  // and to the feed
+        hasher.combine(plan.searchFolder ?? "no search")  // and to the search index
         return hasher.hex
     }
 
@@ -51,13 +58,13 @@ extension PageRenderer {
             hasher.combine(ancestor.name)
             hasher.combine(ancestor.directory)
         }
-        hasher.combine(String(totalPhotos(index)))
+        hasher.combine(countLabel(totalCounts(index)))
         feed(cover(of: index), into: &hasher)
         hasher.combine(String(album.listed.count))
         for child in album.listed {
             hasher.combine(plan.albums[child].title)
             hasher.combine(plan.albums[child].directory)
-            hasher.combine(String(totalPhotos(child)))
+            hasher.combine(countLabel(totalCounts(child)))
             feed(cover(of: child), into: &hasher)
         }
         hasher.combine(String(album.photos.count))
@@ -65,11 +72,12 @@ extension PageRenderer {
         return "album-" + hasher.hex
     }
 
-    /// The key of tag `index`'s page and frame data, given ``siteKey``: its name, slug and
-    /// each of its photos as an album's key feeds them.
-    func inputKey(tag index: Int, siteKey: String) -> String {
+    /// The key of entry `index` of `tags` (a tag's, a person's, a place's page and frame data),
+    /// given ``siteKey``: its name, slug and each of its photos as an album's key feeds them.
+    func inputKey(tag index: Int, of tags: TagIndex, siteKey: String) -> String {
         var hasher = FingerprintHasher()
         hasher.combine(siteKey)
+        hasher.combine(tags.kind.rawValue)
         let tag = tags.tags[index]
         hasher.combine(tag.name)
         hasher.combine(tag.slug)
@@ -88,8 +96,13 @@ extension PageRenderer {
         for text in [sidecar.title, sidecar.description, sidecar.dateTaken, sidecar.creator, sidecar.rating.map(String.init)] {
             hasher.combine(text ?? "\u{0}")
         }
-        hasher.combine(String(sidecar.keywords?.count ?? -1))
-        for keyword in sidecar.keywords ?? [] { hasher.combine(keyword) }
+        for list in [sidecar.keywords, sidecar.people] {
+            hasher.combine(String(list?.count ?? -1))
+            for name in list ?? [] { hasher.combine(name) }
+        }
+        for text in [sidecar.rights, sidecar.sublocation, sidecar.city, sidecar.state, sidecar.country] {
+            hasher.combine(text ?? "\u{0}")
+        }
     }
 
     private func feed(_ index: Int?, into hasher: inout FingerprintHasher) {
@@ -109,11 +122,16 @@ extension PageRenderer {
         feed(photo.sidecar, into: &hasher)
         // The zone a UTC date is shown in comes from the album's other items.
         hasher.combine(photo.localZone.map(String.init) ?? "\u{0}")
-        // Its links to tag pages, whose slugs depend on the whole site's keywords.
-        for tag in tags.tagsOfPhoto[index] ?? [] {
-            hasher.combine(tags.tags[tag].name)
-            hasher.combine(tags.tags[tag].slug)
+        // Its links to tag (people's, places') pages, whose slugs depend on the whole site's
+        // keywords (names, places); the number in its generic name ("Photo 3 of Holidays").
+        for tags in indexes {
+            hasher.combine(tags.kind.rawValue)
+            for tag in tags.tagsOfPhoto[index] ?? [] {
+                hasher.combine(tags.tags[tag].name)
+                hasher.combine(tags.tags[tag].slug)
+            }
         }
+        hasher.combine(genericName(index))
         let images = published.images
         hasher.combine(images.contentHash)
         hasher.combine(String(images.probeVersion ?? -1))

@@ -58,7 +58,7 @@ struct ImageRecipe: Sendable {
             bytes = source
         } else {
             do throws(SourceFileError) {
-                bytes = [UInt8](try SourceFile.open(photo.sourcePath, inode: photo.scannedInode).readAll())
+                bytes = [UInt8](try SourceFile.open(photo.sourcePath, scanned: photo.scannedFile).readAll())
             } catch {
                 return .failure(.io(path: photo.relativePath, reason: error.description))
             }

@@ -16,8 +16,25 @@ struct PageRenderer: Sendable {
     let theme: Theme
     /// How many pages are rendered at once.
     let jobs: Int
-    /// The tags of the published photos, for the tag pages and the photos' links to them.
-    let tags: TagIndex
+    /// The indexes of the published photos (tags, people, places: one per ``TagKind``), for
+    /// their pages and the photos' links to them.
+    let indexes: [TagIndex]
+    /// Per photo of the plan, its position in its album (for a title that names it so).
+    private let positions: [Int]
+
+    init(plan: SitePlan, published: [PublishedPhoto?], options: SiteOptions, theme: Theme, jobs: Int, indexes: [TagIndex]) {
+        self.plan = plan
+        self.published = published
+        self.options = options
+        self.theme = theme
+        self.jobs = jobs
+        self.indexes = indexes
+        var positions = [Int](repeating: 0, count: plan.photos.count)
+        for album in plan.albums {
+            for (position, photo) in album.photos.enumerated() { positions[photo] = position }
+        }
+        self.positions = positions
+    }
 
     /// One album's files: its page (and, for a large album, its further static pages) and its
     /// frame data, each with its site-relative path, the fingerprint of what it is made from
@@ -30,11 +47,13 @@ struct PageRenderer: Sendable {
         let photos = album.photos
         let wall = try makeWall(photos, group: album.group, layout: album.layout)
         let pageCount = SitePlan.pageCount(photos: photos.count, perPage: options.tilesPerPage)
+        // (Worked out once for all the album's pages: each credits the whole album's photos.)
+        let author = credit(photos)
         // A large album's static pages are independent of each other: made on every core.
         let renderer = self
         var files = try parallelMap(Array(1...pageCount), jobs: jobs) { page throws(SiteError) -> (path: String, key: String?, contents: String?) in
             let path = renderer.plan.albumPagePath(album: index, page: page)
-            let context = try renderer.albumContext(index, page: page, pageCount: pageCount, wall: wall)
+            let context = try renderer.albumContext(index, page: page, pageCount: pageCount, wall: wall, author: author)
             let key = renderer.fingerprint(context)
             return (path, key, unchanged(path, key) ? nil : try renderer.theme.render("album", context))
         }
@@ -68,7 +87,7 @@ struct PageRenderer: Sendable {
     /// One static page of an album. Page 1 holds the sub-albums and the first tiles of the
     /// whole album's wall (the viewer adds the rest); page n > 1 holds its own slice of the
     /// photos as a wall of its own, for browsers without scripts.
-    private func albumContext(_ index: Int, page: Int, pageCount: Int, wall: AlbumWall) throws(SiteError) -> [String: Any] {
+    private func albumContext(_ index: Int, page: Int, pageCount: Int, wall: AlbumWall, author: String?) throws(SiteError) -> [String: Any] {
         let album = plan.albums[index]
         let photos = album.photos
         let directory = page == 1 ? album.directory : album.directory + "pages/"
@@ -76,7 +95,7 @@ struct PageRenderer: Sendable {
         let pageWall = page == 1 ? wall : try makeWall(Array(photos[range]), group: album.group, layout: album.layout)
         let title = page == 1 ? album.title : pageTitle(album.title, page: page, of: pageCount)
         var context = common(directory: directory, title: title, ancestors: album.ancestors,
-                             page: plan.albumPagePath(album: index, page: page), image: coverImage(of: index))
+                             page: plan.albumPagePath(album: index, page: page), image: coverImage(of: index), author: author)
         context["album"] = [
             "name": album.title,
             "descriptionHTML": page == 1 ? album.descriptionHTML ?? "" : "",
@@ -134,10 +153,13 @@ struct PageRenderer: Sendable {
     // MARK: - Contexts
 
     /// Variables every page receives. `page` is the page's site-relative path, `image` the
-    /// site-relative path of the image that represents it (for link previews).
+    /// site-relative path of the image that represents it (for link previews), `author` whom its
+    /// photos are by (``credit(_:)``; the site's `author` when the page shows no photo).
     func common(
-        directory: String, title: String, ancestors: [(name: String, directory: String)], page: String, image: String?
+        directory: String, title: String, ancestors: [(name: String, directory: String)], page: String, image: String?,
+        author: String?? = nil
     ) -> [String: Any] {
+        let author = author ?? options.author
         var crumbs: [[String: Any]] = ancestors.map { ["name": $0.name, "url": relativeURL(from: directory, to: $0.directory + "index.html")] }
         if !crumbs.isEmpty || !directory.isEmpty {
             crumbs.append(["name": title, "current": true])
@@ -152,8 +174,9 @@ struct PageRenderer: Sendable {
             "hasBreadcrumbs": crumbs.count > 1,
             "gap": options.gap,
             "pagePadding": options.pagePadding,
-            "author": options.author ?? "",
-            "hasAuthor": options.author != nil,
+            "author": author ?? "",
+            "hasAuthor": author != nil,
+            "footerCredit": author.map { theme.strings.text("footer_photos_by", ["author": $0]) } ?? "",
         ]
         // Open Graph: a shared link shows the title and, with the site's address known, the image.
         var og: [String: Any] = ["title": title, "siteName": options.title]
@@ -164,8 +187,33 @@ struct PageRenderer: Sendable {
             if let image { og["image"] = base + URLPath.encode(path: image) }
         }
         context["og"] = og
-        if !tags.isEmpty { context["tagsURL"] = relativeURL(from: directory, to: TagIndex.indexPath) }
+        for index in indexes where !index.isEmpty {
+            context[index.kind.rawValue + "URL"] = relativeURL(from: directory, to: index.indexPath)
+        }
+        // The search box, and where its script finds the index (Pagefind's `pagefind.js`).
+        if let folder = plan.searchFolder { context["searchURL"] = relativeURL(from: directory, to: folder + "/") }
         return context
+    }
+
+    /// Whom `photos` are by, for a page showing them (its `<meta name="author">` and footer):
+    /// each one's creator, the site's `author` for one without; nil when none is known. Never
+    /// the site's author alone for a photo somebody else made.
+    func credit(_ photos: [Int]) -> String? {
+        var names: [String] = []
+        var seen: Set<String> = []
+        for photo in photos {
+            guard let name = plan.photos[photo].photo.creator ?? options.author else { continue }
+            if seen.insert(name).inserted { names.append(name) }
+        }
+        if photos.isEmpty, let author = options.author { names = [author] }
+        switch names.count {
+        case 0: return nil
+        case 1: return names[0]
+        case 2, 3:
+            return theme.strings.text("names_and", ["names": names.dropLast().joined(separator: theme.strings.text("list_separator")), "last": names.last!])
+        default:
+            return theme.strings.text("names_and_others", ["names": names.prefix(3).joined(separator: theme.strings.text("list_separator"))])
+        }
     }
 
     /// The site-relative path of the image that represents an album: its cover's largest tile image.
@@ -280,7 +328,9 @@ struct PageRenderer: Sendable {
         let largeSizes = "(min-aspect-ratio: \(photoImages.width)/\(photoImages.height)) calc(\(ratio) * (100vh - 140px)), 100vw"
         var context = common(directory: album.directory, title: title,
                              ancestors: album.ancestors + [(album.title, album.directory)],
-                             page: plan.pagePath(photo: photo), image: large.path)
+                             page: plan.pagePath(photo: photo), image: large.path, author: credit([photo]))
+        let people = tagLinks(.people, photo, from: album.directory)
+        let places = tagLinks(.places, photo, from: album.directory)
         context["photo"] = [
             "title": title,
             "alt": altText(photo),
@@ -296,8 +346,17 @@ struct PageRenderer: Sendable {
             "hasDetails": showCaption || date != nil,
             "camera": camera.entries.map { ["name": cameraName($0.name), "value": $0.value] },
             "hasCamera": !camera.isEmpty,
-            "keywords": keywordLinks(photo, from: album.directory),
+            "keywords": tagLinks(.tags, photo, from: album.directory),
             "hasKeywords": !entry.photo.keywords.isEmpty,
+            "creator": entry.photo.creator ?? "",
+            "copyright": entry.photo.copyright ?? "",
+            "hasCredits": entry.photo.creator != nil || entry.photo.copyright != nil,
+            "hasCreator": entry.photo.creator != nil,
+            "hasCopyright": entry.photo.copyright != nil,
+            "people": people,
+            "hasPeople": !people.isEmpty,
+            "places": places,
+            "hasPlaces": !places.isEmpty,
             "fileName": entry.photo.fileName,
             "src": relativeURL(from: album.directory, to: large.path),
             "srcset": srcset(photoImages.renditions, from: album.directory),
@@ -327,13 +386,58 @@ struct PageRenderer: Sendable {
         }
         if position > 0 {
             let previous = album.photos[position - 1]
-            context["previous"] = ["url": relativeURL(from: album.directory, to: plan.pagePath(photo: previous)), "title": plan.photos[previous].photo.stem] as [String: Any]
+            context["previous"] = ["url": relativeURL(from: album.directory, to: plan.pagePath(photo: previous)), "title": linkTitle(previous)] as [String: Any]
         }
         if position + 1 < album.photos.count {
             let next = album.photos[position + 1]
-            context["next"] = ["url": relativeURL(from: album.directory, to: plan.pagePath(photo: next)), "title": plan.photos[next].photo.stem] as [String: Any]
+            context["next"] = ["url": relativeURL(from: album.directory, to: plan.pagePath(photo: next)), "title": linkTitle(next)] as [String: Any]
+        }
+        // A hidden album's photos stay out of the search index, as they are out of the sitemap.
+        if plan.searchFolder != nil, !album.hidden {
+            context["search"] = [
+                "meta": searchMeta(photo, album: albumIndex).map { ["key": $0.key, "value": $0.value] },
+                "filters": searchFilters(photo, album: albumIndex).map { ["key": $0.key, "value": $0.value] },
+            ] as [String: Any]
         }
         return context
+    }
+
+    /// What a search result shows of a photo besides its title (its page's `h1`), for Pagefind's
+    /// `data-pagefind-meta`: its tile image, its album, its date as shown, and `open`, the
+    /// address that opens it in its album's lightbox. Paths are from the site's root,
+    /// URL-encoded (the search script resolves them against the root).
+    func searchMeta(_ photo: Int, album albumIndex: Int) -> [(key: String, value: String)] {
+        let entry = plan.photos[photo]
+        let album = plan.albums[albumIndex]
+        var meta: [(key: String, value: String)] = []
+        let images = published[photo]!.images
+        let tileImages = images.renditions.filter { $0.width <= tileImageLimit }
+        let usable = tileImages.isEmpty ? [images.renditions[0]] : tileImages
+        let image = usable.first { $0.width >= 400 } ?? usable.last!
+        meta.append(("image", URLPath.encode(path: image.path)))
+        meta.append(("image_width", String(image.width)))
+        meta.append(("image_height", String(image.height)))
+        meta.append(("album", album.title))
+        if let date = entry.photo.date { meta.append(("date", dateText(date))) }
+        meta.append(("open", URLPath.encode(path: album.directory + "index.html") + "#photo=" + URLPath.encode(path: entry.slug)))
+        return meta
+    }
+
+    /// The search filters a photo belongs to (Pagefind's `data-pagefind-filter`), each a name
+    /// and a value: its year, its album, its camera (as its page shows it: none with
+    /// `show_exif: false`), the people named in it and the parts of its place. A further field
+    /// becomes a filter here, and the search box shows every filter the index holds.
+    func searchFilters(_ photo: Int, album albumIndex: Int) -> [(key: String, value: String)] {
+        let entry = plan.photos[photo]
+        var filters: [(key: String, value: String)] = []
+        if let date = entry.photo.date { filters.append(("year", String(date.year))) }
+        filters.append(("album", plan.albums[albumIndex].title))
+        if let camera = cameraSummary(photo).entries.first(where: { $0.name == "Camera" }) { filters.append(("camera", camera.value)) }
+        // Each person named in it, and each part of its place ("Paris", "France").
+        for (kind, key) in [(TagKind.people, "person"), (.places, "place")] where index(kind).enabled {
+            for name in kind.names(of: entry.photo) { filters.append((key, name)) }
+        }
+        return filters
     }
 
     // MARK: - frames.json
@@ -446,7 +550,7 @@ struct PageRenderer: Sendable {
     /// original's address and label when originals are published.
     private func lightboxDetails(_ photo: Int, from directory: String) -> String {
         let entry = plan.photos[photo]
-        var text = ",\"title\":\(jsonString(photoTitle(photo)))"
+        var text = ",\"title\":\(jsonString(linkTitle(photo)))"
         if let html = entry.photo.captionHTML { text += ",\"captionHTML\":\(jsonString(html))" }
         if let date = entry.photo.date {
             text += ",\"date\":\(jsonString(dateText(date))),\"isoDate\":\(jsonString(date.iso8601))"
@@ -461,6 +565,12 @@ struct PageRenderer: Sendable {
         if !camera.isEmpty {
             text += ",\"camera\":[" + camera.entries.map { jsonString($0.value) }.joined(separator: ",") + "]"
         }
+        if let creator = entry.photo.creator { text += ",\"creator\":\(jsonString(creator))" }
+        if let copyright = entry.photo.copyright { text += ",\"copyright\":\(jsonString(copyright))" }
+        for kind in [TagKind.people, .places] where index(kind).enabled {
+            let names = kind.names(of: entry.photo)
+            if !names.isEmpty { text += ",\"\(kind.rawValue)\":[" + names.map(jsonString).joined(separator: ",") + "]" }
+        }
         if let original = published[photo]?.original {
             text += ",\"original\":{\"url\":\(jsonString(relativeURL(from: directory, to: original.path)))"
             text += ",\"fileName\":\(jsonString(entry.photo.fileName))"
@@ -474,12 +584,36 @@ struct PageRenderer: Sendable {
         CameraSummary(options.showExif ? plan.photos[photo].photo.metadata.camera : nil) { theme.strings.text("camera_in_35mm", ["focal": String($0)]) }
     }
 
-    /// A photo's title (its page's title, `og:title` and breadcrumb): the title a photo tool
-    /// gave it (XMP `dc:title`, IPTC Object Name), else its caption's first line, cut at a word
-    /// to at most about 80 characters, else its file name without extension.
+    /// A photo's title (its page's title, `og:title` and breadcrumb): ``describedTitle(_:)``,
+    /// else its file name without extension.
     private func photoTitle(_ photo: Int) -> String {
+        describedTitle(photo) ?? plan.photos[photo].photo.stem
+    }
+
+    /// The title of a link to a photo (previous, next) and of the lightbox: ``describedTitle(_:)``,
+    /// else ``plainName(_:)``.
+    func linkTitle(_ photo: Int) -> String {
+        describedTitle(photo) ?? plainName(photo)
+    }
+
+    /// A photo's name when it has no title or caption: its file name without extension, unless
+    /// a camera gave it (``GalleryPhoto/hasCameraName``): then ``genericName(_:)``.
+    func plainName(_ photo: Int) -> String {
+        plan.photos[photo].photo.hasCameraName ? genericName(photo) : plan.photos[photo].photo.stem
+    }
+
+    /// "Photo 3 of Holidays" ("Video 3 of Holidays"): a photo named by its place in its album.
+    func genericName(_ photo: Int) -> String {
+        let entry = plan.photos[photo]
+        return theme.strings.text(entry.photo.isVideo ? "video_generic_name" : "photo_generic_name",
+                                  ["position": number(positions[photo] + 1), "album": plan.albums[entry.album].title])
+    }
+
+    /// The title a photo tool gave it (XMP `dc:title`, IPTC Object Name), else its caption's
+    /// first line, cut at a word to at most about 80 characters; nil when it has neither.
+    private func describedTitle(_ photo: Int) -> String? {
         if let title = plan.photos[photo].photo.metadataTitle { return title }
-        guard let caption = plan.photos[photo].photo.caption else { return plan.photos[photo].photo.stem }
+        guard let caption = plan.photos[photo].photo.caption else { return nil }
         let firstLine = caption.split(whereSeparator: \.isNewline).first.map(String.init) ?? caption
         let words = firstLine.split(whereSeparator: \.isWhitespace)
         var title = ""
@@ -490,21 +624,25 @@ struct PageRenderer: Sendable {
             }
             title += (title.isEmpty ? "" : " ") + word
         }
-        return title.isEmpty ? plan.photos[photo].photo.stem : title
+        return title.isEmpty ? nil : title
     }
 
-    /// An album's count: its own photos, and those of its albums when it has any, so that it
-    /// agrees with the "2 / 5" of its photos' pages.
+    /// An album's count: its own items, and those of its albums when it has any, so that it
+    /// agrees with the "2 / 5" of its photos' pages; videos counted as such ("2 photos, 1 video").
     func albumCountLabel(_ index: Int) -> String {
-        let own = plan.albums[index].photos.count
-        let total = totalPhotos(index)
-        if own == total { return photoCountLabel(own) }
-        if own == 0 { return theme.strings.count("album_count_in_albums", total, ["photos": photoCountLabel(total)]) }
-        return theme.strings.count("album_count_with_albums", total, ["photos": photoCountLabel(own)])
+        let own = itemCounts(plan.albums[index].photos)
+        let total = totalCounts(index)
+        if own == total { return countLabel(own) }
+        let strings = theme.strings
+        if own == (0, 0) { return strings.count("album_count_in_albums", total.photos + total.videos, ["photos": countLabel(total)]) }
+        if own.videos == 0 && total.videos == 0 { return strings.count("album_count_with_albums", total.photos, ["photos": countLabel(own)]) }
+        return strings.text("album_count_with_albums_mixed", ["photos": countLabel(own), "total": countLabel(total)])
     }
 
+    /// The alternative text of a photo's image: its caption, else its title, else
+    /// ``plainName(_:)`` (never a camera's file name, which says nothing of the picture).
     func altText(_ photo: Int) -> String {
-        plan.photos[photo].photo.caption ?? plan.photos[photo].photo.stem
+        plan.photos[photo].photo.caption ?? plan.photos[photo].photo.metadataTitle ?? plainName(photo)
     }
 
     func cover(of index: Int) -> Int? {
@@ -516,10 +654,6 @@ struct PageRenderer: Sendable {
     static func byteCount(_ bytes: Int) -> String {
         if bytes >= 1_000_000 { return String(format: "%.1f MB", Double(bytes) / 1_000_000) }
         return "\(max(1, (bytes + 500) / 1000)) KB"
-    }
-
-    func photoCountLabel(_ count: Int) -> String {
-        theme.strings.count("photo_count", count)
     }
 
     /// "Album (page 2 of 5)", in the site's language.
@@ -557,6 +691,40 @@ struct PageRenderer: Sendable {
             return theme.strings.text("size_mb", ["size": size])
         }
         return theme.strings.text("size_kb", ["size": number(max(1, (bytes + 500) / 1000))])
+    }
+
+    /// "3 photos", "2 photos, 1 video", "1 video": the photos (Live Photos among them) and
+    /// videos, in the site's language.
+    func countLabel(_ counts: (photos: Int, videos: Int)) -> String {
+        Self.countLabel(counts, strings: theme.strings)
+    }
+
+    /// ``countLabel(_:)`` in the language of `strings`: `photo_count`, `video_count`, and both
+    /// by `photo_video_count`.
+    static func countLabel(_ counts: (photos: Int, videos: Int), strings: SiteStrings) -> String {
+        let photos = strings.count("photo_count", counts.photos)
+        guard counts.videos > 0 else { return photos }
+        let videos = strings.count("video_count", counts.videos)
+        return counts.photos == 0 ? videos : strings.text("photo_video_count", ["photos": photos, "videos": videos])
+    }
+
+    /// The photos and videos among `photos`.
+    func itemCounts(_ photos: [Int]) -> (photos: Int, videos: Int) {
+        let videos = photos.reduce(0) { $0 + (plan.photos[$1].photo.isVideo ? 1 : 0) }
+        return (photos.count - videos, videos)
+    }
+
+    /// ``countLabel(_:)`` of `photos`.
+    func itemCountLabel(_ photos: [Int]) -> String {
+        countLabel(itemCounts(photos))
+    }
+
+    /// The photos and videos of an album and all albums below it.
+    func totalCounts(_ index: Int) -> (photos: Int, videos: Int) {
+        plan.albums[index].albums.reduce(itemCounts(plan.albums[index].photos)) {
+            let child = totalCounts($1)
+            return ($0.photos + child.photos, $0.videos + child.videos)
+        }
     }
 
     func totalPhotos(_ index: Int) -> Int {

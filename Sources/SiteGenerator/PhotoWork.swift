@@ -78,7 +78,7 @@ struct PhotoWork: Sendable {
         // Opened as the scan found it: a file swapped for a link since is refused.
         let file: SourceFile
         do throws(SourceFileError) {
-            file = try SourceFile.open(photo.sourcePath, inode: photo.scannedInode)
+            file = try SourceFile.open(photo.sourcePath, scanned: photo.scannedFile)
         } catch {
             return .failure(.io(path: photo.relativePath, reason: error.description))
         }
@@ -111,8 +111,8 @@ struct PhotoWork: Sendable {
         let motion = photo.motion
         guard let info = photo.video ?? motion?.video else { return result }
         let source = motion?.sourcePath ?? photo.sourcePath
-        // The inode the scan found the video at (the clip's, for a Live Photo), which the read checks.
-        let sourceInode: UInt64? = if let motion { motion.identity.inode == 0 ? nil : motion.identity.inode } else { photo.scannedInode }
+        // Where the scan found the video (the clip's, for a Live Photo), which the read checks.
+        let scanned: ScannedFile? = if let motion { motion.scannedFile } else { photo.scannedFile }
         let videoPath = job.path
         switch job.decision {
         case .keep:
@@ -125,7 +125,7 @@ struct PhotoWork: Sendable {
             do throws(SiteError) { temporary = try writer.temporaryPath() } catch { return .failure(.write(error)) }
             do throws(VideoError) {
                 guard let encoder = video else { throw .toolsMissing }
-                let log = try encoder.makeWebVersion(of: source, inode: sourceInode, at: temporary, info: info, muted: motion != nil)
+                let log = try encoder.makeWebVersion(of: source, scanned: scanned, at: temporary, info: info, muted: motion != nil)
                 if !log.isEmpty { made.log.append(log) }
             } catch {
                 try? FileManager.default.removeItem(atPath: temporary)
@@ -184,7 +184,7 @@ struct PhotoWork: Sendable {
         var poster: [UInt8]?
         if let info = photo.video {
             guard let video else { return .failure(.video(.toolsMissing)) }
-            do throws(VideoError) { poster = try video.poster(of: photo.sourcePath, inode: photo.scannedInode, info: info) } catch { return .failure(.video(error)) }
+            do throws(VideoError) { poster = try video.poster(of: photo.sourcePath, scanned: photo.scannedFile, info: info) } catch { return .failure(.video(error)) }
         }
         let missing = formats.indices.filter { !kept.contains($0) }
         if let store {

@@ -67,6 +67,12 @@ extension PhotoMetadata: RecordDecodable {
         camera = try fields.recordIfPresent("camera")
         xmpProblem = try fields.stringIfPresent("xmpProblem")
         fieldProblems = try fields.stringsIfPresent("fieldProblems")
+        copyright = try fields.stringIfPresent("copyright")
+        people = try fields.stringsIfPresent("people")
+        sublocation = try fields.stringIfPresent("sublocation")
+        city = try fields.stringIfPresent("city")
+        state = try fields.stringIfPresent("state")
+        country = try fields.stringIfPresent("country")
     }
 }
 

@@ -7,7 +7,8 @@ import Gallery
 /// further pages, photos, tags), and what those pages refer to of the kinds the tool makes: the
 /// images, videos and originals of an album's `thumbs/`, `videos/` and `originals/`, its frame
 /// data (and what the frame data refers to), the theme's assets (and what its style sheets refer
-/// to), the feed (named in full, with the site's address, which the page's own `canonical`
+/// to, and the theme's other assets beside them, which scripts load), the search index's folder,
+/// the feed (named in full, with the site's address, which the page's own `canonical`
 /// address gives); and the sitemap when every address it lists is one of those pages.
 ///
 /// The build then goes by this list as by a catalog's: a removed photo's page and images are
@@ -20,7 +21,7 @@ enum RecoveredFiles {
 
     /// The tool's files in the output folder `root` (absolute, real), site-relative, as
     /// `listing` shows it; pages are read on `jobs` threads.
-    static func find(root: String, listing: OutputListing, jobs: Int) -> Set<String> {
+    static func find(root: String, listing: OutputListing, jobs: Int, themeAssets: Set<String> = []) -> Set<String> {
         // Every page of the output folder (its own folders, links not followed).
         var pages: [String] = []
         var others: Set<String> = []
@@ -58,6 +59,12 @@ enum RecoveredFiles {
         var found = Set<String>()
         var pending: [String] = []
         func adopt(_ path: String) {
+            // The search index (the header's `data-pagefind` names its `pagefind.js`): the whole
+            // bundle, whose files Pagefind names and which only its own script refers to.
+            if let bundle = searchBundle(path), others.contains(path) {
+                for file in others where file.hasPrefix(bundle) { found.insert(file) }
+                return
+            }
             guard others.contains(path), isToolKind(path), found.insert(path).inserted else { return }
             pending.append(path)
         }
@@ -69,6 +76,14 @@ enum RecoveredFiles {
         }
         // What the frame data and the style sheets refer to, and what that refers to.
         while let file = pending.popLast() {
+            // An assets folder a page refers to holds all the theme's assets: also those no page
+            // names (the lightbox's script, which the viewer's fetches; the search box's, on a
+            // site without search).
+            // (`themeAssets` are relative to the assets folder: a file in a folder of it, a
+            // theme's `img/logo.png`, names the same folder by its first component.)
+            if let top = file.split(separator: "/").first, isAssetsFolder(top) {
+                for name in themeAssets { adopt(top + "/" + name) }
+            }
             guard file.hasSuffix(".json") || file.hasSuffix(".css"), let data = FileManager.default.contents(atPath: root + "/" + file) else { continue }
             let text = String(decoding: data, as: UTF8.self)
             let references = file.hasSuffix(".css") ? styleReferences(text) : jsonStrings(text)
@@ -96,6 +111,22 @@ enum RecoveredFiles {
         return middle.isEmpty || (middle.hasPrefix("-") && Int(middle.dropFirst()) != nil)
     }
 
+    /// The folder (ending in `/`) of the search index whose script is `path`, when `path` is
+    /// `pagefind/pagefind.js` (or `pagefind-N/…`, when `pagefind/` was the user's) at the root.
+    static func searchBundle(_ path: String) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[1] == "pagefind.js" else { return nil }
+        let folder = parts[0]
+        guard folder == "pagefind" || (folder.hasPrefix("pagefind-") && Int(folder.dropFirst(9)) != nil) else { return nil }
+        return folder + "/"
+    }
+
+    /// Whether a folder at the root named `name` is the theme's assets': `assets`, or
+    /// `assets-2`, … when that is the user's.
+    static func isAssetsFolder(_ name: Substring) -> Bool {
+        name == "assets" || (name.hasPrefix("assets-") && Int(name.dropFirst(7)) != nil)
+    }
+
     /// Whether the site-relative `path` (not a page) is of a kind the tool makes.
     static func isToolKind(_ path: String) -> Bool {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
@@ -105,7 +136,7 @@ enum RecoveredFiles {
         let folder = parts[parts.count - 2]
         if folder == "frames" { return name.hasSuffix(".json") }
         // The theme's assets are at the root's `assets/` (or `assets-2/`, …, when that is the user's).
-        if parts.count >= 2, parts[0] == "assets" || (parts[0].hasPrefix("assets-") && Int(parts[0].dropFirst(7)) != nil) { return true }
+        if parts.count >= 2, isAssetsFolder(parts[0]) { return true }
         return ["thumbs", "videos", "originals"].contains(folder)
     }
 

@@ -83,7 +83,7 @@ public struct ShardBuilder: Sendable {
         let hashes = parallelMap(candidates, jobs: jobs) { photo -> Result<String, ImagingError> in
             if let record = known[photo.relativePath], record.matches(photo.identity) { return .success(record.contentHash) }
             do throws(SourceFileError) {
-                let data = try SourceFile.open(photo.sourcePath, inode: photo.scannedInode).readAll()
+                let data = try SourceFile.open(photo.sourcePath, scanned: photo.scannedFile).readAll()
                 return .success(data.withUnsafeBytes { contentHash(raw: $0) })
             } catch {
                 return .failure(.io(path: photo.relativePath, reason: error.description))

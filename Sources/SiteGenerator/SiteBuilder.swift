@@ -62,7 +62,7 @@ public struct BuildReport: Sendable {
 /// Builds the static site, as a pipeline of named stages, each a type with its inputs and
 /// outputs: ``ScanStage`` (the photo folder, and where everything goes), ``ImagePlanStage``
 /// (what happens to each photo's images, decided before any file is written),
-/// ``ImageStage``, ``OriginalsStage``, ``PageStage``, ``SitemapStage``, ``FeedStage`` and ``SweepStage``.
+/// ``ImageStage``, ``OriginalsStage``, ``PageStage``, ``SitemapStage``, ``FeedStage``, ``SearchStage`` and ``SweepStage``.
 ///
 /// Builds are incremental: the ``Catalog`` says what earlier builds made from what, so only
 /// photos that changed are decoded again, and files the site no longer needs are deleted (only
@@ -90,7 +90,7 @@ public struct SiteBuilder: Sendable {
         func finished(_ name: String) { progress(clock.lap(name)) }
         let (source, output) = try OutputSafety.resolve(source: options.sourceDirectory, output: options.outputDirectory)
         let theme = try Theme(overrides: options.templatesDirectory, language: options.language,
-                              values: ["author": options.author ?? "", "site": options.title])
+                              values: ["site": options.title])
         for warning in theme.strings.warnings { progress(.warning(warning)) }
         let jobs = options.jobs > 0 ? options.jobs : ProcessInfo.processInfo.activeProcessorCount
 
@@ -148,8 +148,8 @@ public struct SiteBuilder: Sendable {
         // The photos' files (images, originals, videos), gathered into a set of their own on
         // another core while the pages are made.
         async let photoFiles = Self.photoFiles(images.published, originals: originals)
-        let tags = TagIndex(plan: images.plan, sort: options.sort)
-        let renderer = PageRenderer(plan: images.plan, published: published, options: options, theme: theme, jobs: jobs, tags: tags)
+        let tags = TagKind.allCases.map { TagIndex(plan: images.plan, sort: options.sort, kind: $0, enabled: options.enables($0)) }
+        let renderer = PageRenderer(plan: images.plan, published: published, options: options, theme: theme, jobs: jobs, indexes: tags)
         let pages = try PageStage(renderer: renderer, writer: writer, listing: listing, jobs: jobs).run(previousKeys: earlierPages)
         var sitePages: Set<String> = []
         // (The sitemap lists pages, and no photo's file is one.)
@@ -159,8 +159,19 @@ public struct SiteBuilder: Sendable {
         if let feed = try FeedStage(options: options, writer: writer).run(renderer: renderer) {
             sitePages.insert(feed)
         }
-        let made = MadeFiles(pages: pages.files, others: await photoFiles.union(sitePages))
         finished(PageStage.name)
+        // The search index, last: Pagefind reads the pages as written.
+        // (Only photo pages carry `data-pagefind-body`; a site without one, every photo in a
+        // hidden album, gets no index: Pagefind would index every page.)
+        if let indexer = options.searchIndexer, let folder = images.plan.searchFolder,
+           images.plan.albums.contains(where: { !$0.hidden && !$0.photos.isEmpty }) {
+            sitePages.formUnion(try SearchStage(indexer: indexer, folder: folder, writer: writer, catalog: catalog).run(
+                earlierFiles: imagePlan.pending.files,
+                pagesChanged: legacyManifest || !pages.changedKeys.isEmpty || !pages.removedKeys.isEmpty,
+                pages: pages.files, progress: progress))
+            finished(SearchStage.name)
+        }
+        let made = MadeFiles(pages: pages.files, others: await photoFiles.union(sitePages))
 
         // The output folder's stamp for the next build is taken while the catalog is saved.
         let (filesRemoved, outputStamp) = try SweepStage(writer: writer, catalog: catalog, jobs: jobs).run(
@@ -249,7 +260,8 @@ public struct SiteBuilder: Sendable {
         let walking = BackgroundWork { Result { () throws(SiteError) in try scanStage.walk(source: source, listings: listings) } }
         // (Optional, so that it can be taken and freed on another thread at the end.)
         var earlier: EarlierBuild! = try EarlierBuild(
-            catalog: catalog, output: output, likelyPaths: likelyPaths, readAhead: readAhead, changed: changed, jobs: jobs
+            catalog: catalog, output: output, likelyPaths: likelyPaths, readAhead: readAhead, changed: changed, jobs: jobs,
+            themeAssets: Set(themeAssets)
         ) {
             progress(.warning($0))
         }

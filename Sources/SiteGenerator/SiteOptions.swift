@@ -63,6 +63,15 @@ public struct SiteOptions: Sendable {
     public var video = VideoSettings()
     /// `ffmpeg` and `ffprobe`, found on the `PATH` by default; nil leaves videos out.
     public var videoTools: MediaTools? = MediaTools.locate()
+    /// Whether the site gets search (`search` in `cascade.yml`, on there by default): a search
+    /// box on every page and an index of the photo pages made by ``searchIndexer``. Without an
+    /// indexer the build says so once and the site has no search box.
+    public var search: Bool = false
+    /// Pagefind, which makes the search index (the command line finds it:
+    /// ``SearchIndexer/locate(environment:)``); nil when it is not installed.
+    public var searchIndexer: SearchIndexer?
+    /// Whether this build makes a search index: ``search`` is on and ``searchIndexer`` found.
+    var makesSearchIndex: Bool { search && searchIndexer != nil }
     /// Whether each photo's original file is published and offered for download on its page.
     /// While GPS positions are stripped, originals that carry one are not published.
     public var downloadOriginals: Bool = false
@@ -86,6 +95,8 @@ public struct SiteOptions: Sendable {
     public var minRating: Int = SiteConfiguration().minRating
     /// The language the pages are written in (`language`, `--language`).
     public var language: LanguageTag = SiteConfiguration().language
+    /// Whether named face regions make people: listed on photo pages, with pages of their own (`people`).
+    public var people: Bool = SiteConfiguration().people
     /// A test hook: albums whose input key is unchanged are rendered anyway, and one whose files
     /// come out different stops the program (see ``PageRenderer/inputKey(album:siteKey:)``).
     /// `CASCADE_VERIFY_ALBUM_KEYS=1` in the environment sets it.
@@ -166,6 +177,13 @@ public struct SiteOptions: Sendable {
         showExif = configuration.showExif
         minRating = configuration.minRating
         language = configuration.language
+        people = configuration.people
+        search = configuration.search
+    }
+
+    /// Whether the site has the index pages of `kind` (the people's only with ``people``).
+    func enables(_ kind: TagKind) -> Bool {
+        kind != .people || people
     }
 
     /// The formats a configuration lists, whatever their order: the most widely supported one

@@ -70,6 +70,9 @@ struct SitePlan: Sendable {
     /// next free name (`feed-2.xml`) when that is the user's.
     private(set) var feedPath = "feed.xml"
     private(set) var sitemapPath = "sitemap.xml"
+    /// The folder of the search index (Pagefind's bundle), when the site has search: `pagefind`,
+    /// or the next free name (`pagefind-2`) when something there is the user's.
+    private(set) var searchFolder: String?
 
     /// The plan of the site for the album tree `root`. `taken(directory, slug, photo)` says
     /// which file (if any) of the photo's page, images or original under that slug exists and
@@ -80,11 +83,12 @@ struct SitePlan: Sendable {
     /// slug (listed in ``folderCollisions``). The theme's assets go to `assetsFolder`.
     init(
         root: GalleryAlbum, jobs: Int = 1, assetsFolder: String = "assets", feedPath: String = "feed.xml", sitemapPath: String = "sitemap.xml",
-        taken: (String, String, GalleryPhoto) -> String? = { _, _, _ in nil }, folderTaken: (String) -> String? = { _ in nil }
+        searchFolder: String? = nil, taken: (String, String, GalleryPhoto) -> String? = { _, _, _ in nil }, folderTaken: (String) -> String? = { _ in nil }
     ) {
         self.assetsFolder = assetsFolder
         self.feedPath = feedPath
         self.sitemapPath = sitemapPath
+        self.searchFolder = searchFolder
         photos.reserveCapacity(root.totalPhotoCount)
         // Each photo's slug of its name, in the order `add` takes the photos (an album's photos,
         // then its sub-albums'), on every core: most of the plan's work for a large library.
@@ -127,9 +131,11 @@ struct SitePlan: Sendable {
             photoIndices.append(photos.count)
             photos.append(Photo(photo: photo, slug: slug, directory: directory, album: index))
         }
-        // At the root, `tags` is the tag pages' folder.
+        // At the root, `tags`, `people` and `places` are the index pages' folders (reserved
+        // whether or not the site has them, so that an album's address does not depend on it).
         var albumSlugs = SlugAllocator(reserved: directory.isEmpty
-            ? Self.reservedAlbumSlugs.union([String(TagIndex.folder.dropLast()), assetsFolder]) : Self.reservedAlbumSlugs)
+            ? Self.reservedAlbumSlugs.union(TagKind.allCases.map(\.rawValue) + [assetsFolder] + (searchFolder.map { [$0] } ?? []))
+            : Self.reservedAlbumSlugs)
         var childIndices: [Int] = []
         var listed: [Int] = []
         for child in album.albums {

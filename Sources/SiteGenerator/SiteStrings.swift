@@ -23,10 +23,13 @@ struct SiteStrings: Sendable {
     /// The `viewer_` texts as a JSON object, or nil when they are the default theme's English
     /// ones (the viewer's built-in defaults): an English page stays as it always was.
     let viewerJSON: String?
+    /// The `search_` texts as a JSON object for `search.js` (a counted text as an object of its
+    /// forms), or nil when they are the default theme's English ones (the script's defaults).
+    let searchJSON: String?
 
     /// The strings of `language` from the theme's strings files (`tables`, by tag as in the
     /// file name); `defaults` is the default theme's English table (for ``viewerJSON``).
-    /// `values` fills the site-wide `{name}`s (`{author}`) in every text.
+    /// `values` fills the site-wide `{name}`s (`{site}`) in every text.
     init(language requested: LanguageTag, tables: [String: StringTable], defaults: StringTable?, values: [String: String] = [:]) {
         var warnings: [String] = []
         var chain = requested.fallbackChain.filter { tables[$0] != nil }
@@ -69,6 +72,35 @@ struct SiteStrings: Sendable {
         } else {
             viewerJSON = "{" + viewer.sorted { $0.key < $1.key }.map { jsonString($0.key) + ":" + jsonString($0.value) }
                 .joined(separator: ",") + "}"
+        }
+        // The search box's: a counted text as its forms by CLDR category (search.js chooses with
+        // Intl.PluralRules for the page's `lang`).
+        var search: [String: StringTable.Entry] = [:]
+        for key in texts.keys where key.hasPrefix("search_") {
+            if let entry = plurals[key] {
+                search[key] = .plural(entry.forms)
+            } else {
+                search[key] = .text(texts[key]!)
+            }
+        }
+        var defaultSearch: [String: StringTable.Entry] = [:]
+        for (key, entry) in defaults?.entries ?? [:] where key.hasPrefix("search_") {
+            switch entry {
+            case .text(let text): defaultSearch[key] = .text(Self.fill(text, values))
+            case .plural(let forms): defaultSearch[key] = .plural(forms.mapValues { Self.fill($0, values) })
+            }
+        }
+        if search == defaultSearch {
+            searchJSON = nil
+        } else {
+            searchJSON = "{" + search.sorted { $0.key < $1.key }.map { key, entry in
+                switch entry {
+                case .text(let text): return jsonString(key) + ":" + jsonString(text)
+                case .plural(let forms):
+                    return jsonString(key) + ":{" + forms.sorted { $0.key.rawValue < $1.key.rawValue }
+                        .map { jsonString($0.key.rawValue) + ":" + jsonString($0.value) }.joined(separator: ",") + "}"
+                }
+            }.joined(separator: ",") + "}"
         }
     }
 

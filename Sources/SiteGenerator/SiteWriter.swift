@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import Imaging
 import Synchronization
 import Video
 
@@ -194,6 +195,25 @@ struct SiteWriter: Sendable {
         }
     }
 
+    /// Copies the opened source file `file` (a photo's or video's original) to the
+    /// site-relative `path` (a temporary file renamed into place), a block at a time through
+    /// its checked descriptor: a video of any size takes one block of memory, and the name is
+    /// not opened again. A path in ``refused`` is left as it is.
+    func copy(_ file: SourceFile, to path: String) throws(SiteError) {
+        if refused.contains(path) { return }
+        let full = try destination(path)
+        let temporary = try temporaryPath()
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .write(path: full, reason: String(cString: strerror(errno))) }
+        var failure = file.copy(to: descriptor)
+        if close(descriptor) != 0, failure == 0 { failure = errno }
+        if failure == 0, rename(temporary, full) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw .write(path: full, reason: String(cString: strerror(failure)))
+        }
+    }
+
     /// Puts the file at `source` (absolute: a file staged in the temporary folder) at the
     /// site-relative `path` as well, as a hard link where the file system allows, else a copy.
     func place(_ source: String, at path: String) throws(SiteError) {
@@ -210,6 +230,16 @@ struct SiteWriter: Sendable {
             throw .write(path: full, reason: "its staged image \(source) cannot be read")
         }
         try write(data, to: path)
+    }
+
+    /// Moves the file at `source` (absolute: a file made in the temporary folder) to the
+    /// site-relative `path` (renamed into place). A path in ``refused`` is left as it is.
+    func move(_ source: String, to path: String) throws(SiteError) {
+        if refused.contains(path) { return }
+        let full = try destination(path)
+        if rename(source, full) != 0 {
+            throw .write(path: full, reason: String(cString: strerror(errno)))
+        }
     }
 
     /// Keeps a link to the site-relative file `path` at the absolute `staged` (in the temporary

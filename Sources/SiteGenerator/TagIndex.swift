@@ -1,11 +1,44 @@
 import Gallery
 import GalleryConfig
 
-/// The site's tags: every keyword of a published photo (XMP or IPTC keywords; a hierarchical
-/// keyword by its last level) becomes a tag, with a page `tags/<slug>/` showing every photo
-/// that carries it, across all albums, and a page `tags/index.html` listing all tags with
-/// their counts. Keywords that differ only by case are one tag (named as first met). Photos
-/// of hidden albums (and of albums inside them) are left out: a tag page never leads to them.
+/// What an index of the site's photos groups them by (see ``TagIndex``): the keywords (tags),
+/// the people of named face regions, or the places the photographer wrote.
+enum TagKind: String, Sendable, CaseIterable {
+    case tags, people, places
+
+    /// The folder of its pages (at the site's root: an album there gets another slug).
+    var folder: String { rawValue + "/" }
+    /// The page listing every entry.
+    var indexPath: String { folder + "index.html" }
+    /// The key of the list page's title, and of its link's text in every page's footer, in the
+    /// strings files (`tags`, `people`, `places`).
+    var titleKey: String { rawValue }
+    /// The slug of an entry whose name has no letter or digit to make one of.
+    var fallbackSlug: String {
+        switch self {
+        case .tags: "tag"
+        case .people: "person"
+        case .places: "place"
+        }
+    }
+
+    /// The entries `photo` is under, in its own order.
+    func names(of photo: GalleryPhoto) -> [String] {
+        switch self {
+        case .tags: photo.keywords
+        case .people: photo.people
+        case .places: photo.places
+        }
+    }
+}
+
+/// One index of the site's photos (``TagKind``), made by one engine for all three: every
+/// keyword of a published photo (XMP or IPTC keywords; a hierarchical keyword by its last
+/// level), every person named in its face regions, every part of the place written for it,
+/// is an entry with a page `<kind>/<slug>/` showing every photo under it, across all albums,
+/// and a page `<kind>/index.html` listing all entries with their counts. Names that differ
+/// only by case are one entry (named as first met). Photos of hidden albums (and of albums
+/// inside them) are left out: an index page never leads to them.
 struct TagIndex: Sendable {
     struct Tag: Sendable {
         /// The keyword as first met.
@@ -16,10 +49,15 @@ struct TagIndex: Sendable {
         var photos: [Int]
     }
 
-    /// The folder of the tag pages.
-    static let folder = "tags/"
-    /// The page listing every tag.
-    static let indexPath = "tags/index.html"
+    /// What the index groups photos by.
+    let kind: TagKind
+    /// Whether the site has this index (`people: false` turns the people's off): when not,
+    /// photo pages do not list their entries either.
+    let enabled: Bool
+    /// The folder of the pages.
+    var folder: String { kind.folder }
+    /// The page listing every entry.
+    var indexPath: String { kind.indexPath }
 
     /// Tags sorted by name (case-insensitively, numbers by value).
     private(set) var tags: [Tag] = []
@@ -28,15 +66,19 @@ struct TagIndex: Sendable {
 
     var isEmpty: Bool { tags.isEmpty }
 
-    /// The tags of the photos of `plan`'s reachable albums that are not hidden, each tag's
-    /// photos in `sort` order (nil: as found, when only the files matter).
-    init(plan: SitePlan, sort: AlbumSortOrder?) {
+    /// The tags (or people, or places: `kind`) of the photos of `plan`'s reachable albums that
+    /// are not hidden, each tag's photos in `sort` order (nil: as found, when only the files
+    /// matter); none when `enabled` is false.
+    init(plan: SitePlan, sort: AlbumSortOrder?, kind: TagKind = .tags, enabled: Bool = true) {
+        self.kind = kind
+        self.enabled = enabled
+        guard enabled else { return }
         var byKey: [String: Int] = [:]
         var found: [Tag] = []
         var keysOfPhoto: [Int: [Int]] = [:]
         for album in plan.reachableAlbums where !plan.albums[album].hidden {
             for photo in plan.albums[album].photos {
-                for keyword in plan.photos[photo].photo.keywords {
+                for keyword in kind.names(of: plan.photos[photo].photo) {
                     let key = keyword.lowercased()
                     let index: Int
                     if let known = byKey[key] {
@@ -68,7 +110,7 @@ struct TagIndex: Sendable {
         for (newIndex, oldIndex) in order.enumerated() {
             position[oldIndex] = newIndex
             var tag = found[oldIndex]
-            tag.slug = slugs.allocate(for: tag.name, fallback: "tag")
+            tag.slug = slugs.allocate(for: tag.name, fallback: kind.fallbackSlug)
             if let sort { tag.photos = GalleryScanner.sorted(tag.photos.map { keys[$0]! }, sort, name: \.name, date: \.date).map(\.index) }
             tags.append(tag)
         }
@@ -84,7 +126,7 @@ struct TagIndex: Sendable {
 
     /// Site-relative folder of tag `index`'s pages.
     func directory(_ index: Int) -> String {
-        Self.folder + tags[index].slug + "/"
+        folder + tags[index].slug + "/"
     }
 
     /// Site-relative path of static page `page` (1 is `index.html`) of tag `index`.
@@ -95,7 +137,7 @@ struct TagIndex: Sendable {
     /// Every file of the tag pages: each tag's static pages and frame data, and the list of tags.
     func files(tilesPerPage: Int, framesChunkSize: Int) -> [String] {
         guard !tags.isEmpty else { return [] }
-        return [Self.indexPath] + tags.indices.flatMap { wallFiles($0, tilesPerPage: tilesPerPage, framesChunkSize: framesChunkSize) }
+        return [indexPath] + tags.indices.flatMap { wallFiles($0, tilesPerPage: tilesPerPage, framesChunkSize: framesChunkSize) }
     }
 
     /// The files of tag `index`: its static pages, its `frames.json` and its chunks.

@@ -19,7 +19,8 @@ struct Theme: Sendable {
     let strings: SiteStrings
 
     /// Loads the default theme, overridden by the files of `directory` when given, with the
-    /// strings of `language`; `values` fills the site-wide `{name}`s of the strings (`{author}`).
+    /// strings of `language`; `values` fills the site-wide `{name}`s of the strings (`{site}`;
+    /// `{author}` is filled page by page, with whom the page's photos are by).
     init(overrides directory: String?, language: LanguageTag = .english, values: [String: String] = [:]) throws(SiteError) {
         var files: [String: Data] = [:]
         for (path, text) in embeddedThemeFiles {
@@ -97,6 +98,7 @@ struct Theme: Sendable {
         context["htmlLang"] = strings.language.identifier
         context["rtl"] = strings.language.isRightToLeft
         if let json = strings.viewerJSON { context["viewerStrings"] = json }
+        if let json = strings.searchJSON { context["searchStrings"] = json }
         guard let output = library.render(context, withTemplate: name) else {
             throw .template(file: "\(name).mustache", reason: "missing from the theme")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// How the web version of a video is made.
 public struct VideoSettings: Sendable, Hashable {
@@ -72,9 +73,9 @@ public struct VideoEncoder: Sendable {
 
     /// The poster frame, upright, as PNG bytes: the frame at about a tenth of the video (past a
     /// black first frame), or the first frame of a very short one.
-    /// The video is opened as ``VideoInput`` does (`inode`: the scan's).
-    public func poster(of path: String, inode: UInt64? = nil, info: VideoInfo) throws(VideoError) -> [UInt8] {
-        let input = try VideoInput(path: path, inode: inode)
+    /// The video is opened as ``VideoInput`` does (`scanned`: where the scan found it).
+    public func poster(of path: String, scanned: ScannedFile? = nil, info: VideoInfo) throws(VideoError) -> [UInt8] {
+        let input = try VideoInput(path: path, scanned: scanned)
         let time = info.duration >= 0.5 ? info.duration * 0.1 : 0
         let timeout = min(60.0, settings.timeLimit ?? 60)
         let output = try ProcessRunner.run(
@@ -120,10 +121,10 @@ public struct VideoEncoder: Sendable {
     }
 
     /// Makes the web version of the video at `path` at `output` (opened as ``VideoInput``
-    /// does; `inode`: the scan's); returns ffmpeg's messages (for `--verbose`).
+    /// does; `scanned`: where the scan found it); returns ffmpeg's messages (for `--verbose`).
     @discardableResult
-    public func makeWebVersion(of path: String, inode: UInt64? = nil, at output: String, info: VideoInfo, muted: Bool = false) throws(VideoError) -> String {
-        let input = try VideoInput(path: path, inode: inode)
+    public func makeWebVersion(of path: String, scanned: ScannedFile? = nil, at output: String, info: VideoInfo, muted: Bool = false) throws(VideoError) -> String {
+        let input = try VideoInput(path: path, scanned: scanned)
         let limit = timeout(for: info)
         let result = try ProcessRunner.run(
             tools.ffmpeg,

@@ -15,11 +15,11 @@ public struct VideoInput: Sendable {
     /// What ffmpeg is told the input is (`/dev/stdin`, the descriptor given as standard input).
     public static let inputName = "/dev/stdin"
 
-    /// Opens the video at `path` (the scan's resolved path), refusing a link, another file than
-    /// the scan's `inode`, and content that is no known container.
-    public init(path: String, inode: UInt64?) throws(VideoError) {
+    /// Opens the video at `path` (the scan's resolved path), refusing a link, another file or
+    /// folder than the scan's (`scanned`), and content that is no known container.
+    public init(path: String, scanned: ScannedFile?) throws(VideoError) {
         do throws(SourceFileError) {
-            file = try SourceFile.open(path, inode: inode)
+            file = try SourceFile.open(path, scanned: scanned)
         } catch {
             throw .source(error.description)
         }

@@ -8,10 +8,10 @@ public enum VideoProbe {
     /// The largest picture side taken (H.264 and HEVC stop at 16384; AV1 at 65536).
     public static let maximumSide = 65536
 
-    /// Probes the video at `path` (opened and checked as ``VideoInput`` does; `inode` is the
-    /// scan's).
-    public static func probe(fileAtPath path: String, inode: UInt64? = nil, tools: MediaTools) throws(VideoError) -> VideoInfo {
-        let input = try VideoInput(path: path, inode: inode)
+    /// Probes the video at `path` (opened and checked as ``VideoInput`` does; `scanned` is where
+    /// the scan found it).
+    public static func probe(fileAtPath path: String, scanned: ScannedFile? = nil, tools: MediaTools) throws(VideoError) -> VideoInfo {
+        let input = try VideoInput(path: path, scanned: scanned)
         let output = try ProcessRunner.run(
             tools.ffprobe,
             ["-v", "error", "-print_format", "json", "-show_format", "-show_streams"] + input.arguments,

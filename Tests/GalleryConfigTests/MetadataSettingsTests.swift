@@ -15,6 +15,14 @@ struct MetadataSettingsTests {
         #expect(try SiteConfiguration.parse("sort: Name-Desc").sort == .nameDescending)
     }
 
+    @Test("people: true by default; people: false is read; a value that is not true or false is refused with its line")
+    func people() throws {
+        #expect(SiteConfiguration().people)
+        #expect(try !SiteConfiguration.parse("people: false").people)
+        let error = try #require(throws: ConfigurationError.self) { try SiteConfiguration.parse("title: T\npeople: maybe") }
+        #expect(error.line == 2)
+    }
+
     @Test("a min_rating outside 0 to 5 and an unknown sort are refused with the line and what is allowed",
           arguments: [("min_rating: 6", "0 to 5"), ("min_rating: -1", "0 to 5"), ("sort: newest", "date-desc")])
     func bad(yaml: String, mentions: String) throws {

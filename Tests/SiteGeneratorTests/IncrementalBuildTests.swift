@@ -251,10 +251,11 @@ struct IncrementalBuildTests {
         let source = try makeSource()
         let output = try TemporaryFolder()
         _ = try await build(source, output)
-        // A caption for one photo: its page changes, and nothing else of album A.
+        // A caption for one photo: its page changes, its neighbour's (whose link to it is titled
+        // by the caption's first line), and nothing else of album A.
         try source.write("A/photo 2.jpg.txt", Array("Fresh caption".utf8))
         let captioned = try await build(source, output)
-        #expect(captioned.pagesWritten == 2, "the photo's page, and album A's (the caption is its tile's alt text)")
+        #expect(captioned.pagesWritten == 3, "the photo's page, its neighbour's, and album A's (the caption is its tile's alt text)")
         #expect(try output.read("a/photo-2.html").contains("Fresh caption"))
         // A photo removed from B: B's page and the remaining photo's page (its neighbours changed).
         try FileManager.default.removeItem(atPath: source.path + "/B/photo 3.jpg")
@@ -291,7 +292,7 @@ struct IncrementalBuildTests {
         #expect(hex([String: Any]()).count == 16)
     }
 
-    @Test("a caption changed on one photo renders that photo's page and its album's page, and no other page")
+    @Test("a caption changed on one photo renders that photo's page, its neighbours' (their links carry its title) and its album's page, and no other page")
     func captionRendersOnePage() async throws {
         let source = try makeSource(6)
         let output = try TemporaryFolder()
@@ -303,20 +304,23 @@ struct IncrementalBuildTests {
         let report = try await build(source, output)
         let pagesAfter = try catalog(output).snapshot().pages
         #expect(Set(pagesAfter.keys) == Set(pagesBefore.keys))
-        // The album's input key (recorded for its frames.json) changed, and two page keys.
+        // The album's input key (recorded for its frames.json) changed, and four page keys: the
+        // album's, the photo's and its two neighbours' (their previous/next links are titled by
+        // the caption's first line).
         let changedKeys = pagesAfter.keys.filter { pagesAfter[$0] != pagesBefore[$0] }.sorted()
-        #expect(changedKeys == ["b/frames.json", "b/index.html", "b/photo-3.html"])
+        #expect(changedKeys == ["b/frames.json", "b/index.html", "b/photo-1.html", "b/photo-3.html", "b/photo-5.html"])
         let timesAfter = try times(output)
         let rewritten = timesAfter.keys.filter { $0.hasSuffix(".html") && timesAfter[$0] != timesBefore[$0] }.sorted()
-        #expect(rewritten == ["b/index.html", "b/photo-3.html"])
-        #expect(report.pagesWritten == 2)
+        #expect(rewritten == ["b/index.html", "b/photo-1.html", "b/photo-3.html", "b/photo-5.html"])
+        #expect(report.pagesWritten == 4)
         #expect(try output.read("b/photo-3.html").contains("A new caption"))
-        // Another caption of the same length: the same two pages again.
+        // Another caption of the same length: the same pages again.
         try source.write("B/photo 3.jpg.txt", Array("A NEW caption".utf8))
         let again = try await build(source, output)
         let pagesAgain = try catalog(output).snapshot().pages
-        #expect(pagesAgain.keys.filter { pagesAgain[$0] != pagesAfter[$0] }.sorted() == ["b/frames.json", "b/index.html", "b/photo-3.html"])
-        #expect(again.pagesWritten == 2)
+        #expect(pagesAgain.keys.filter { pagesAgain[$0] != pagesAfter[$0] }.sorted()
+                == ["b/frames.json", "b/index.html", "b/photo-1.html", "b/photo-3.html", "b/photo-5.html"])
+        #expect(again.pagesWritten == 4)
     }
 
     @Test("content hashes are FNV-1a 64", arguments: [("", "cbf29ce484222325"), ("a", "af63dc4c8601ec8c"), ("foobar", "85944171f73967e8")])

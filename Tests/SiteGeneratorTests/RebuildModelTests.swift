@@ -29,6 +29,16 @@ struct RebuildModelTests {
         return try image.encoded(as: .jpeg(quality: 90))
     }
 
+    /// A sidecar naming one face region, as digiKam writes it.
+    static func faceSidecar(_ person: String) -> String {
+        xmpSidecar("""
+            <mwg-rs:Regions rdf:parseType="Resource"><mwg-rs:RegionList><rdf:Bag><rdf:li>
+             <rdf:Description mwg-rs:Name="\(person)" mwg-rs:Type="Face">
+              <mwg-rs:Area stArea:x="0.5" stArea:y="0.5" stArea:w="0.1" stArea:h="0.1" stArea:unit="normalized"/>
+             </rdf:Description></rdf:li></rdf:Bag></mwg-rs:RegionList></mwg-rs:Regions>
+            """, attributes: #"xmlns:mwg-rs="http://www.metadataworkinggroup.com/schemas/regions/" xmlns:stArea="http://ns.adobe.com/xmp/sType/Area#""#)
+    }
+
     func build(_ source: TemporaryFolder, _ output: String, _ settings: Settings, jobs: Int, catalog: String, verify: Bool = false) async throws {
         var options = SiteOptions(sourceDirectory: source.path, outputDirectory: output, title: "M",
                                   imageFormat: .jpeg(quality: settings.quality), jobs: jobs)
@@ -73,7 +83,7 @@ struct RebuildModelTests {
         var log: [String] = []
         for step in 0..<12 {
             let names = photos(source)
-            switch random.int(0...14) {
+            switch random.int(0...15) {
             case 0:
                 let name = "\(albums[random.int(0...2)])/n\(step).jpg"
                 try source.write(name, try newPhoto())
@@ -177,6 +187,16 @@ struct RebuildModelTests {
                     photoshop:DateCreated="\(date)"/></rdf:RDF></x:xmpmeta>
                     """.utf8))
                 log.append("sidecar date \(date) \(name)")
+            case 14:
+                // A face's name set or changed in a sidecar (as digiKam writes it): the person's
+                // pages, the list of people, the photo's page and its album's frame data.
+                // A face named in one build, renamed before the next (the edit checked).
+                let name = names[random.int(0...(names.count - 1))]
+                let people = ["Ann Lee", "Bo Chen", "Jürgen Müller"].shuffled(using: &random)
+                try source.write(name + ".xmp", Array(Self.faceSidecar(people[0]).utf8))
+                try await build(source, output.path, settings, jobs: jobs, catalog: state.path + "/catalog.sqlite", verify: verify)
+                try source.write(name + ".xmp", Array(Self.faceSidecar(people[1]).utf8))
+                log.append("face \(people[0]) renamed \(people[1]) in \(name)")
             default:
                 // A name taken by a deleted photo.
                 if names.count > 2 {

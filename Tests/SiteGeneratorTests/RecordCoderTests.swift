@@ -40,6 +40,12 @@ struct RecordCoderTests {
         metadata.rating = -1
         metadata.xmpProblem = "the packet ends early"
         metadata.fieldProblems = ["its EXIF Rating (65535) is not a number in -1…5"]
+        metadata.copyright = "© 2024 Ann"
+        metadata.people = ["Jürgen Müller", "Ann"]
+        metadata.sublocation = "Tour Eiffel"
+        metadata.city = "Paris"
+        metadata.state = "Île-de-France"
+        metadata.country = "France"
         var camera = CameraSettings()
         camera.make = "Canon"
         camera.model = "EOS R5"
@@ -87,6 +93,7 @@ struct RecordCoderTests {
         let fast = try RecordCoder.decodeRecord(BuildManifest.PhotoRecord.self, from: RecordCoder.encode(full))
         #expect(fast.info?.metadata.camera == full.info?.metadata.camera)
         #expect(fast.info?.metadata.keywords == ["sand", "東京", ""])
+        #expect(fast.info?.metadata.people == ["Jürgen Müller", "Ann"] && fast.info?.metadata.city == "Paris")
         #expect(fast.video?.probe == full.video?.probe)
         #expect(fast.sources == full.sources)
         // A required field missing, or of another kind, is an error here too.

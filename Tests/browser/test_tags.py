@@ -4,6 +4,7 @@ like an album's: tiles never overlap at any width, scripts on or off, and every 
 bound by the viewer) links to and shows exactly the photos that carry the tag; the lightbox
 opens them from the tag page. The list of tags counts them. The lightbox of a photo with EXIF
 camera settings and an XMP title shows both."""
+import json
 import os
 import pathlib
 import random
@@ -198,3 +199,72 @@ def test_lightbox_shows_title_and_camera_settings(camera_site):
         assert driver.execute_script("return document.querySelector('.lb-title').textContent") == ""
     finally:
         driver.quit()
+
+
+REGION = ("-XMP-mwg-rs:RegionInfo={{AppliedToDimensions={{W=300,H=200,Unit=pixel}},RegionList=["
+          "{{Area={{W=0.1,H=0.1,X=0.4,Y=0.4,Unit=normalized}},Name={name},Type=Face}}]}}")
+
+
+@pytest.fixture(scope="module")
+def people_site(tmp_path_factory):
+    """A site whose photos name people (MWG regions) and places (IPTC/XMP) and carry credits."""
+    from PIL import Image
+    root = tmp_path_factory.mktemp("people")
+    photos = root / "photos"
+    (photos / "Trip").mkdir(parents=True)
+    for i, (person, city) in enumerate([("Ana Lima", "Porto"), ("Bo Chen", "Porto"), ("Ana Lima", "Lisboa")]):
+        path = photos / "Trip" / f"p{i}.jpg"
+        Image.new("RGB", (300, 200), (40 + 60 * i, 120, 200)).save(path, quality=80)
+        subprocess.run(["exiftool", "-q", "-overwrite_original", REGION.format(name=person),
+                        f"-XMP-photoshop:City={city}", "-XMP-photoshop:Country=Portugal",
+                        "-EXIF:Artist=Jürgen Müller", "-EXIF:Copyright=© 2024 Jürgen Müller",
+                        f"-EXIF:DateTimeOriginal=2024:07:0{i + 1} 10:00:00", str(path)], check=True)
+    binary = os.environ.get("CASCADE_BIN", str(REPO / ".build" / "debug" / "cascade"))
+    out = root / "site"
+    result = subprocess.run([binary, "build", str(photos), "--output", str(out), "--quiet"],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    with serve(out) as base:
+        yield base, out
+
+
+def test_people_and_place_pages_link_their_photos(people_site):
+    base, out = people_site
+    people = (out / "people" / "index.html").read_text()
+    assert 'href="ana-lima/index.html" rel="tag">Ana Lima</a> <span class="tag-count">2</span>' in people
+    def ids(folder):
+        framedata.load(folder / "frames.json")  # a well-formed wall
+        return sorted(json.loads((folder / "frames.json").read_text())["ids"])
+    assert ids(out / "people" / "ana-lima") == ["../../trip/p0", "../../trip/p2"]
+    assert ids(out / "places" / "porto") == ["../../trip/p0", "../../trip/p1"]
+    assert len(ids(out / "places" / "portugal")) == 3
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_on_people_and_place_pages(people_site, scheme):
+    from test_lightbox import AXE_RUN, axe_source
+    base, out = people_site
+    source = axe_source()
+    driver = make_driver()
+    failures = []
+    try:
+        driver.set_script_timeout(30)
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        driver.set_window_size(1280, 900)
+        for page, lightbox in [("people/index.html", False), ("people/ana-lima/index.html", False),
+                               ("places/index.html", False), ("places/porto/index.html", False),
+                               ("trip/p0.html", False), ("people/ana-lima/index.html", True)]:
+            driver.get(base + page)
+            if lightbox:
+                wait_until(driver, "window.cascadeViewer")
+                driver.execute_script("document.querySelector('.wall .tile[data-index=\"0\"]').click()")
+                wait_until(driver, LIGHTBOX_OPEN)
+                wait_until(driver, "!document.querySelector('.lightbox').classList.contains('is-gliding')")
+                credit = driver.execute_script("return document.querySelector('.lb-credit').textContent")
+                assert credit == "By Jürgen Müller · © 2024 Jürgen Müller · With Ana Lima · Porto, Portugal"
+            driver.execute_script(source)
+            for violation in driver.execute_async_script(AXE_RUN):
+                failures.append(f"{page}{' (lightbox)' if lightbox else ''}: {violation}")
+    finally:
+        driver.quit()
+    assert not failures, "\n".join(failures)

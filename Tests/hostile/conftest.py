@@ -200,6 +200,22 @@ def site_files(out):
     return sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
 
 
+def site_entries(out):
+    """``site_files``, but for the search index (Pagefind's bundle in `pagefind/`, or
+    `pagefind-N/`), which counts as one entry, its folder's name: its files are named by hashes
+    of content whose order Pagefind varies from run to run, and what it indexes is tested in
+    Tests/browser/test_search.py and SearchTests. For comparing the files of two builds."""
+    out = pathlib.Path(out)
+    found = set()
+    for name in site_files(out):
+        top = name.split("/", 1)[0]
+        if "/" in name and re.fullmatch(r"pagefind(-\d+)?", top) and (out / top / "pagefind-entry.json").is_file():
+            found.add(top + "/")
+        else:
+            found.add(name)
+    return sorted(found)
+
+
 def frames_items(out):
     """[(album folder relative to the site, item dict, item index, frames document)] for every
     frames.json in the site."""

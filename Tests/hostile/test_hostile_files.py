@@ -3,7 +3,8 @@ like pages, a photo with a huge sparse tail, an XMP in another encoding.
 
 Each case is built by the real `cascade build` (see conftest.py). Run with
 `python3 -m pytest -q Tests/hostile/test_hostile_files.py`. The link swap between the scan and
-the read is tested deterministically by the unit test SourceFileTests (Swift), not by a race.
+the read is tested deterministically by the unit test SourceFileTests (Swift), not by a race, and
+here by a stand-in ffprobe that swaps the album folder at a known point of the scan.
 """
 import os
 import pathlib
@@ -181,6 +182,78 @@ def test_photo_with_a_huge_sparse_tail_is_refused_without_reading_it(tmp_path):
     assert [item["alt"] for _, item, _, _ in frames_items(out)] == ["small"]
     # Read whole, the file alone would be 3 GiB of memory (6.3 GB was measured before).
     assert run.max_rss_kib < 512 * 1024, f"peak RSS {run.max_rss_kib} KiB"
+
+
+# --- reading files: the album folder swapped for a link between the scan and the read ---------------
+
+@needs_ffmpeg
+def test_album_folder_swapped_for_a_link_after_the_scan_is_refused(tmp_path, monkeypatch):
+    source, outside, tools, out = (tmp_path / name for name in ("source", "outside", "tools", "out"))
+    for folder in (source / "album", outside, tools):
+        folder.mkdir(parents=True)
+    corpus.save(source / "album", "holiday.jpg", corpus.jpeg_bytes(120, 90, corpus.RED))
+    (source / "album" / "holiday.txt").write_text("Public caption")
+    (source / "album" / "index.md").write_text("Public description")
+    # What the link leads to: a photo, caption and description of the same names.
+    corpus.save(outside, "holiday.jpg", corpus.jpeg_bytes(300, 200, corpus.GREEN))
+    (outside / "holiday.txt").write_text("SECRET caption")
+    (outside / "index.md").write_text("SECRET description")
+    corpus.ffmpeg("-f", "lavfi", "-i", "color=c=blue:size=320x240:rate=25", "-t", "1", "-c:v", "libx264",
+                  "-pix_fmt", "yuv420p", str(source / "zz-clip.mp4"))
+    # The swap, made at a known point, not by a race: a stand-in ffprobe swaps the album folder
+    # for a link to `outside` the first time it runs. With one job the scan probes in walk order,
+    # `album/holiday.jpg` before `zz-clip.mp4`, so the swap falls after the walk and the photo's
+    # probe, and before its caption, the album's index.md and the photo's bytes are read.
+    ffprobe = tools / "ffprobe"
+    ffprobe.write_text(f"""#!/bin/sh
+if [ ! -L '{source}/album' ]; then mv '{source}/album' '{tmp_path}/moved' && ln -s '{outside}' '{source}/album'; fi
+exec '{shutil.which("ffprobe")}' "$@"
+""")
+    ffprobe.chmod(0o755)
+    os.symlink(shutil.which("ffmpeg"), tools / "ffmpeg")
+    monkeypatch.setenv("PATH", f"{tools}:{os.environ['PATH']}")
+    run = cascade("build", source, "--output", out, "--jobs", "1")
+    run.assert_clean_exit()
+    assert (source / "album").is_symlink(), "the stand-in ffprobe made the swap"
+    refused = [(path, reason) for path, reason in messages(run, "skipped") + messages(run, "warning")
+               if "folder was replaced by a link" in reason]
+    assert "album/holiday.jpg" in [path for path, _ in refused], run.describe()
+    # Nothing from the folder the link leads to reached the site.
+    for path in site_files(out):
+        assert b"SECRET" not in (out / path).read_bytes(), path
+    sizes = sorted((item["width"], item["height"]) for _, item, _, _ in frames_items(out))
+    assert sizes == [(320, 240)], sizes
+
+
+# --- reading files: a large video original copied a block at a time -------------------------------
+
+@needs_ffmpeg
+def test_large_video_original_is_copied_with_bounded_memory(tmp_path):
+    source, out = tmp_path / "source", tmp_path / "out"
+    source.mkdir()
+    (source / "cascade.yml").write_text("download_originals: true\n")
+    video = source / "big.mp4"
+    corpus.ffmpeg("-f", "lavfi", "-i", "color=c=green:size=320x240:rate=25", "-t", "1", "-c:v", "libx264",
+                  "-pix_fmt", "yuv420p", str(video))
+    # A `free` box of 768 MiB at the end (a 64-bit size), nearly all of it a hole: still a valid
+    # MP4, costing no disk, and far more than the memory allowed below.
+    tail = 768 << 20
+    with open(video, "r+b") as file:
+        file.seek(0, os.SEEK_END)
+        start = file.tell()
+        file.write((1).to_bytes(4, "big") + b"free" + tail.to_bytes(8, "big"))
+        file.truncate(start + tail)
+    run = cascade("build", source, "--output", out)
+    run.assert_clean_exit()
+    copied = out / "originals" / "big.mp4"
+    assert copied.stat().st_size == video.stat().st_size, run.describe()
+    with open(video, "rb") as a, open(copied, "rb") as b:
+        assert a.read(start + 16) == b.read(start + 16)
+        a.seek(-4096, os.SEEK_END)
+        b.seek(-4096, os.SEEK_END)
+        assert a.read() == b.read()
+    # Read whole, the original alone was 768 MiB of memory.
+    assert run.max_rss_kib < 384 * 1024, f"peak RSS {run.max_rss_kib} KiB"
 
 
 # --- XMP in another encoding than UTF-8 -------------------------------------------------------------

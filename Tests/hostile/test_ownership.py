@@ -16,7 +16,7 @@ import subprocess
 import pytest
 
 import corpus
-from conftest import cascade, site_files
+from conftest import cascade, site_entries, site_files
 
 MARK = '<meta name="generator" content="Cascade">'
 
@@ -120,7 +120,7 @@ def test_damage_at_any_page_of_the_catalog_sets_it_aside_and_the_build_goes_on(t
     source, out = site(tmp_path, [f"p{i:02}.jpg" for i in range(40)] + [f"album/q{i:02}.jpg" for i in range(40)])
     catalog = tmp_path / "state" / "catalog.sqlite"
     cascade("build", source, "-o", out, "--catalog", catalog).assert_clean_exit()
-    clean = set(site_files(out))
+    clean = set(site_entries(out))
     (source / "p00.jpg").unlink()  # so that the rebuild has something to do
     size = page_size(catalog)
     pages = catalog.stat().st_size // size
@@ -140,7 +140,7 @@ def test_damage_at_any_page_of_the_catalog_sets_it_aside_and_the_build_goes_on(t
     lines = damaged_lines(run)
     assert len(lines) == 1 and str(aside) in lines[0], run.describe()
     # The site is a clean build's: the removed photo's files gone, every other name kept.
-    assert set(site_files(out)) == {p for p in clean if not re.match(r"(p00\.html|thumbs/p00-\d+\.\w+)$", p)}
+    assert set(site_entries(out)) == {p for p in clean if not re.match(r"(p00\.html|thumbs/p00-\d+\.\w+)$", p)}
     again = cascade("build", source, "-o", out, "--catalog", catalog)
     again.assert_clean_exit()
     assert not damaged_lines(again), again.describe()
@@ -260,13 +260,13 @@ def test_without_its_catalog_a_removed_photo_is_removed_and_names_stay(tmp_path)
         (source / f"{name}.xmp").write_text(corpus.XMP_HEAD + "<dc:subject><rdf:Bag>" + "".join(f"<rdf:li>{t}</rdf:li>" for t in tags)
                                             + "</rdf:Bag></dc:subject>" + corpus.XMP_TAIL)
     cascade("build", source, "-o", out, "--catalog", catalog).assert_clean_exit()
-    kinds = set(site_files(out))
+    kinds = set(site_entries(out))
     assert {"sitemap.xml", "feed.xml", "originals/a.jpg", "thumbs/a-120.webp"} <= kinds, sorted(kinds)
     assert any(p.startswith("tags/gone") for p in kinds) and any(p.startswith("tags/kept") for p in kinds), sorted(kinds)
     for name, text in USER_FILES.items():
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_text(text)
-    built = set(site_files(out))
+    built = set(site_entries(out))
     catalog.unlink()
     (source / "a.jpg").unlink()
     (source / "nature" / "d.jpg").unlink()
@@ -276,11 +276,11 @@ def test_without_its_catalog_a_removed_photo_is_removed_and_names_stay(tmp_path)
     gone = {p for p in built if re.match(r"(a\.html|(thumbs|originals)/a[-.][\w.]+|nature/d\.html|nature/(thumbs|originals)/d[-.][\w.]+"
                                          r"|tags/gone.*)$", p)}
     assert len(gone) >= 10, sorted(built)
-    assert set(site_files(out)) == built - gone, run.describe()
+    assert set(site_entries(out)) == built - gone, run.describe()
     assert "not Cascade's" not in run.stderr, run.describe()
     for name, text in USER_FILES.items():
         assert (out / name).read_text() == text, f"{name} was changed or removed"
-    assert "-2" not in "".join(site_files(out)), "a photo changed its name"
+    assert "-2" not in "".join(site_entries(out)), "a photo changed its name"
 
 
 needs_ffmpeg = pytest.mark.skipif(shutil.which("ffmpeg") is None or shutil.which("ffprobe") is None,
@@ -297,10 +297,10 @@ def test_without_its_catalog_videos_keep_their_names(tmp_path):
                         "-t", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p", str(source / name)], check=True, timeout=120)
     catalog = tmp_path / "catalog.sqlite"
     cascade("build", source, "-o", out, "--catalog", catalog, timeout=600).assert_clean_exit()
-    built = set(site_files(out))
+    built = set(site_entries(out))
     assert {"videos/v1.mp4", "trips/videos/v2.mp4"} <= built, sorted(built)
     catalog.unlink()
     run = cascade("build", source, "-o", out, "--catalog", catalog, timeout=600)
     run.assert_clean_exit()
-    assert set(site_files(out)) == built, run.describe()
+    assert set(site_entries(out)) == built, run.describe()
     assert "not Cascade's" not in run.stderr, run.describe()

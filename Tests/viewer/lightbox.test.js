@@ -96,6 +96,14 @@ test("camera settings make one line; anything but a list of texts makes none", f
   assert.equal(lightbox.cameraLine(["f/2.8", 3, ""]), "f/2.8");
 });
 
+test("credits, people and place make one line of text; anything but texts is left out", function () {
+  assert.equal(lightbox.creditLine({ creator: "Jürgen Müller", copyright: "© 2024 Jürgen Müller", people: ["Ana Lima", "Bo Chen"],
+                                   places: ["Porto", "Portugal"] }),
+               "By Jürgen Müller · © 2024 Jürgen Müller · With Ana Lima, Bo Chen · Porto, Portugal");
+  assert.equal(lightbox.creditLine({}), "");
+  assert.equal(lightbox.creditLine({ creator: 3, people: "Ana", places: ["<b>x</b>", 4] }), "<b>x</b>");
+});
+
 test("a title of its own heads the caption; one the caption starts with is not repeated", function () {
   assert.equal(lightbox.lightboxTitle("Beach", "Low tide at noon"), "Beach");
   assert.equal(lightbox.lightboxTitle("Low tide", "Low tide at noon"), "");

@@ -21,6 +21,7 @@
     viewer_download_titled: "Download the original ({label})", viewer_zoom_out: "Zoom out", viewer_zoom_in: "Zoom in",
     viewer_close: "Close", viewer_live_photo: "Live Photo", viewer_previous: "Previous photo", viewer_next: "Next photo",
     viewer_thumbnails: "Photos", viewer_thumb: "Photo {position}", viewer_thumb_titled: "Photo {position}: {alt}",
+    viewer_credit_by: "By {name}", viewer_credit_with: "With {names}", viewer_list_separator: ", ",
   };
   for (const key in ENGLISH) if (base.strings[key] === undefined) base.strings[key] = ENGLISH[key];
 
@@ -95,6 +96,18 @@
     return Array.isArray(camera) ? camera.filter(function (part) { return typeof part === "string" && part; }).join(" · ") : "";
   }
 
+  /** The line of credits, people and place under a photo in the lightbox, from its details. */
+  function creditLine(detail) {
+    function names(list) { return Array.isArray(list) ? list.filter(function (name) { return typeof name === "string" && name; }) : []; }
+    const parts = [];
+    const separator = say("viewer_list_separator");
+    if (typeof detail.creator === "string" && detail.creator) parts.push(say("viewer_credit_by", { name: detail.creator }));
+    if (typeof detail.copyright === "string" && detail.copyright) parts.push(detail.copyright);
+    if (names(detail.people).length) parts.push(say("viewer_credit_with", { names: names(detail.people).join(separator) }));
+    if (names(detail.places).length) parts.push(names(detail.places).join(separator));
+    return parts.join(" · ");
+  }
+
   /** The title shown above the caption: a title of its own, not when the caption already
    *  starts with it (a title made from the caption's first line, or the file name as alt). */
   function lightboxTitle(title, captionText) {
@@ -133,7 +146,7 @@
       '<button type="button" class="lb-live" hidden aria-label="' + say("viewer_live_photo", null, true) + '" aria-pressed="false"><span><svg viewBox="0 0 12 12" aria-hidden="true"><circle cx="6" cy="6" r="2"/><circle cx="6" cy="6" r="4.6" fill="none" stroke="currentColor" stroke-width="1.2" stroke-dasharray="1.4 1"/></svg>LIVE</span></button></div></div>' +
       '<button type="button" class="lb-prev" aria-label="' + say("viewer_previous", null, true) + '">‹</button>' +
       '<button type="button" class="lb-next" aria-label="' + say("viewer_next", null, true) + '">›</button>' +
-      '<p class="lb-caption"><strong class="lb-title"></strong><span class="lb-text"></span> <time class="lb-date"></time><span class="lb-camera"></span></p>' +
+      '<p class="lb-caption"><strong class="lb-title"></strong><span class="lb-text"></span> <time class="lb-date"></time><span class="lb-camera"></span><span class="lb-credit"></span></p>' +
       '<p class="lb-status" aria-live="polite"></p>';
     const image = document.createElement("img");
     image.className = "lightbox-image";
@@ -378,6 +391,10 @@
     if (detail.isoDate) date.setAttribute("datetime", detail.isoDate); else date.removeAttribute("datetime");
     // Camera settings, as text (never markup): "Canon EOS R5 · f/2.8 · 1/250 s · ISO 400".
     box.querySelector(".lb-camera").textContent = cameraLine(detail.camera);
+    // Who made it, who is in it, where (text, never markup): "By Jane Doe · © 2024 Jane Doe · …".
+    box.querySelector(".lb-credit").textContent = creditLine(detail);
+    // A plain-text caption keeps its line breaks (CSS white-space), a Markdown one is HTML.
+    text.classList.toggle("is-text", !detail.captionHTML);
     // Sized only now: the caption's height decides the stage's (the ResizeObserver refits later).
     this.fit();
     bindSources(sources, item, "images", img.getAttribute("sizes"));
@@ -767,7 +784,7 @@
 
   const api = {
     fitSize: fitSize, clampPan: clampPan, zoomAround: zoomAround, swipeAction: swipeAction, releaseSpeed: releaseSpeed, nextZoomLevel: nextZoomLevel,
-    photoStatus: photoStatus, trapTarget: trapTarget, cameraLine: cameraLine, lightboxTitle: lightboxTitle,
+    photoStatus: photoStatus, trapTarget: trapTarget, cameraLine: cameraLine, creditLine: creditLine, lightboxTitle: lightboxTitle,
   };
   if (typeof module === "object" && module.exports) module.exports = api;
   else Object.assign(base, api);

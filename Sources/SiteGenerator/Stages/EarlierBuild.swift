@@ -28,12 +28,14 @@ struct EarlierBuild: Sendable {
     /// Reads the catalog, or the legacy manifest in `output` when the catalog is empty.
     /// `likelyPaths` (see ``Catalog/snapshotAndFileSet(fileSet:likelyPaths:)``) spare the catalog
     /// a count of its photos.
+    /// `themeAssets` are the theme's assets' names (in its assets folder), for a site rebuilt
+    /// without a catalog (``RecoveredFiles``).
     /// `readAhead`, when given, is what the catalog holds, read before the build
     /// (``CatalogReadAhead``): the catalog is not read again.
     init(
         catalog: Catalog, output: String, likelyPaths: (sample: [String], count: Int)? = nil,
         readAhead: (manifest: BuildManifest, files: Set<String>)? = nil, changed: [String] = [], jobs: Int = 1,
-        warning: (String) -> Void
+        themeAssets: Set<String> = [], warning: (String) -> Void
     ) throws(SiteError) {
         let (stored, storedFiles) = if let readAhead { readAhead } else { try catalog.snapshotAndFileSet(fileSet: true, likelyPaths: likelyPaths) }
         self.stored = stored
@@ -49,7 +51,7 @@ struct EarlierBuild: Sendable {
         self.damaged = damaged
         listing = OutputListing(root: output, damaged: damaged)
         if stored == BuildManifest() && !legacy {
-            let found = RecoveredFiles.find(root: output, listing: listing, jobs: jobs)
+            let found = RecoveredFiles.find(root: output, listing: listing, jobs: jobs, themeAssets: themeAssets)
             recovered = found.sorted()
             owned = found
         } else {

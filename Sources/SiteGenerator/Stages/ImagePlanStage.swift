@@ -176,8 +176,7 @@ struct ImagePlanStage {
     /// published without its motion).
     private func motionHash(_ motion: MotionClip, previous: BuildManifest.PhotoRecord?) -> String? {
         if let video = previous?.video, let hash = video.sourceHash, video.sourceIdentity == motion.identity { return hash }
-        let inode = motion.identity.inode == 0 ? nil : motion.identity.inode
-        guard let file = try? SourceFile.open(motion.sourcePath, inode: inode) else { return nil }
+        guard let file = try? SourceFile.open(motion.sourcePath, scanned: motion.scannedFile) else { return nil }
         return PhotoWork.streamHash(file)
     }
 

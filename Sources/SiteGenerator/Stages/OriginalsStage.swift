@@ -28,12 +28,17 @@ struct OriginalsStage {
                 }
                 let path = plan.originalPath(photo: index)
                 if !kept.contains(photo.relativePath) || writer.fileSize(path) != photo.fileSize {
-                    // Read as the scan found it (a swap to a link is refused); a video may
-                    // be larger than a photo may.
-                    let limit = photo.isVideo ? Int.max : SourceFile.maximumPhotoSize
-                    guard let file = try? SourceFile.open(photo.sourcePath, inode: photo.scannedInode),
-                          let data = try? file.readAll(limit: limit) else { continue }
-                    try writer.write(data, to: path)
+                    // Opened as the scan found it (a swap of the file or its folder to a
+                    // link is refused) and copied a block at a time: a video may be far
+                    // larger than memory.
+                    let file: SourceFile
+                    do throws(SourceFileError) {
+                        file = try SourceFile.open(photo.sourcePath, scanned: photo.scannedFile)
+                    } catch {
+                        progress(.warning("\(photo.relativePath): its original is not offered for download: \(error)"))
+                        continue
+                    }
+                    try writer.copy(file, to: path)
                 }
                 files.insert(path)
                 published[index]?.original = PublishedOriginal(path: path, size: photo.fileSize)

@@ -95,14 +95,15 @@ struct PageStage {
                 fatalError("album \(plan.albums[album].directory)index.html: its input key did not change, yet a file of it did (verifyAlbumKeys)")
             }
         }
-        // The tag pages, skipped like albums when their inputs are unchanged; the list of tags.
-        if !renderer.tags.isEmpty {
+        // The tag pages (and the people's and places'), skipped like albums when their inputs
+        // are unchanged; the list of each.
+        for tags in renderer.indexes where !tags.isEmpty {
             var changed: [Int] = []
             var keys: [Int: String] = [:]
-            for index in renderer.tags.tags.indices {
-                let key = renderer.inputKey(tag: index, siteKey: siteKey)
-                let keyPath = renderer.tags.directory(index) + "frames.json"
-                let files = renderer.tags.wallFiles(index, tilesPerPage: renderer.options.tilesPerPage, framesChunkSize: renderer.options.framesChunkSize)
+            for index in tags.tags.indices {
+                let key = renderer.inputKey(tag: index, of: tags, siteKey: siteKey)
+                let keyPath = tags.directory(index) + "frames.json"
+                let files = tags.wallFiles(index, tilesPerPage: renderer.options.tilesPerPage, framesChunkSize: renderer.options.framesChunkSize)
                 let unchangedTag = Self.isUnchanged(files, keyPath: keyPath, key: key, previousKeys: previousKeys, listing: listing)
                 keyChanges.set(keyPath, key, in: &output)
                 if unchangedTag && !renderer.options.verifyAlbumKeys {
@@ -112,13 +113,13 @@ struct PageStage {
                     keys[index] = unchangedTag ? key : nil
                 }
             }
-            for file in try renderer.tagWallFiles(changed, unchanged: unchanged) {
+            for file in try renderer.tagWallFiles(changed, of: tags, unchanged: unchanged) {
                 let wrote = try record(file.path, key: file.key, contents: file.contents, in: &output, keys: &keyChanges)
-                if wrote, let tag = renderer.tags.tags.indices.first(where: { file.path.hasPrefix(renderer.tags.directory($0)) }), keys[tag] != nil {
+                if wrote, let tag = tags.tags.indices.first(where: { file.path.hasPrefix(tags.directory($0)) }), keys[tag] != nil {
                     fatalError("tag page \(file.path): its input key did not change, yet it did (verifyAlbumKeys)")
                 }
             }
-            let list = try renderer.tagListFile(unchanged: unchanged)
+            let list = try renderer.tagListFile(tags, unchanged: unchanged)
             _ = try record(list.path, key: list.key, contents: list.contents, in: &output, keys: &keyChanges)
         }
         // (In a folder none of whose theme files is the user's: ``SitePlan/assetsFolder``.)

@@ -124,8 +124,37 @@ struct ScanStage {
                 siteFiles[stem] = next
             }
         }
+        // The search index, the same way: `pagefind/` unless a file of the user's is in it or it
+        // is not a folder, else `pagefind-2/`, ….
+        var searchFolder: String?
+        if options.makesSearchIndex {
+            // The first thing in `folder` (or `folder` itself) that is not the tool's.
+            func usersFile(in folder: String) -> String? {
+                guard let kind = listing.kind(of: folder) else { return nil }
+                guard kind == .directory else { return folder }
+                for name in listing.names(in: folder).sorted() {
+                    let path = folder + "/" + name
+                    if listing.kind(of: path) == .directory {
+                        if let found = usersFile(in: path) { return found }
+                    } else if earlier.isForeign(path) {
+                        return path
+                    }
+                }
+                return nil
+            }
+            var folder = "pagefind"
+            for number in 2... {
+                guard let blocker = usersFile(in: folder) else { break }
+                let next = "pagefind-\(number)"
+                progress(.warning("\(blocker) in the output folder is not Cascade's and stays as it is; the search index is published in \(next)/ instead"))
+                folder = next
+            }
+            searchFolder = folder
+        } else if options.search {
+            progress(.warning("the site has no search box: Pagefind is not installed (\(SearchIndexer.installHint))"))
+        }
         let plan = SitePlan(root: scan.root, jobs: jobs, assetsFolder: assetsFolder, feedPath: siteFiles["feed"]!,
-                            sitemapPath: siteFiles["sitemap"]!, taken: { directory, slug, photo in
+                            sitemapPath: siteFiles["sitemap"]!, searchFolder: searchFolder, taken: { directory, slug, photo in
             let foreign = foreignInAlbum[directory] ?? earlier.hasForeignFile(inAlbum: directory)
             foreignInAlbum[directory] = foreign
             return foreign ? photoFiles(directory: directory, slug: slug, photo: photo).first(where: earlier.isForeign) : nil
@@ -221,7 +250,10 @@ struct ScanStage {
         var files = Array(photoFiles.map(\.0).joined())
         var others: [String] = []
         if options.baseURL != nil { others += [plan.sitemapPath, plan.feedPath] }
-        others += TagIndex(plan: plan, sort: nil).files(tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
+        for kind in TagKind.allCases {
+            others += TagIndex(plan: plan, sort: nil, kind: kind, enabled: options.enables(kind))
+                .files(tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
+        }
         for index in plan.albums.indices {
             others += plan.albumFiles(album: index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         }

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Search at scale: a library of ALBUMS x PHOTOS small photos (Tests/browser/photo_factory.py),
+each with a caption of a few words drawn from a vocabulary of 5,000 (a `.txt` beside it), built
+by cascade with Pagefind; prints
+
+- the search-index stage of the build (cascade -v's "search index" line: wall seconds), and
+  Pagefind run alone on the built site (wall, processor seconds of user and system, peak RSS);
+- the bundle's size and file count;
+- in headless Chromium on loopback (Python's http.server, uncompressed): what opening the search box
+  downloads (pagefind.js, its WebAssembly, the index's metadata and filters), then for each of
+  a few queries typed into the box what the query downloads (its index chunks and the
+  fragments of the results shown) and how long from the last key typed to the results shown.
+
+    swift build --product cascade          # (or -c release, and --binary .build/release/cascade)
+    python3 benchmarks/search.py [--albums 100] [--photos 1000] [--work /tmp/cascade-search] [--binary PATH]
+
+The corpus and the site are made once in the work folder and reused by later runs (delete it
+to start over); --rebuild builds the site again.
+"""
+import argparse
+import os
+import pathlib
+import random
+import re
+import subprocess
+import sys
+import time
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "Tests" / "browser"))
+import photo_factory  # noqa: E402
+
+
+def words(count, rng):
+    """A vocabulary of `count` made-up words of 4 to 10 letters."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    found = set()
+    while len(found) < count:
+        found.add("".join(rng.choice(letters) for _ in range(rng.randint(4, 10))))
+    return sorted(found)
+
+
+def make_corpus(photos, albums, per_album):
+    rng = random.Random(33)
+    vocabulary = words(5000, rng)
+    for album in range(albums):
+        folder = photos / f"album-{album:03d}"
+        if folder.is_dir() and len(list(folder.glob("*.png"))) == per_album:
+            continue
+        photo_factory.album(folder, per_album, seed=album, small=True)
+        for index in range(per_album):
+            caption = " ".join(rng.choice(vocabulary) for _ in range(rng.randint(3, 12)))
+            (folder / f"photo-{index:06d}.png.txt").write_text(caption.capitalize() + "\n")
+    return vocabulary
+
+
+def run_measured(command, **kwargs):
+    """Runs `command`; returns (wall s, user s, system s, peak RSS MiB, output)."""
+    started = time.monotonic()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kwargs)
+    output = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.monotonic() - started
+    if status != 0:
+        sys.exit(f"{' '.join(map(str, command))} failed ({status}):\n{output[-3000:]}")
+    return wall, usage.ru_utime, usage.ru_stime, usage.ru_maxrss / 1024, output
+
+
+BROWSE = """
+const [query, done] = [arguments[0], arguments[arguments.length - 1]];
+const input = document.querySelector('#site-search-input');
+const status = document.querySelector('.search-status');
+let typedAt = 0, typed = false;
+// The results of the whole query: the first change of the count after its last key (the
+// script never shows an earlier query's results once a later one is typed).
+const observer = new MutationObserver(() => {
+  if (!typed) return;
+  observer.disconnect();
+  const ms = performance.now() - typedAt;
+  setTimeout(() => done({ms: ms, results: status.textContent}), 500);
+});
+observer.observe(status, {childList: true, characterData: true, subtree: true});
+input.value = '';
+// Typed one key at a time, as a person types (the last key's time is what counts).
+let at = 0;
+(function next() {
+  input.value = query.slice(0, ++at);
+  if (at === query.length) { typedAt = performance.now(); typed = true; }
+  input.dispatchEvent(new Event('input'));
+  if (at < query.length) setTimeout(next, 120);
+})();
+"""
+
+OPEN = """
+const done = arguments[arguments.length - 1];
+const started = performance.now();
+document.querySelector('#site-search-input').focus();
+(function wait() {
+  if (!document.querySelector('.search-filters select')) return setTimeout(wait, 20);
+  done({ms: performance.now() - started});
+})();
+"""
+
+# What the server sent, (path, bytes) per request: Pagefind fetches its index from a worker,
+# whose requests the page's resource timings do not list.
+SENT = []
+
+
+def counting_server(folder):
+    """A loopback HTTP server of `folder` (as python3 -m http.server) that logs what it sends."""
+    import functools
+    import http.server
+    import threading
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def copyfile(self, source, outputfile):
+            data = source.read()
+            outputfile.write(data)
+            SENT.append((self.path, len(data)))
+
+        def log_message(self, *arguments):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def sent_since(mark):
+    files = [(path.split("/pagefind/")[1], size) for path, size in SENT[mark:] if "/pagefind/" in path]
+    return files, sum(size for _, size in files)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--albums", type=int, default=100)
+    parser.add_argument("--photos", type=int, default=1000)
+    parser.add_argument("--work", default="/tmp/cascade-search")
+    parser.add_argument("--binary", default=str(REPO / ".build" / "debug" / "cascade"))
+    parser.add_argument("--rebuild", action="store_true")
+    arguments = parser.parse_args()
+    work = pathlib.Path(arguments.work)
+    photos, site = work / "photos", work / "site"
+    total = arguments.albums * arguments.photos
+    print(f"{total:,} photos ({arguments.albums} albums of {arguments.photos:,}), {os.cpu_count()} cores, "
+          f"load {os.getloadavg()[0]:.1f}", flush=True)
+    vocabulary = make_corpus(photos, arguments.albums, arguments.photos)
+    env = dict(os.environ, XDG_CACHE_HOME=str(work / "cache"))
+    if arguments.rebuild or not (site / "pagefind" / "pagefind-entry.json").is_file():
+        wall, user, system, rss, output = run_measured([arguments.binary, "build", str(photos), "-o", str(site), "-v"], env=env)
+        stage = re.search(r"^search index: ([\d.]+) s", output, re.M)
+        print(f"cascade build: {wall:.1f} s wall, {user + system:.1f} processor s, {rss:.0f} MiB peak "
+              f"(wait4's peak: cascade's or its Pagefind's, the larger); its search index stage: {stage.group(1) if stage else '?'} s", flush=True)
+
+    bundle = [p for p in (site / "pagefind").rglob("*") if p.is_file()]
+    print(f"bundle: {len(bundle):,} files, {sum(p.stat().st_size for p in bundle) / 1e6:.1f} MB", flush=True)
+    out = work / "pagefind-alone"
+    wall, user, system, rss, _ = run_measured(
+        [sys.executable, "-m", "pagefind_bin", "--site", str(site), "--output-path", str(out), "--silent"])
+    print(f"Pagefind alone on the built site: {wall:.1f} s wall, {user:.1f} user + {system:.1f} system s, "
+          f"{rss:.0f} MiB peak RSS", flush=True)
+
+    from conftest import make_driver  # noqa: E402 (sets the test cache folder too)
+    rng = random.Random(7)
+    queries = [rng.choice(vocabulary) for _ in range(4)] + [rng.choice(vocabulary)[:3], "zzzzzz"]
+    server, base = counting_server(site)
+    driver = make_driver()
+    try:
+        driver.set_script_timeout(60)
+        driver.set_window_size(1440, 900)
+        driver.get(base + "album-000/index.html")
+        mark = len(SENT)
+        opened = driver.execute_async_script(OPEN)
+        time.sleep(1)
+        files, size = sent_since(mark)
+        print(f"opening the search box: {size / 1024:.0f} KB in {len(files)} files (served uncompressed), "
+              f"filters ready after {opened['ms']:.0f} ms: "
+              + ", ".join(f"{name} {length / 1024:.0f} KB" for name, length in files), flush=True)
+        for query in queries:
+            mark = len(SENT)
+            result = driver.execute_async_script(BROWSE, query)
+            files, size = sent_since(mark)
+            print(f"query {query!r}: {result['results']} shown {result['ms']:.0f} ms after the last key; "
+                  f"downloaded {size / 1024:.1f} KB in {len(files)} files", flush=True)
+    finally:
+        driver.quit()
+        server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
