@@ -9,8 +9,13 @@ import Testing
 /// Sites in other languages: every word the site writes comes from the language's strings.
 @Suite("Languages on the site")
 struct LanguageSiteTests {
+    /// Whether the fixture has a video (ffmpeg makes it): album Pp's counts say so.
+    static let hasVideo = Clip.tools != nil
+
     /// A site with an author, a photo at the root, an album of three photos (two dated, one with
-    /// a keyword) grouped by day over two static pages, a sub-album, and originals.
+    /// a keyword) grouped by day over two static pages, a sub-album, and originals; and album
+    /// Pp: a camera-named photo with a person, places, its creator and copyright (people and
+    /// places pages, credits, "Photo 1 of Pp"), a photo by the site's author, and a video.
     func makeSource() throws -> TemporaryFolder {
         let source = try TemporaryFolder()
         try source.photo("r.jpg", width: 300, height: 200)
@@ -24,11 +29,20 @@ struct LanguageSiteTests {
         try source.write("Zq/b.xmp", xmpSidecar("<photoshop:DateCreated>2024-07-14</photoshop:DateCreated>"))
         try source.photo("Zq/c.jpg", width: 250, height: 250)
         try source.photo("Zq/Qx/q.jpg", width: 300, height: 200)
+        try source.photo("Pp/IMG_0001.jpg", width: 300, height: 200)
+        try exiftool([PeoplePlacesSiteTests.region.replacingOccurrences(of: "Jürgen Müller", with: "Zara Quill"),
+                      "-EXIF:Artist=Jq Vx", "-EXIF:Copyright=© 2024 Jq Vx", "-XMP-photoshop:City=Zurville", "-XMP-photoshop:Country=Qland",
+                      "-EXIF:Model=Zq 100", "-EXIF:DateTimeOriginal=2024:07:14 18:30:00"], on: source.path + "/Pp/IMG_0001.jpg")
+        try source.photo("Pp/b.jpg", width: 200, height: 300)
+        if Self.hasVideo { try Clip.make(source.path + "/Pp/v.mp4", seconds: 1, audio: false) }
         return source
     }
 
+    /// Builds the site in `language`, with search (a stand-in for Pagefind: the pages' words are
+    /// what is checked, and Tests/browser/test_languages.py runs the real one).
     func build(_ source: TemporaryFolder, _ output: TemporaryFolder, language: String, templates: String? = nil,
                events: Events? = nil) async throws -> BuildReport {
+        let tools = try TemporaryFolder()
         let configuration = try SiteConfiguration.parse("""
             title: Zq
             author: Zq Xv
@@ -40,6 +54,7 @@ struct LanguageSiteTests {
         options.tilesPerPage = 2
         options.templatesDirectory = templates
         options.verifyAlbumKeys = true
+        options.searchIndexer = try SearchTests().fakeIndexer(in: tools)
         return try await SiteBuilder(options: options).build { event in events?.list.withLock { $0.append(event) } }
     }
 
@@ -64,18 +79,28 @@ struct LanguageSiteTests {
         text.lowercased().split { !$0.isLetter }.map(String.init).filter { $0.count >= 2 }
     }
 
-    /// The words people see or hear on a page: its text outside scripts and styles, and the
-    /// attributes that are read (aria-label, title, alt, content), entities decoded.
+    /// The words people see or hear on a page: its text outside scripts and styles, the
+    /// attributes that are read (aria-label, title, alt, content, placeholder), entities decoded,
+    /// and the texts the page gives its scripts (viewer.js's and search.js's strings).
     static func visibleWords(_ html: String) -> Set<String> {
-        var text = html.replacingOccurrences(of: #"<(script|style)\b[^>]*>[\s\S]*?</\1>"#, with: " ", options: [.regularExpression])
         var found: [String] = []
-        let attribute = try! NSRegularExpression(pattern: #"\b(aria-label|title|alt|content)="([^"]*)""#)
+        let strings = try! NSRegularExpression(pattern: #"<script type="application/json" id="cascade-(?:search-)?strings">([^<]*)</script>"#)
+        for match in strings.matches(in: html, range: NSRange(html.startIndex..., in: html)) {
+            let json = try! JSONSerialization.jsonObject(with: Data(html[Range(match.range(at: 1), in: html)!].utf8)) as! [String: Any]
+            for value in json.values {
+                if let text = value as? String { found.append(text) }
+                if let forms = value as? [String: String] { found += forms.values }
+            }
+        }
+        var text = html.replacingOccurrences(of: #"<(script|style)\b[^>]*>[\s\S]*?</\1>"#, with: " ", options: [.regularExpression])
+        let attribute = try! NSRegularExpression(pattern: #"\b(aria-label|title|alt|content|placeholder)="([^"]*)""#)
         for match in attribute.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
             found.append(String(text[Range(match.range(at: 2), in: text)!]))
         }
         text = text.replacingOccurrences(of: #"<[^>]*>"#, with: " ", options: .regularExpression)
         found.append(text)
-        return Set(found.flatMap { words(in: $0.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&#39;", with: "'")) })
+        return Set(found.flatMap { words(in: $0.replacingOccurrences(of: #"\{[a-z_]+\}"#, with: " ", options: .regularExpression)
+            .replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&#39;", with: "'")) })
     }
 
     /// Every page of the site: path and text.
@@ -86,7 +111,8 @@ struct LanguageSiteTests {
 
     /// The English words (of en.yml) on the site's pages that `language`'s strings do not use too.
     static func englishWords(_ output: TemporaryFolder, language: String) throws -> [String: Set<String>] {
-        let english = words(try table("en")).subtracting(words(try table(language))).subtracting(["cascade"])
+        // "is": the fixture's lens, "RF24-70mm F2.8 L IS USM", is a name, not the site's words.
+        let english = words(try table("en")).subtracting(words(try table(language))).subtracting(["cascade", "is"])
         var result: [String: Set<String>] = [:]
         for (path, html) in try pages(output) {
             let left = visibleWords(html).intersection(english)
@@ -100,13 +126,14 @@ struct LanguageSiteTests {
         let source = try makeSource()
         let output = try TemporaryFolder()
         let report = try await build(source, output, language: "fr")
-        #expect(report.photos == 5 && report.skipped.isEmpty)
+        #expect(report.photos == (Self.hasVideo ? 8 : 7) && report.skipped.isEmpty)
         let pages = try Self.pages(output)
         #expect(pages.count > 8)
         for (path, html) in pages {
             #expect(html.contains("<html lang=\"fr\">"), "\(path)")
         }
-        #expect(try Self.englishWords(output, language: "fr") == [:])
+        let english = try Self.englishWords(output, language: "fr")
+        #expect(english == [:], "\(english)")
 
         let album = try output.read("zq/index.html")
         #expect(album.contains("3 photos, 4 avec ses albums"))
@@ -115,15 +142,31 @@ struct LanguageSiteTests {
         #expect(album.contains("<script type=\"application/json\" id=\"cascade-strings\">"))
         #expect(album.contains(#""viewer_close":"Fermer""#))
         #expect(try output.read("zq/pages/2.html").contains("Sans date"), "the undated photo's section, on the second page")
-        #expect(try output.read("index.html").contains("1 photo, 5 avec ses albums"))
+        #expect(try output.read("index.html").contains(Self.hasVideo ? "1 photo ; 7 photos, 1 vidéo avec ses albums" : "1 photo, 7 avec ses albums"))
         #expect(try output.read("zq/pages/2.html").contains("<title>Zq (page 2 sur 2) · Zq</title>"))
         let photo = try output.read("zq/a.html")
         #expect(photo.contains(">14 juillet 2024 à 18:30</time>"))
-        #expect(photo.contains("Photos © Zq Xv · <a href=\"../tags/index.html\">Mots-clés</a> · Créé avec Cascade</footer>"))
+        #expect(photo.contains("Photos © Zq Xv · <a href=\"../tags/index.html\">Mots-clés</a> · <a href=\"../people/index.html\">Personnes</a> · "))
         #expect(photo.contains("Télécharger l’original</a>"))
         #expect(photo.contains("<dt>Focale</dt><dd>50 mm (75 mm en équivalent 24×36)</dd>"))
         #expect(try output.read("zq/b.html").contains(">14 juillet 2024</time>"), "a date without a time")
         #expect(try output.read("zq/frames/0.json").contains(#""date":"14 juillet 2024 à 18:30""#))
+
+        // People, places, credits and search.
+        #expect(try output.read("people/index.html").contains("<h1>Personnes</h1>"))
+        #expect(try output.read("places/index.html").contains("<h1>Lieux</h1>"))
+        #expect(try output.read("people/zara-quill/index.html").contains("<title>Zara Quill · Zq</title>"))
+        let credited = try output.read("pp/img_0001.html")
+        #expect(credited.contains("aria-label=\"Personnes\"><li>") && credited.contains("aria-label=\"Lieu\"><li>"))
+        #expect(credited.contains("<dt>Auteur</dt><dd>Jq Vx</dd>") && credited.contains("<dt>Droits d’auteur</dt><dd>© 2024 Jq Vx</dd>"))
+        #expect(credited.contains("placeholder=\"Rechercher des photos\"") && credited.contains(">Plus de photos</button>"))
+        #expect(credited.contains(#""search_found":{"many":"{count} de photos trouvées.","one":"{count} photo trouvée.","other":"{count} photos trouvées."}"#))
+        #expect(credited.contains(">Personnes</a> · <a href=\"../places/index.html\">Lieux</a> · Créé avec Cascade</footer>"))
+        let pp = try output.read("pp/index.html")
+        #expect(pp.contains("Photos © Jq Vx et Zq Xv · "), "two people's photos: the footer names both")
+        #expect(pp.contains("alt=\"Photo 1 de Pp\""), "a camera's file name is no name: its place in its album")
+        #expect(pp.contains(#""viewer_credit_by":"Par {name}","viewer_credit_with":"Avec {names}""#))
+        if Self.hasVideo { #expect(pp.contains(">2 photos, 1 vidéo</p>")) }
     }
 
     @Test("the word check finds English: an English build of the same site is full of it")
@@ -135,6 +178,9 @@ struct LanguageSiteTests {
         #expect(found["zq/index.html"]?.isSuperset(of: ["made", "with", "its", "next", "breadcrumbs"]) == true, "\(found)")
         #expect(found["zq/pages/2.html"]?.contains("undated") == true)
         #expect(found["zq/a.html"]?.contains("download") == true)
+        #expect(found["pp/img_0001.html"]?.isSuperset(of: ["by", "copyright", "search", "people", "place", "found"]) == true,
+                "credits, people, places, the search box: \(found["pp/img_0001.html"] ?? [])")
+        #expect(found["people/index.html"]?.contains("people") == true)
         #expect(try output.read("zq/index.html").contains("<html lang=\"en\">"))
         #expect(!(try output.read("zq/index.html")).contains("cascade-strings"), "English pages carry no strings for the viewer")
     }
@@ -147,11 +193,18 @@ struct LanguageSiteTests {
         for (path, html) in try Self.pages(output) {
             #expect(html.contains("<html lang=\"ar\" dir=\"rtl\">"), "\(path)")
         }
-        #expect(try Self.englishWords(output, language: "ar") == [:])
+        let english = try Self.englishWords(output, language: "ar")
+        #expect(english == [:], "\(english)")
         let album = try output.read("zq/index.html")
         #expect(album.contains("3 صور"), "3 is few in Arabic")
         #expect(try output.read("zq/qx/index.html").contains("صورة واحدة"), "1 is one")
         #expect(album.contains(">14 يوليو، 2024</h2>"), "CLDR's Arabic day, with its Arabic comma")
+        #expect(try output.read("people/index.html").contains("<h1>الأشخاص</h1>"))
+        #expect(try output.read("places/index.html").contains("<h1>الأماكن</h1>"))
+        let credited = try output.read("pp/img_0001.html")
+        #expect(credited.contains("<dt>المصوّر</dt><dd>Jq Vx</dd>") && credited.contains("placeholder=\"ابحث في الصور\""))
+        #expect(try output.read("pp/index.html").contains("alt=\"الصورة 1 من Pp\""))
+        if Self.hasVideo { #expect(try output.read("pp/index.html").contains(">صورتان، مقطع فيديو واحد</p>"), "2 is two, 1 is one") }
     }
 
     @Test("a theme overrides one string; a language with few strings takes English's, one warning a key")
