@@ -3,6 +3,7 @@ and off, the waterfall, justified rows and sections are the English site's mirro
 photo at the right, hit where it shows: elementFromPoint), the page does not scroll sideways,
 and the lightbox's arrows and keys are swapped (ArrowLeft is "next"); the viewer speaks the
 page's language."""
+import json
 import os
 import subprocess
 
@@ -175,3 +176,57 @@ def test_right_to_left_a_flick_to_the_right_is_next_and_the_strip_starts_at_the_
     state = driver.execute_script("return (() => {" + STRIP_RTL + "})()")
     assert state["current"] == 59 and state["shown"], state
     assert state["nodes"] < 60, state
+
+
+@pytest.fixture(scope="module")
+def searchable_sites(tmp_path_factory):
+    """test_search's photos (with Pagefind's index), one of them with a person, its creator and
+    a place, built in French and in Arabic with the worktree's theme; yields their base URLs."""
+    from test_search import make_photos
+    root = tmp_path_factory.mktemp("languages-search")
+    photos = root / "photos"
+    make_photos(photos)
+    region = ("-XMP-mwg-rs:RegionInfo={AppliedToDimensions={W=300,H=200,Unit=pixel},RegionList=["
+              "{Area={W=0.1,H=0.2,X=0.3,Y=0.4,Unit=normalized},Name=Maëlle Ruz,Type=Face}]}")
+    subprocess.run(["exiftool", "-q", "-overwrite_original", region, "-EXIF:Artist=Jq Vx",
+                    "-XMP-photoshop:City=Plévenon", str(photos / "Bretagne" / "plage.jpg")], check=True)
+    for language in ["fr", "ar"]:
+        build(photos, root / language, "--language", language, "--templates", str(REPO / "templates"))
+        assert (root / language / "pagefind" / "pagefind.js").is_file(), "Pagefind made no index"
+    with serve(root / "fr") as french, serve(root / "ar") as arabic:
+        yield {"fr": french, "ar": arabic}
+
+
+# (language, "1 found", "none found", filter labels, "any", the lightbox's credit line)
+SEARCH_WORDS = [
+    ("fr", "1 photo trouvée.", "Aucune photo trouvée.", ["Année", "Album", "Appareil", "Personne", "Lieu"], "Indifférent",
+     "Par Jq Vx · Avec Maëlle Ruz · Plévenon"),
+    ("ar", "عُثر على صورة واحدة.", "لم يُعثر على أي صورة.", ["السنة", "الألبوم", "الكاميرا", "الشخص", "المكان"], "الكل",
+     "تصوير: Jq Vx · مع Maëlle Ruz · Plévenon"),
+]
+
+
+@pytest.mark.parametrize("language,one,none,labels,any_value,credit", SEARCH_WORDS, ids=["fr", "ar"])
+def test_search_box_and_lightbox_credits_speak_the_language(searchable_sites, driver, language, one, none, labels, any_value, credit):
+    base = searchable_sites[language]
+    driver.set_window_size(1440, 900)
+    driver.get(base + "bretagne/index.html")
+    wait_until(driver, "!document.querySelector('form.site-search').hidden")
+    box = driver.find_element("css selector", "#site-search-input")
+    box.click()
+    box.send_keys("sandcastle")
+    wait_until(driver, f"document.querySelector('.search-status').textContent === {json.dumps(one)}"
+                       " && document.querySelectorAll('.search-grid a').length === 1", 30)
+    shown = driver.execute_script("""return {
+        labels: Array.from(document.querySelectorAll('.search-filters label > span')).map(s => s.textContent),
+        any: Array.from(document.querySelectorAll('.search-filters select')).map(s => s.options[0].text),
+        placeholder: document.querySelector('#site-search-input').placeholder}""")
+    assert shown["labels"] == labels, shown
+    assert set(shown["any"]) == {any_value}, shown
+    box.clear()
+    box.send_keys("zzzqqq")
+    wait_until(driver, f"document.querySelector('.search-status').textContent === {json.dumps(none)}", 30)
+    # The photo with a creator, a person and a place: its credit line in the lightbox.
+    driver.get(base + "bretagne/index.html#photo=plage")
+    wait_until(driver, "window.cascadeViewer && " + OPEN)
+    wait_until(driver, f"document.querySelector('.lb-credit').textContent === {json.dumps(credit)}", 30)
