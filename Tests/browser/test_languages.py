@@ -202,7 +202,7 @@ SEARCH_WORDS = [
     ("fr", "1 photo trouvée.", "Aucune photo trouvée.", ["Année", "Album", "Appareil", "Personne", "Lieu"], "Indifférent",
      "Par Jq Vx · Avec Maëlle Ruz · Plévenon"),
     ("ar", "عُثر على صورة واحدة.", "لم يُعثر على أي صورة.", ["السنة", "الألبوم", "الكاميرا", "الشخص", "المكان"], "الكل",
-     "تصوير: Jq Vx · مع Maëlle Ruz · Plévenon"),
+     "تصوير: \u2068Jq Vx\u2069 · مع \u2068Maëlle Ruz\u2069 · \u2068Plévenon\u2069"),
 ]
 
 

@@ -100,6 +100,8 @@ test("credits, people and place make one line of text; anything but texts is lef
   assert.equal(lightbox.creditLine({ creator: "Jürgen Müller", copyright: "© 2024 Jürgen Müller", people: ["Ana Lima", "Bo Chen"],
                                    places: ["Porto", "Portugal"] }),
                "By Jürgen Müller · © 2024 Jürgen Müller · With Ana Lima, Bo Chen · Porto, Portugal");
+  assert.equal(lightbox.creditLine({ creator: "Jq Vx", people: ["Ana Lima", "Bo Chen"] }, true),
+               "By \u2068Jq Vx\u2069 · With \u2068Ana Lima\u2069, \u2068Bo Chen\u2069", "right to left, each name isolated");
   assert.equal(lightbox.creditLine({}), "");
   assert.equal(lightbox.creditLine({ creator: 3, people: "Ana", places: ["<b>x</b>", 4] }), "<b>x</b>");
 });

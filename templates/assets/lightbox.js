@@ -97,12 +97,15 @@
   }
 
   /** The line of credits, people and place under a photo in the lightbox, from its details. */
-  function creditLine(detail) {
-    function names(list) { return Array.isArray(list) ? list.filter(function (name) { return typeof name === "string" && name; }) : []; }
+  function creditLine(detail, rtl) {
+    // On a right-to-left page each name is isolated (FSI … PDI): Latin names side by side would
+    // otherwise run together into one left-to-right stretch across the separators.
+    function isolate(text) { return rtl ? "\u2068" + text + "\u2069" : text; }
+    function names(list) { return Array.isArray(list) ? list.filter(function (name) { return typeof name === "string" && name; }).map(isolate) : []; }
     const parts = [];
     const separator = say("viewer_list_separator");
-    if (typeof detail.creator === "string" && detail.creator) parts.push(say("viewer_credit_by", { name: detail.creator }));
-    if (typeof detail.copyright === "string" && detail.copyright) parts.push(detail.copyright);
+    if (typeof detail.creator === "string" && detail.creator) parts.push(say("viewer_credit_by", { name: isolate(detail.creator) }));
+    if (typeof detail.copyright === "string" && detail.copyright) parts.push(isolate(detail.copyright));
     if (names(detail.people).length) parts.push(say("viewer_credit_with", { names: names(detail.people).join(separator) }));
     if (names(detail.places).length) parts.push(names(detail.places).join(separator));
     return parts.join(" · ");
@@ -392,7 +395,7 @@
     // Camera settings, as text (never markup): "Canon EOS R5 · f/2.8 · 1/250 s · ISO 400".
     box.querySelector(".lb-camera").textContent = cameraLine(detail.camera);
     // Who made it, who is in it, where (text, never markup): "By Jane Doe · © 2024 Jane Doe · …".
-    box.querySelector(".lb-credit").textContent = creditLine(detail);
+    box.querySelector(".lb-credit").textContent = creditLine(detail, isRightToLeft());
     // A plain-text caption keeps its line breaks (CSS white-space), a Markdown one is HTML.
     text.classList.toggle("is-text", !detail.captionHTML);
     // Sized only now: the caption's height decides the stage's (the ResizeObserver refits later).
