@@ -23,7 +23,7 @@ struct SiteStrings: Sendable {
     /// The `viewer_` texts as a JSON object, or nil when they are the default theme's English
     /// ones (the viewer's built-in defaults): an English page stays as it always was.
     let viewerJSON: String?
-    /// The `search_` texts as a JSON object for `search.js` (a counted text as an object of its
+    /// The `search_` texts as a JSON object for `search-box.js` (a counted text as an object of its
     /// forms), or nil when they are the default theme's English ones (the script's defaults).
     let searchJSON: String?
 
@@ -73,7 +73,7 @@ struct SiteStrings: Sendable {
             viewerJSON = "{" + viewer.sorted { $0.key < $1.key }.map { jsonString($0.key) + ":" + jsonString($0.value) }
                 .joined(separator: ",") + "}"
         }
-        // The search box's: a counted text as its forms by CLDR category (search.js chooses with
+        // The search box's: a counted text as its forms by CLDR category (search-box.js chooses with
         // Intl.PluralRules for the page's `lang`).
         var search: [String: StringTable.Entry] = [:]
         for key in texts.keys where key.hasPrefix("search_") {
