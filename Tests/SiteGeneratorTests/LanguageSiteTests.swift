@@ -81,7 +81,7 @@ struct LanguageSiteTests {
 
     /// The words people see or hear on a page: its text outside scripts and styles, the
     /// attributes that are read (aria-label, title, alt, content, placeholder), entities decoded,
-    /// and the texts the page gives its scripts (viewer.js's and search.js's strings).
+    /// and the texts the page gives its scripts (viewer.js's and search-box.js's strings).
     static func visibleWords(_ html: String) -> Set<String> {
         var found: [String] = []
         let strings = try! NSRegularExpression(pattern: #"<script type="application/json" id="cascade-(?:search-)?strings">([^<]*)</script>"#)
