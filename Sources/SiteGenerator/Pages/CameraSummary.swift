@@ -8,17 +8,18 @@ struct CameraSummary: Sendable {
     /// Each shown setting: its name (for the photo page's list) and its text, in a fixed order.
     var entries: [(name: String, value: String)]
 
-    init(_ camera: CameraSettings?) {
+    /// `equivalent` words a 35 mm equivalent focal length ("75 mm in 35 mm"; the site's language's).
+    init(_ camera: CameraSettings?, equivalent: (Int) -> String = { "\($0) mm in 35 mm" }) {
         entries = []
         guard let camera else { return }
         if let body = Self.cameraName(make: camera.make, model: camera.model) { entries.append(("Camera", body)) }
         if let lens = camera.lens.flatMap(Self.clean) { entries.append(("Lens", lens)) }
         if let focal = camera.focalLength {
             var text = "\(Self.number(focal, digits: 1)) mm"
-            if let equivalent = camera.focalLength35mm, equivalent != Int(focal.rounded()) { text += " (\(equivalent) mm in 35 mm)" }
+            if let focal35 = camera.focalLength35mm, focal35 != Int(focal.rounded()) { text += " (\(equivalent(focal35)))" }
             entries.append(("Focal length", text))
-        } else if let equivalent = camera.focalLength35mm {
-            entries.append(("Focal length", "\(equivalent) mm in 35 mm"))
+        } else if let focal35 = camera.focalLength35mm {
+            entries.append(("Focal length", equivalent(focal35)))
         }
         if let aperture = camera.fNumber { entries.append(("Aperture", "f/\(Self.number(aperture, digits: 1))")) }
         if let time = camera.exposureTime, let text = Self.exposureTime(time) { entries.append(("Exposure", text)) }

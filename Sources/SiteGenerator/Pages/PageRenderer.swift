@@ -73,7 +73,7 @@ struct PageRenderer: Sendable {
             for (position, photo) in photos.enumerated() {
                 let key = group.key(plan.photos[photo].photo.date)
                 if position == 0 || key != previous {
-                    sections.append(AlbumWall.Section(start: position, label: group.label(key)))
+                    sections.append(AlbumWall.Section(start: position, label: group.label(key, names: theme.strings.names, undated: theme.strings.text("undated"))))
                 }
                 previous = key
             }
@@ -94,7 +94,7 @@ struct PageRenderer: Sendable {
         let directory = page == 1 ? album.directory : album.directory + "pages/"
         let range = ((page - 1) * options.tilesPerPage)..<min(page * options.tilesPerPage, photos.count)
         let pageWall = page == 1 ? wall : try makeWall(Array(photos[range]), group: album.group, layout: album.layout)
-        let title = page == 1 ? album.title : "\(album.title) (page \(page) of \(pageCount))"
+        let title = page == 1 ? album.title : pageTitle(album.title, page: page, of: pageCount)
         var context = common(directory: directory, title: title, ancestors: album.ancestors,
                              page: plan.albumPagePath(album: index, page: page), image: coverImage(of: index), author: author)
         context["album"] = [
@@ -177,6 +177,7 @@ struct PageRenderer: Sendable {
             "pagePadding": options.pagePadding,
             "author": author ?? "",
             "hasAuthor": author != nil,
+            "footerCredit": author.map { theme.strings.text("footer_photos_by", ["author": $0]) } ?? "",
         ]
         // Open Graph: a shared link shows the title and, with the site's address known, the image.
         var og: [String: Any] = ["title": title, "siteName": options.title]
@@ -209,8 +210,10 @@ struct PageRenderer: Sendable {
         switch names.count {
         case 0: return nil
         case 1: return names[0]
-        case 2, 3: return names.dropLast().joined(separator: ", ") + " and " + names.last!
-        default: return names.prefix(3).joined(separator: ", ") + " and others"
+        case 2, 3:
+            return theme.strings.text("names_and", ["names": names.dropLast().joined(separator: theme.strings.text("list_separator")), "last": names.last!])
+        default:
+            return theme.strings.text("names_and_others", ["names": names.prefix(3).joined(separator: theme.strings.text("list_separator"))])
         }
     }
 
@@ -278,8 +281,9 @@ struct PageRenderer: Sendable {
             "duration": plan.photos[photo].photo.video.map { Duration.label($0.duration) } ?? "",
             "isLive": isLive,
             // One name for the whole tile, as viewer.js's tileLabel writes it.
-            "label": plan.photos[photo].photo.video.map { "Video, \(Duration.label($0.duration)), \(altText(photo))" }
-                ?? (isLive ? "Live Photo, \(altText(photo))" : ""),
+            "label": plan.photos[photo].photo.video.map {
+                theme.strings.text("viewer_video_label", ["duration": Duration.label($0.duration), "alt": altText(photo)])
+            } ?? (isLive ? theme.strings.text("viewer_live_label", ["alt": altText(photo)]) : ""),
         ]
         // A grouped album's section header comes before the section's first tile.
         if let section = wall.section(startingAt: wallIndex) {
@@ -337,11 +341,11 @@ struct PageRenderer: Sendable {
             "hasCaption": entry.photo.caption != nil,
             // The caption under the image, unless it is plain text all in the title above it.
             "showCaption": showCaption,
-            "date": date.map(options.dateFormat.string) ?? "",
+            "date": date.map(dateText) ?? "",
             "isoDate": date?.iso8601 ?? "",
             "hasDate": date != nil,
             "hasDetails": showCaption || date != nil,
-            "camera": camera.entries.map { ["name": $0.name, "value": $0.value] },
+            "camera": camera.entries.map { ["name": cameraName($0.name), "value": $0.value] },
             "hasCamera": !camera.isEmpty,
             "keywords": tagLinks(.tags, photo, from: album.directory),
             "hasKeywords": !entry.photo.keywords.isEmpty,
@@ -377,7 +381,7 @@ struct PageRenderer: Sendable {
         if let original = published[photo]?.original {
             context["original"] = [
                 "url": relativeURL(from: album.directory, to: original.path),
-                "label": "\(entry.photo.info.displayWidth) × \(entry.photo.info.displayHeight), \(Self.byteCount(original.size))",
+                "label": "\(number(entry.photo.info.displayWidth)) × \(number(entry.photo.info.displayHeight)), \(byteCount(original.size))",
                 "fileName": entry.photo.fileName,
             ] as [String: Any]
         }
@@ -415,7 +419,7 @@ struct PageRenderer: Sendable {
         meta.append(("image_width", String(image.width)))
         meta.append(("image_height", String(image.height)))
         meta.append(("album", album.title))
-        if let date = entry.photo.date { meta.append(("date", options.dateFormat.string(date))) }
+        if let date = entry.photo.date { meta.append(("date", dateText(date))) }
         meta.append(("open", URLPath.encode(path: album.directory + "index.html") + "#photo=" + URLPath.encode(path: entry.slug)))
         return meta
     }
@@ -556,7 +560,7 @@ struct PageRenderer: Sendable {
             text += ",\"caption\":\(jsonString(caption))"
         }
         if let date = entry.photo.date {
-            text += ",\"date\":\(jsonString(options.dateFormat.string(date))),\"isoDate\":\(jsonString(date.iso8601))"
+            text += ",\"date\":\(jsonString(dateText(date))),\"isoDate\":\(jsonString(date.iso8601))"
         }
         if let video = published[photo]?.images.video, let info = entry.photo.video {
             text += ",\"video\":{\"url\":\(jsonString(relativeURL(from: directory, to: video.path)))"
@@ -577,14 +581,14 @@ struct PageRenderer: Sendable {
         if let original = published[photo]?.original {
             text += ",\"original\":{\"url\":\(jsonString(relativeURL(from: directory, to: original.path)))"
             text += ",\"fileName\":\(jsonString(entry.photo.fileName))"
-            text += ",\"label\":\(jsonString("\(entry.photo.info.displayWidth) × \(entry.photo.info.displayHeight), \(Self.byteCount(original.size))"))}"
+            text += ",\"label\":\(jsonString("\(number(entry.photo.info.displayWidth)) × \(number(entry.photo.info.displayHeight)), \(byteCount(original.size))"))}"
         }
         return text
     }
 
     /// A photo's camera settings as shown, or none with `show_exif: false`.
     private func cameraSummary(_ photo: Int) -> CameraSummary {
-        CameraSummary(options.showExif ? plan.photos[photo].photo.metadata.camera : nil)
+        CameraSummary(options.showExif ? plan.photos[photo].photo.metadata.camera : nil) { theme.strings.text("camera_in_35mm", ["focal": String($0)]) }
     }
 
     /// A photo's title (its page's heading, `<title>`, `og:title` and breadcrumb, and so its
@@ -608,7 +612,8 @@ struct PageRenderer: Sendable {
     /// "Photo 3 of Holidays" ("Video 3 of Holidays"): a photo named by its place in its album.
     func genericName(_ photo: Int) -> String {
         let entry = plan.photos[photo]
-        return "\(entry.photo.isVideo ? "Video" : "Photo") \(positions[photo] + 1) of \(plan.albums[entry.album].title)"
+        return theme.strings.text(entry.photo.isVideo ? "video_generic_name" : "photo_generic_name",
+                                  ["position": number(positions[photo] + 1), "album": plan.albums[entry.album].title])
     }
 
     /// The title a photo tool gave it (XMP `dc:title`, IPTC Object Name), else its caption's
@@ -635,9 +640,10 @@ struct PageRenderer: Sendable {
         let own = itemCounts(plan.albums[index].photos)
         let total = totalCounts(index)
         if own == total { return countLabel(own) }
-        if own == (0, 0) { return "\(countLabel(total)) in its albums" }
-        if own.videos == 0 && total.videos == 0 { return "\(countLabel(own)), \(total.photos) with its albums" }
-        return "\(countLabel(own)); \(countLabel(total)) with its albums"
+        let strings = theme.strings
+        if own == (0, 0) { return strings.count("album_count_in_albums", total.photos + total.videos, ["photos": countLabel(total)]) }
+        if own.videos == 0 && total.videos == 0 { return strings.count("album_count_with_albums", total.photos, ["photos": countLabel(own)]) }
+        return strings.text("album_count_with_albums_mixed", ["photos": countLabel(own), "total": countLabel(total)])
     }
 
     /// The alternative text of a photo's image: its title, else its caption, else
@@ -658,20 +664,56 @@ struct PageRenderer: Sendable {
         return "\(max(1, (bytes + 500) / 1000)) KB"
     }
 
-    func photoCountLabel(_ count: Int) -> String {
-        count == 1 ? "1 photo" : "\(count) photos"
+    /// "Album (page 2 of 5)", in the site's language.
+    func pageTitle(_ title: String, page: Int, of pageCount: Int) -> String {
+        theme.strings.text("page_title", ["title": title, "page": number(page), "pages": number(pageCount)])
     }
 
-    /// "3 photos", "2 photos, 1 video", "1 video": the photos (Live Photos among them) and videos.
+    /// A whole number as the site's language writes it.
+    func number(_ value: Int) -> String { theme.strings.number(value) }
+
+    /// A capture date as `date_format` shows it, with the language's month and day names; the
+    /// language's own `date_format` (its strings file) unless `cascade.yml` sets one.
+    func dateText(_ date: GalleryDate) -> String {
+        var format = options.dateFormat
+        if format == .default, let own = theme.strings.texts["date_format"] { format = DateFormat(pattern: own) }
+        return format.string(date, names: theme.strings.names)
+    }
+
+    /// A camera setting's name ("Focal length") in the site's language: key `camera_focal_length`.
+    func cameraName(_ name: String) -> String {
+        let key = "camera_" + name.lowercased().replacingOccurrences(of: " ", with: "_")
+        return theme.strings.texts[key] ?? name
+    }
+
+    /// "5.2 MB", "830 KB", in the site's language ("5,2 Mo").
+    func byteCount(_ bytes: Int) -> String {
+        guard !theme.strings.language.isEnglish else { return Self.byteCount(bytes) }
+        if bytes >= 1_000_000 {
+            let formatter = NumberFormatter()
+            formatter.locale = theme.strings.language.locale
+            formatter.minimumFractionDigits = 1
+            formatter.maximumFractionDigits = 1
+            formatter.minimumIntegerDigits = 1
+            let size = formatter.string(from: NSNumber(value: Double(bytes) / 1_000_000)) ?? String(format: "%.1f", Double(bytes) / 1_000_000)
+            return theme.strings.text("size_mb", ["size": size])
+        }
+        return theme.strings.text("size_kb", ["size": number(max(1, (bytes + 500) / 1000))])
+    }
+
+    /// "3 photos", "2 photos, 1 video", "1 video": the photos (Live Photos among them) and
+    /// videos, in the site's language.
     func countLabel(_ counts: (photos: Int, videos: Int)) -> String {
-        Self.countLabel(counts)
+        Self.countLabel(counts, strings: theme.strings)
     }
 
-    static func countLabel(_ counts: (photos: Int, videos: Int)) -> String {
-        let photos = counts.photos == 1 ? "1 photo" : "\(counts.photos) photos"
+    /// ``countLabel(_:)`` in the language of `strings`: `photo_count`, `video_count`, and both
+    /// by `photo_video_count`.
+    static func countLabel(_ counts: (photos: Int, videos: Int), strings: SiteStrings) -> String {
+        let photos = strings.count("photo_count", counts.photos)
         guard counts.videos > 0 else { return photos }
-        let videos = counts.videos == 1 ? "1 video" : "\(counts.videos) videos"
-        return counts.photos == 0 ? videos : "\(photos), \(videos)"
+        let videos = strings.count("video_count", counts.videos)
+        return counts.photos == 0 ? videos : strings.text("photo_video_count", ["photos": photos, "videos": videos])
     }
 
     /// The photos and videos among `photos`.

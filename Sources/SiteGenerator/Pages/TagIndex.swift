@@ -10,14 +10,9 @@ enum TagKind: String, Sendable, CaseIterable {
     var folder: String { rawValue + "/" }
     /// The page listing every entry.
     var indexPath: String { folder + "index.html" }
-    /// The list page's title, and its link's text in every page's footer.
-    var title: String {
-        switch self {
-        case .tags: "Tags"
-        case .people: "People"
-        case .places: "Places"
-        }
-    }
+    /// The key of the list page's title, and of its link's text in every page's footer, in the
+    /// strings files (`tags`, `people`, `places`).
+    var titleKey: String { rawValue }
     /// The slug of an entry whose name has no letter or digit to make one of.
     var fallbackSlug: String {
         switch self {

@@ -55,8 +55,8 @@ extension PageRenderer {
         let directory = page == 1 ? index.directory(entry) : index.directory(entry) + "pages/"
         let range = ((page - 1) * options.tilesPerPage)..<min(page * options.tilesPerPage, photos.count)
         let pageWall = page == 1 ? wall : try makeWall(Array(photos[range]), group: .none, layout: .columns)
-        let title = page == 1 ? tag.name : "\(tag.name) (page \(page) of \(pageCount))"
-        var context = common(directory: directory, title: title, ancestors: [(options.title, ""), (index.kind.title, index.folder)],
+        let title = page == 1 ? tag.name : pageTitle(tag.name, page: page, of: pageCount)
+        var context = common(directory: directory, title: title, ancestors: [(options.title, ""), (theme.strings.text(index.kind.titleKey), index.folder)],
                              page: index.pagePath(entry, page: page), image: coverImage(photo: photos.first), author: author)
         context["album"] = [
             "name": tag.name, "descriptionHTML": "", "hasDescription": false, "photoCount": photos.count,
@@ -82,7 +82,7 @@ extension PageRenderer {
     }
 
     private func tagListContext(_ index: TagIndex) -> [String: Any] {
-        var context = common(directory: index.folder, title: index.kind.title, ancestors: [(options.title, "")], page: index.indexPath, image: nil)
+        var context = common(directory: index.folder, title: theme.strings.text(index.kind.titleKey), ancestors: [(options.title, "")], page: index.indexPath, image: nil)
         context["tags"] = index.tags.indices.map { entry -> [String: Any] in
             let tag = index.tags[entry]
             return ["name": tag.name, "url": relativeURL(from: index.folder, to: index.pagePath(entry, page: 1)),

@@ -90,7 +90,9 @@ public struct SiteBuilder: Sendable {
         var clock = StageClock()
         func finished(_ name: String) { progress(clock.lap(name)) }
         let (source, output) = try OutputSafety.resolve(source: options.sourceDirectory, output: options.outputDirectory)
-        let theme = try Theme(overrides: options.templatesDirectory)
+        let theme = try Theme(overrides: options.templatesDirectory, language: options.language,
+                              values: ["site": options.title])
+        for warning in theme.strings.warnings { progress(.warning(warning)) }
         let jobs = options.jobs > 0 ? options.jobs : ProcessInfo.processInfo.activeProcessorCount
 
         let catalogPath = options.catalogPath ?? Catalog.defaultPath(output: output)

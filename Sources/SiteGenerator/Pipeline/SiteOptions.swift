@@ -93,6 +93,8 @@ public struct SiteOptions: Sendable {
     public var showExif: Bool = SiteConfiguration().showExif
     /// The fewest stars a published photo has (`min_rating`); rejected photos are never published.
     public var minRating: Int = SiteConfiguration().minRating
+    /// The language the pages are written in (`language`, `--language`).
+    public var language: LanguageTag = SiteConfiguration().language
     /// Whether named face regions make people: listed on photo pages, with pages of their own (`people`).
     public var people: Bool = SiteConfiguration().people
     /// A test hook: albums whose input key is unchanged are rendered anyway, and one whose files
@@ -174,6 +176,7 @@ public struct SiteOptions: Sendable {
             maxDuration: Double(configuration.videoMaxDuration) * 60)
         showExif = configuration.showExif
         minRating = configuration.minRating
+        language = configuration.language
         people = configuration.people
         search = configuration.search
     }
