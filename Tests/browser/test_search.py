@@ -146,6 +146,8 @@ def test_filters_narrow_the_results(searchable, driver):
     driver.get(base + "paris/index.html")
     wait_until(driver, "!document.querySelector('form.site-search').hidden")
     search_for(driver, "boats", {"Harbour at dusk"})
+    # (The filters are fetched once the first results are shown.)
+    wait_until(driver, "document.querySelector('.search-filters select')")
     options = driver.execute_script("""const r = {};
         for (const s of document.querySelectorAll('.search-filters select'))
           r[s.name] = Array.from(s.options).slice(1).map(o => o.value);
@@ -176,6 +178,7 @@ def test_axe_finds_nothing_with_results_open(searchable, driver, size, scheme):
             driver.get(base + page)
             wait_until(driver, "!document.querySelector('form.site-search').hidden")
             search_for(driver, "x-t4", {"Harbour at dusk", "Night tower"})
+            wait_until(driver, "document.querySelector('.search-filters select')")
             wait_until(driver, "Array.from(document.querySelectorAll('.search-grid img')).every(i => i.complete)")
             driver.execute_script(axe_source())
             failures += [f"{page}: {v}" for v in driver.execute_async_script(AXE_RUN)]
