@@ -8,7 +8,7 @@
    search at a time, and only the latest query typed while one runs; a query of one or two
    letters (thousands of photos, up to seconds to rank there) run only when the typing pauses;
    the fragment files of only the results on the first screen; the filters' files (hundreds
-   of kilobytes there) fetched after the first results are shown, not before. */
+   of kilobytes there, each a list of every photo) fetched only when the filters are opened. */
 (function () {
   "use strict";
   const form = document.querySelector("form.site-search");
@@ -19,6 +19,7 @@
   const grid = form.querySelector(".search-grid");
   const more = form.querySelector(".search-more");
   const filterBox = form.querySelector(".search-filters");
+  const filterToggle = form.querySelector(".search-filter-toggle");
   // The site's root folder: result paths in the index are from there.
   const root = new URL("./", new URL(form.getAttribute("data-root"), window.location.href));
   const bundle = new URL(form.getAttribute("data-pagefind"), window.location.href);
@@ -56,7 +57,7 @@
     return loading;
   }
 
-  /** The filters, laid out once (after the first results: see the top). */
+  /** The filters, laid out once (when they are first opened: see the top). */
   function loadFilters() {
     if (!filtersLoading) {
       filtersLoading = load().then(function (pagefind) { return pagefind.filters(); }).then(buildFilters);
@@ -104,7 +105,7 @@
       grid.textContent = "";
       more.hidden = true;
       status.textContent = "";
-      if (!filterBox.querySelector("select")) panel.hidden = true;
+      if (filterBox.hidden || !filterBox.querySelector("select")) panel.hidden = true;
       return;
     }
     panel.hidden = false;
@@ -140,7 +141,9 @@
     shown = 0;
     grid.textContent = "";
     show(page);
-    loadFilters().catch(function () {});
+    // (A theme's header without the toggle gets the filters with the first results.)
+    if (filterToggle) filterToggle.hidden = false;
+    else loadFilters().catch(function () {});
   }
 
   /** How many results fill the panel's first screen (at least a row, at most PAGE). */
@@ -217,6 +220,14 @@
   input.addEventListener("input", function () { queryChanged(false); });
   form.addEventListener("submit", function (event) { event.preventDefault(); queryChanged(true); });
   more.addEventListener("click", function () { showMore(); });
+  if (filterToggle) {
+    filterToggle.addEventListener("click", function () {
+      const open = filterToggle.getAttribute("aria-expanded") !== "true";
+      filterToggle.setAttribute("aria-expanded", String(open));
+      filterBox.hidden = !open;
+      if (open) loadFilters().catch(function () {});
+    });
+  }
   form.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && !panel.hidden) {
       event.preventDefault();
