@@ -20,7 +20,7 @@ compressed by gzip -6.
 
     swift build --product cascade
     python3 benchmarks/search.py --albums 100 --photos 1000 --work /tmp/cascade-search   # builds it
-    python3 benchmarks/search_goals.py --work /tmp/cascade-search [--skip-index] [--skip-browser]
+    python3 benchmarks/search_goals.py --work /tmp/cascade-search [--skip-index] [--skip-browser] [--window 390x844]
 """
 import argparse
 import gzip
@@ -161,6 +161,7 @@ def main():
     parser.add_argument("--skip-index", action="store_true", help="only the browser's measurements")
     parser.add_argument("--skip-browser", action="store_true", help="only the indexing")
     parser.add_argument("--queries", type=int, default=4)
+    parser.add_argument("--window", default="1440x900", help="the browser window's size (390x844: a phone's)")
     parser.add_argument("--search-js", help="serve this file as assets/search.js (to compare versions)")
     arguments = parser.parse_args()
     work = pathlib.Path(arguments.work)
@@ -186,7 +187,7 @@ def main():
             driver = make_driver()
             try:
                 driver.set_script_timeout(60)
-                driver.set_window_size(1440, 900)
+                driver.set_window_size(*map(int, arguments.window.split("x")))
                 driver.get(base + f"album-{number:03d}/index.html")
                 driver.execute_script("return 1")
                 mark = len(SENT)
