@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "CPixelKernels"),
 
         // Decoding, orientation, resizing and encoding of photos; owns every C pointer.
-        .target(name: "Imaging", dependencies: ["CGD", "CExif", "CTurboJPEG", "CLCMS2", "CZlib", "CPixelKernels"]),
+        .target(name: "Imaging", dependencies: ["Support", "CGD", "CExif", "CTurboJPEG", "CLCMS2", "CZlib", "CPixelKernels"]),
 
         // Videos through the ffmpeg and ffprobe commands: probing, poster frames, web versions.
         .target(name: "Video", dependencies: ["Imaging"]),
@@ -43,18 +43,19 @@ let package = Package(
         // Scanning a photo folder into albums and photos (with index.md, captions, sort order).
         .target(
             name: "Gallery",
-            dependencies: ["Imaging", "GalleryConfig", "Video", "DirectoryEntries", "CMarkGFM"]
+            dependencies: ["Imaging", "GalleryConfig", "Video", "Support", "CMarkGFM"]
         ),
 
-        // Reading a folder's entries with `readdir` safely, and owning a file descriptor: shared
-        // by the scan, the build's stamps, the source watcher and the HTTP server.
-        .target(name: "DirectoryEntries"),
+        // What the modules share and no framework gives: reading a folder's entries with
+        // `readdir` safely, owning a file descriptor, writing every byte, a parallel map, and
+        // values kept out of line (`Boxed`).
+        .target(name: "Support"),
 
         // Writing the static site: pages, thumbnails, frames.json.
         .target(
             name: "SiteGenerator",
             dependencies: [
-                "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "DirectoryEntries",
+                "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "Support",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -64,14 +65,14 @@ let package = Package(
         // An HTTP/1.1 server of its own (POSIX sockets, one thread per connection), so that no
         // networking framework is built: request heads, responses, connections and their
         // limits. Knows nothing about sites (as HummingbirdCore under Hummingbird).
-        .target(name: "HTTPCore", dependencies: ["DirectoryEntries"]),
+        .target(name: "HTTPCore", dependencies: ["Support"]),
 
         // `cascade serve`'s server: one folder's files over HTTPCore, with live reload.
         // Knows nothing about galleries.
-        .target(name: "PreviewServer", dependencies: ["HTTPCore", "DirectoryEntries"]),
+        .target(name: "PreviewServer", dependencies: ["HTTPCore", "Support"]),
 
         // `cascade serve`'s source watcher (inotify, else polling): calls a rebuild closure.
-        .target(name: "SourceWatching", dependencies: ["DirectoryEntries"]),
+        .target(name: "SourceWatching", dependencies: ["Support"]),
 
         // The thin command-line front end.
         .executableTarget(
@@ -98,11 +99,11 @@ let package = Package(
         .testTarget(name: "WaterfallTests", dependencies: ["Waterfall", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "GalleryConfigTests", dependencies: ["GalleryConfig", "TestSupport"]),
-        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "DirectoryEntries", "GalleryConfig", "Imaging", "TestSupport"]),
-        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "TestSupport",
+        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Support", "GalleryConfig", "Imaging", "TestSupport"]),
+        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "Support", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "HTTPCore", "SourceWatching", "DirectoryEntries", "TestSupport"]),
+        .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "HTTPCore", "SourceWatching", "Support", "TestSupport"]),
     ]
 )
 
@@ -110,7 +111,7 @@ let package = Package(
 // module and links libFuzzer's `main` into every executable, the theme plugin's tool too (which
 // then cannot build). So that build declares only what the fuzz targets are made of.
 if Context.environment["CASCADE_FUZZ_BUILD"] != nil {
-    let fuzzed: Set<String> = ["cascade-fuzz", "Imaging", "PreviewServer", "HTTPCore", "GalleryConfig", "Gallery", "Video", "DirectoryEntries",
+    let fuzzed: Set<String> = ["cascade-fuzz", "Imaging", "PreviewServer", "HTTPCore", "GalleryConfig", "Gallery", "Video", "Support",
                                "Waterfall", "CGD", "CExif", "CTurboJPEG", "CLCMS2", "CZlib", "CMarkGFM", "CPixelKernels"]
     package.targets.removeAll { !fuzzed.contains($0.name) }
     package.products = [.executable(name: "cascade-fuzz", targets: ["cascade-fuzz"])]

@@ -2,6 +2,7 @@ import Foundation
 import GalleryConfig
 import Imaging
 import Video
+import Support
 
 /// One photo found in the source folder, with what the header told us about it.
 ///

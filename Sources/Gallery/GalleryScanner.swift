@@ -2,6 +2,7 @@ import Foundation
 import GalleryConfig
 import Imaging
 import Video
+import Support
 
 /// How a scan reads the photo folder.
 public struct ScanOptions: Sendable, Hashable {

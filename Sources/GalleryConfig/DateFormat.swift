@@ -2,8 +2,10 @@
 /// replaced by the date's fields and whose other characters are kept as they are.
 ///
 /// Tokens: `YYYY` year, `MMMM` month name (August), `MMM` short name (Aug), `MM` month with
-/// two digits, `M` month number, `DD` day with two digits, `D` day, `HH` hour (00-23), `H`
-/// hour, `mm` minute, `ss` second. The default, `D MMMM YYYY, HH:mm`, gives "2 August 2007,
+/// two digits, `M` month number, `dddd` weekday name (Saturday), `ddd` short weekday name (Sat),
+/// `DD` day with two digits, `D` day, `HH` hour (00-23), `H` hour, `mm` minute, `ss` second.
+/// Names are the site's language's, from CLDR (``DateNames``): `D MMMM YYYY` is
+/// "14 juillet 2024" in French. The default, `D MMMM YYYY, HH:mm`, gives "2 August 2007,
 /// 18:30". For a date without a time of day, the pattern ends before its first time token
 /// (and the text between it and the date): "2 August 2007"; a pattern that starts with the
 /// time loses the time tokens and the text after each.
@@ -20,7 +22,7 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
     /// "2 August 2007, 18:30".
     public static let `default` = DateFormat(pattern: "D MMMM YYYY, HH:mm")
 
-    private static let tokens = ["YYYY", "MMMM", "MMM", "MM", "M", "DD", "D", "HH", "H", "mm", "ss"]
+    private static let tokens = ["YYYY", "MMMM", "MMM", "MM", "M", "dddd", "ddd", "DD", "D", "HH", "H", "mm", "ss"]
     private static let timeTokens: Set<String> = ["HH", "H", "mm", "ss"]
     private static let dayTokens: Set<String> = ["DD", "D"]
     private static let monthTokens: Set<String> = ["MMMM", "MMM", "MM", "M"]
@@ -40,8 +42,8 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
         Self.split(pattern).contains { $0.isToken }
     }
 
-    /// The date as the pattern shows it.
-    public func string(_ date: GalleryDate) -> String {
+    /// The date as the pattern shows it, with the month and day names of `names`.
+    public func string(_ date: GalleryDate, names: DateNames = .english) -> String {
         var parts = Self.split(pattern)
         if date.time == nil, let first = parts.firstIndex(where: { $0.isToken && Self.timeTokens.contains($0.text) }) {
             if parts[..<first].contains(where: \.isToken) {
@@ -71,8 +73,10 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
             guard part.isToken else { return part.text }
             switch part.text {
             case "YYYY": return pad(date.year, 4)
-            case "MMMM": return Self.monthNames[date.month - 1]
-            case "MMM": return String(Self.monthNames[date.month - 1].prefix(3))
+            case "MMMM": return names.months[date.month - 1]
+            case "MMM": return names.shortMonths[date.month - 1]
+            case "dddd": return names.weekdays[DateNames.weekday(year: date.year, month: date.month, day: date.day)]
+            case "ddd": return names.shortWeekdays[DateNames.weekday(year: date.year, month: date.month, day: date.day)]
             case "MM": return pad(date.month, 2)
             case "M": return String(date.month)
             case "DD": return pad(date.day, 2)

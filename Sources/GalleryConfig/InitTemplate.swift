@@ -108,6 +108,10 @@ extension SiteConfiguration {
         # index.md can override it. Rows and group cannot be combined yet.
         layout: columns
 
+        # The language of every word the pages write, a BCP 47 tag: en, fr, de, es, it, pt, nl,
+        # pl, ja, zh-Hans, ar (right to left), or a region's (pt-BR takes pt's words).
+        language: en
+
         """
     }
 

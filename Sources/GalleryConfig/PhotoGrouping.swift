@@ -27,15 +27,16 @@ public enum PhotoGrouping: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The header of the section with key `key`: "14 July 2024", "July 2024", "2024", or
-    /// "Undated" for nil (and "July 1987" or "1987" for the section of a coarser date).
-    public func label(_ key: Int?) -> String {
-        guard let key else { return "Undated" }
+    /// "Undated" for nil (`undated`: that word in the site's language), with the month names
+    /// and date forms of `names` (and "July 1987" or "1987" for the section of a coarser date).
+    public func label(_ key: Int?, names: DateNames = .english, undated: String = "Undated") -> String {
+        guard let key else { return undated }
         switch self {
         case .day where key % 100 == 0 && (key / 100) % 100 == 0: return String(key / 10_000)
-        case .day where key % 100 == 0: return "\(DateFormat.monthNames[(key / 100) % 100 - 1]) \(key / 10_000)"
+        case .day where key % 100 == 0: return names.month(year: key / 10_000, month: (key / 100) % 100)
         case .month where key % 100 == 0: return String(key / 100)
-        case .day: return "\(key % 100) \(DateFormat.monthNames[(key / 100) % 100 - 1]) \(key / 10_000)"
-        case .month: return "\(DateFormat.monthNames[key % 100 - 1]) \(key / 100)"
+        case .day: return names.day(year: key / 10_000, month: (key / 100) % 100, day: key % 100)
+        case .month: return names.month(year: key / 100, month: key % 100)
         case .year, .none: return String(key)
         }
     }

@@ -110,6 +110,8 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var showExif: Bool
     /// The fewest stars a photo needs to be published (0: every photo but rejected ones).
     public var minRating: Int
+    /// The language the pages are written in (`language:`, a BCP 47 tag); English by default.
+    public var language: LanguageTag
     /// Whether the people named in photos' face regions are listed on their pages and get pages of their own.
     public var people: Bool
     /// Whether the site gets its static search (Pagefind): the search box and the index.
@@ -142,6 +144,7 @@ public struct SiteConfiguration: Sendable, Hashable {
         layout = .columns
         showExif = true
         minRating = 0
+        language = .english
         people = true
         search = true
     }
@@ -237,6 +240,13 @@ public struct SiteConfiguration: Sendable, Hashable {
                 groupEntry = entry
             case "show_exif": configuration.showExif = try reader.bool(entry).get()
             case "min_rating": configuration.minRating = try reader.int(entry, in: SettingRange.minRating, unit: " (stars)").get()
+            case "language":
+                let text = try reader.text(entry).get()
+                guard let tag = LanguageTag(text) else {
+                    throw reader.error(.badValue, entry.path, entry.value,
+                                       "must be a BCP 47 language tag such as fr, de, pt-BR, zh-Hans or ar, not \"\(text)\"")
+                }
+                configuration.language = tag
             case "people": configuration.people = try reader.bool(entry).get()
             case "search": configuration.search = try reader.bool(entry).get()
             default: break  // `entries` refuses keys that are not listed
@@ -254,7 +264,7 @@ public struct SiteConfiguration: Sendable, Hashable {
         "title", "author", "base_url", "breakpoints", "gap", "page_padding", "thumbnail_widths", "photo_widths",
         "formats", "quality", "colour", "sort", "max_megapixels", "strip_gps", "download_originals",
         "date_format", "slideshow_interval", "lightbox_thumbnails", "group", "layout", "show_exif", "min_rating",
-        "video_max_height", "video_quality", "video_max_duration", "people", "search",
+        "video_max_height", "video_quality", "video_max_duration", "people", "search", "language",
     ]
 
     private static func baseURL(_ entry: YAMLReader.Entry, _ reader: YAMLReader) throws(ConfigurationError) -> String {

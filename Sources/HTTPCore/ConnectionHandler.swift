@@ -1,4 +1,4 @@
-import DirectoryEntries
+import Support
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import DirectoryEntries
+import Support
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import DirectoryEntries
+import Support
 
 /// An answer of the server, before it is written to the connection.
 public struct Response {

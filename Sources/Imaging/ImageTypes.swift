@@ -1,3 +1,5 @@
+import Support
+
 /// The image formats Cascade reads, recognised by their content (never by the file name).
 public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case jpeg, png, gif, webp, heif, avif, tiff, bmp

@@ -30,6 +30,9 @@ struct SiteArguments: ParsableArguments {
     @Option(help: "Order of photos and albums: date, date-desc, name or name-desc (default: cascade.yml's, else date).")
     var sort: AlbumSortOrder?
 
+    @Option(help: "The language of the pages, a BCP 47 tag: fr, de, pt-BR, zh-Hans, ar (default: cascade.yml's, else en).")
+    var language: String?
+
     @Flag(help: "Keep the photos' GPS positions in the published JPEG images (they are stripped by default).")
     var keepGPS = false
 
@@ -50,6 +53,9 @@ struct SiteArguments: ParsableArguments {
             throw ValidationError("--max-megapixels must be \(SettingRange.text(SettingRange.maxMegapixels))")
         }
         guard jobs >= 0 else { throw ValidationError("--jobs cannot be negative") }
+        if let language, LanguageTag(language) == nil {
+            throw ValidationError("--language must be a BCP 47 language tag such as fr, de, pt-BR, zh-Hans or ar, not \"\(language)\"")
+        }
     }
 
     /// The build's options: `cascade.yml` in the photo folder (when there is one), with the
@@ -76,6 +82,7 @@ struct SiteArguments: ParsableArguments {
         if let maxMegapixels { options.limits = DecodeLimits(maxPixels: maxMegapixels * 1_000_000) }
         if let sort { options.sort = sort }
         if keepGPS { options.keepGPS = true }
+        if let language, let tag = LanguageTag(language) { options.language = tag }
         options.catalogPath = catalog.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         options.waitForLock = !noWait
         if options.search { options.searchIndexer = SearchIndexer.locate() }

@@ -2,6 +2,7 @@ import Foundation
 import Gallery
 import GalleryConfig
 import Imaging
+import Support
 import Testing
 
 /// A temporary photo folder, removed when the test ends.

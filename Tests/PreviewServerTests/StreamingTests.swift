@@ -8,7 +8,7 @@ import Darwin
 #endif
 import TestSupport
 
-import DirectoryEntries
+import Support
 
 @testable import PreviewServer
 

@@ -148,8 +148,9 @@ struct PeoplePlacesSiteTests {
 
     @Test("counts say photos and videos apart")
     func counts() throws {
-        #expect(PageRenderer.countLabel((2, 1)) == "2 photos, 1 video")
-        #expect(PageRenderer.countLabel((0, 2)) == "2 videos")
-        #expect(PageRenderer.countLabel((1, 0)) == "1 photo")
+        let strings = try Theme(overrides: nil).strings
+        #expect(PageRenderer.countLabel((2, 1), strings: strings) == "2 photos, 1 video")
+        #expect(PageRenderer.countLabel((0, 2), strings: strings) == "2 videos")
+        #expect(PageRenderer.countLabel((1, 0), strings: strings) == "1 photo")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Gallery
 import Imaging
+import Support
 import Testing
 
 @testable import SiteGenerator

@@ -54,6 +54,29 @@ test("a flick moves on however short; a slow drag moves on past a quarter of the
   assert.equal(lightbox.swipeAction(-8, 0, -2, 390), "", "a flick of a few pixels is a tap");
 });
 
+test("right to left, a drag or a flick to the right brings the next photo", function () {
+  assert.equal(lightbox.swipeAction(120, -20, 0, 390, true), "next");
+  assert.equal(lightbox.swipeAction(-120, 10, 0, 390, true), "previous");
+  assert.equal(lightbox.swipeAction(30, 2, 1, 390, true), "next", "a short flick to the right");
+  assert.equal(lightbox.swipeAction(-30, 2, -1, 390, true), "previous");
+  assert.equal(lightbox.swipeAction(30, 2, -1, 390, true), "", "a flick back is no flick onwards");
+  assert.equal(lightbox.swipeAction(10, 200, 0, 390, true), "close", "down still closes");
+});
+
+test("the lightbox speaks the page's strings, and English where the page gave none", function () {
+  const kept = Object.assign({}, viewer.strings);
+  try {
+    viewer.strings.viewer_status_titled = "Photo {position} sur {count} : {title}";
+    assert.equal(lightbox.photoStatus(2, 9, "Dune"), "Photo 3 sur 9 : Dune");
+    assert.equal(lightbox.photoStatus(0, 1, ""), "Photo 1 of 1");
+    assert.equal(viewer.say("viewer_thumb_titled", { position: 4, alt: "a \"b\" <c>" }, true), "Photo 4: a &quot;b&quot; &lt;c>");
+    assert.equal(viewer.say("viewer_thumbnails"), "Photos");
+  } finally {
+    for (const key in viewer.strings) delete viewer.strings[key];
+    Object.assign(viewer.strings, kept);
+  }
+});
+
 test("the release speed is the last 100 ms of moves, and nothing after a rest", function () {
   const moves = [{ x: 300, t: 0 }, { x: 290, t: 500 }, { x: 270, t: 520 }, { x: 250, t: 540 }];
   assert.equal(lightbox.releaseSpeed(moves, 545), -1);  // 290 to 250 in 40 ms
@@ -77,6 +100,8 @@ test("credits, people and place make one line of text; anything but texts is lef
   assert.equal(lightbox.creditLine({ creator: "Jürgen Müller", copyright: "© 2024 Jürgen Müller", people: ["Ana Lima", "Bo Chen"],
                                    places: ["Porto", "Portugal"] }),
                "By Jürgen Müller · © 2024 Jürgen Müller · With Ana Lima, Bo Chen · Porto, Portugal");
+  assert.equal(lightbox.creditLine({ creator: "Jq Vx", people: ["Ana Lima", "Bo Chen"] }, true),
+               "By \u2068Jq Vx\u2069 · With \u2068Ana Lima\u2069, \u2068Bo Chen\u2069", "right to left, each name isolated");
   assert.equal(lightbox.creditLine({}), "");
   assert.equal(lightbox.creditLine({ creator: 3, people: "Ana", places: ["<b>x</b>", 4] }), "<b>x</b>");
 });

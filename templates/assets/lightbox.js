@@ -11,6 +11,19 @@
   const srcsetOfImages = base.srcsetOfImages, clearPicture = base.clearPicture, pictureWith = base.pictureWith;
   const Recycler = base.Recycler, withKept = base.withKept, insertInOrder = base.insertInOrder;
   const breakpointIndex = base.breakpointIndex, frameOf = base.frameOf, contentOffset = base.contentOffset, wallOffset = base.wallOffset;
+  const say = base.say, isRightToLeft = base.isRightToLeft;
+
+  // The lightbox's words in English, where the page gave none of its own (viewer.js has read
+  // the page's strings by now; it keeps only the wall's English ones, for its budget).
+  const ENGLISH = {
+    viewer_status: "Photo {position} of {count}", viewer_status_titled: "Photo {position} of {count}: {title}",
+    viewer_slideshow: "Slideshow", viewer_full_screen: "Full screen", viewer_download: "Download the original",
+    viewer_download_titled: "Download the original ({label})", viewer_zoom_out: "Zoom out", viewer_zoom_in: "Zoom in",
+    viewer_close: "Close", viewer_live_photo: "Live Photo", viewer_previous: "Previous photo", viewer_next: "Next photo",
+    viewer_thumbnails: "Photos", viewer_thumb: "Photo {position}", viewer_thumb_titled: "Photo {position}: {alt}",
+    viewer_credit_by: "By {name}", viewer_credit_with: "With {names}", viewer_list_separator: ", ",
+  };
+  for (const key in ENGLISH) if (base.strings[key] === undefined) base.strings[key] = ENGLISH[key];
 
   /** A photo's size in the stage: as large as fits, never past its largest image (w×h). */
   function fitSize(w, h, stageW, stageH) {
@@ -48,11 +61,12 @@
   /** A drag when not zoomed, released at `vx` px/ms sideways on a stage `width` px wide:
    *  "next", "previous", "close" (down) or "". Sideways, a quarter of the stage (at least
    *  50 px) moves on, and so does a flick, however short, in the direction it was dragged; a
-   *  slow short drag snaps back. */
-  function swipeAction(dx, dy, vx, width) {
+   *  slow short drag snaps back. Right to left (`rtl`), the next photo is at the left: a drag
+   *  or a flick to the right brings it. */
+  function swipeAction(dx, dy, vx, width, rtl) {
     if (Math.abs(dx) > Math.abs(dy)) {
       const flick = Math.abs(vx || 0) >= FLICK_SPEED && (vx < 0) === (dx < 0) && Math.abs(dx) > 10;
-      if (flick || Math.abs(dx) > Math.max(50, (width || 0) / 4)) return dx < 0 ? "next" : "previous";
+      if (flick || Math.abs(dx) > Math.max(50, (width || 0) / 4)) return (dx < 0) !== !!rtl ? "next" : "previous";
     }
     if (dy > 80 && dy > 2 * Math.abs(dx)) return "close";
     return "";
@@ -74,7 +88,7 @@
 
   /** What the live region says about photo `index`: "Photo 3 of 9: Dune". */
   function photoStatus(index, count, title) {
-    return "Photo " + (index + 1) + " of " + count + (title ? ": " + title : "");
+    return say(title ? "viewer_status_titled" : "viewer_status", { position: index + 1, count: count, title: title });
   }
 
   /** The line of camera settings under a photo in the lightbox, from its details' `camera`. */
@@ -83,13 +97,17 @@
   }
 
   /** The line of credits, people and place under a photo in the lightbox, from its details. */
-  function creditLine(detail) {
-    function names(list) { return Array.isArray(list) ? list.filter(function (name) { return typeof name === "string" && name; }) : []; }
+  function creditLine(detail, rtl) {
+    // On a right-to-left page each name is isolated (FSI … PDI): Latin names side by side would
+    // otherwise run together into one left-to-right stretch across the separators.
+    function isolate(text) { return rtl ? "\u2068" + text + "\u2069" : text; }
+    function names(list) { return Array.isArray(list) ? list.filter(function (name) { return typeof name === "string" && name; }).map(isolate) : []; }
     const parts = [];
-    if (typeof detail.creator === "string" && detail.creator) parts.push("By " + detail.creator);
-    if (typeof detail.copyright === "string" && detail.copyright) parts.push(detail.copyright);
-    if (names(detail.people).length) parts.push("With " + names(detail.people).join(", "));
-    if (names(detail.places).length) parts.push(names(detail.places).join(", "));
+    const separator = say("viewer_list_separator");
+    if (typeof detail.creator === "string" && detail.creator) parts.push(say("viewer_credit_by", { name: isolate(detail.creator) }));
+    if (typeof detail.copyright === "string" && detail.copyright) parts.push(isolate(detail.copyright));
+    if (names(detail.people).length) parts.push(say("viewer_credit_with", { names: names(detail.people).join(separator) }));
+    if (names(detail.places).length) parts.push(names(detail.places).join(separator));
     return parts.join(" · ");
   }
 
@@ -120,17 +138,17 @@
     box.hidden = true;
     box.innerHTML =
       '<div class="lb-bar"><span class="lb-counter"></span>' +
-      '<button type="button" class="lb-play" aria-label="Slideshow" aria-pressed="false"></button>' +
-      '<button type="button" class="lb-full" aria-label="Full screen"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 4h6v2H6v4H4zm10 0h6v6h-2V6h-4zM4 14h2v4h4v2H4zm14 0h2v6h-6v-2h4z"/></svg></button>' +
-      '<a class="lb-download" hidden aria-label="Download the original"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M11 3h2v10l4-4 1.4 1.4L12 16.8l-6.4-6.4L7 9l4 4zM4 19h16v2H4z"/></svg></a>' +
-      '<button type="button" class="lb-out" aria-label="Zoom out">−</button>' +
-      '<button type="button" class="lb-in" aria-label="Zoom in">+</button>' +
-      '<button type="button" class="lb-close" aria-label="Close">✕</button></div>' +
+      '<button type="button" class="lb-play" aria-label="' + say("viewer_slideshow", null, true) + '" aria-pressed="false"></button>' +
+      '<button type="button" class="lb-full" aria-label="' + say("viewer_full_screen", null, true) + '"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 4h6v2H6v4H4zm10 0h6v6h-2V6h-4zM4 14h2v4h4v2H4zm14 0h2v6h-6v-2h4z"/></svg></button>' +
+      '<a class="lb-download" hidden aria-label="' + say("viewer_download", null, true) + '"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M11 3h2v10l4-4 1.4 1.4L12 16.8l-6.4-6.4L7 9l4 4zM4 19h16v2H4z"/></svg></a>' +
+      '<button type="button" class="lb-out" aria-label="' + say("viewer_zoom_out", null, true) + '">−</button>' +
+      '<button type="button" class="lb-in" aria-label="' + say("viewer_zoom_in", null, true) + '">+</button>' +
+      '<button type="button" class="lb-close" aria-label="' + say("viewer_close", null, true) + '">✕</button></div>' +
       // The Live Photo badge sits on the photo's corner (in the box sized to the photo).
       '<div class="lb-stage"><div class="lb-zoom"><img class="lb-low" alt="">' +
-      '<button type="button" class="lb-live" hidden aria-label="Live Photo" aria-pressed="false"><span><svg viewBox="0 0 12 12" aria-hidden="true"><circle cx="6" cy="6" r="2"/><circle cx="6" cy="6" r="4.6" fill="none" stroke="currentColor" stroke-width="1.2" stroke-dasharray="1.4 1"/></svg>LIVE</span></button></div></div>' +
-      '<button type="button" class="lb-prev" aria-label="Previous photo">‹</button>' +
-      '<button type="button" class="lb-next" aria-label="Next photo">›</button>' +
+      '<button type="button" class="lb-live" hidden aria-label="' + say("viewer_live_photo", null, true) + '" aria-pressed="false"><span><svg viewBox="0 0 12 12" aria-hidden="true"><circle cx="6" cy="6" r="2"/><circle cx="6" cy="6" r="4.6" fill="none" stroke="currentColor" stroke-width="1.2" stroke-dasharray="1.4 1"/></svg>LIVE</span></button></div></div>' +
+      '<button type="button" class="lb-prev" aria-label="' + say("viewer_previous", null, true) + '">‹</button>' +
+      '<button type="button" class="lb-next" aria-label="' + say("viewer_next", null, true) + '">›</button>' +
       '<p class="lb-caption"><strong class="lb-title"></strong><span class="lb-text"></span> <time class="lb-date"></time><span class="lb-camera"></span><span class="lb-credit"></span></p>' +
       '<p class="lb-status" aria-live="polite"></p>';
     const image = document.createElement("img");
@@ -236,7 +254,7 @@
       const dx = event.clientX - start.x, dy = event.clientY - start.y;
       start = null;
       if (self.zoom.scale > 1 || event.type !== "pointerup") return;
-      const action = swipeAction(dx, dy, releaseSpeed(moves, event.timeStamp), self.stage.clientWidth);
+      const action = swipeAction(dx, dy, releaseSpeed(moves, event.timeStamp), self.stage.clientWidth, isRightToLeft());
       if (action === "next" || action === "previous") {
         self.step(action === "next" ? 1 : -1);
         // The new photo comes in from the side it was pulled from, and snaps into place.
@@ -313,7 +331,8 @@
       if (target) { event.preventDefault(); target.focus(); }
       return;
     }
-    const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -1, PageDown: 1, Home: -this.model.count, End: this.model.count };
+    const back = isRightToLeft() ? 1 : -1;  // right to left, ArrowLeft is "next"
+    const moves = { ArrowLeft: back, ArrowRight: -back, PageUp: -1, PageDown: 1, Home: -this.model.count, End: this.model.count };
     const video = this.video && !this.video.hidden ? this.video : null;
     // A focused video takes its own keys (arrows seek, Home and End); Escape still closes.
     if (video && event.target === video && key !== "Escape") return;
@@ -376,7 +395,7 @@
     // Camera settings, as text (never markup): "Canon EOS R5 · f/2.8 · 1/250 s · ISO 400".
     box.querySelector(".lb-camera").textContent = cameraLine(detail.camera);
     // Who made it, who is in it, where (text, never markup): "By Jane Doe · © 2024 Jane Doe · …".
-    box.querySelector(".lb-credit").textContent = creditLine(detail);
+    box.querySelector(".lb-credit").textContent = creditLine(detail, isRightToLeft());
     // A plain-text caption keeps its line breaks (CSS white-space), a Markdown one is HTML.
     text.classList.toggle("is-text", !detail.captionHTML);
     // Sized only now: the caption's height decides the stage's (the ResizeObserver refits later).
@@ -394,7 +413,7 @@
     if (detail.original) {
       download.setAttribute("href", this.prefix + detail.original.url);
       download.setAttribute("download", detail.original.fileName);
-      download.setAttribute("title", "Download the original (" + detail.original.label + ")");
+      download.setAttribute("title", say("viewer_download_titled", { label: detail.original.label }));
     } else {
       download.removeAttribute("href");
     }
@@ -602,7 +621,7 @@
     const strip = document.createElement("div");
     strip.className = "lb-strip";
     strip.setAttribute("role", "group");
-    strip.setAttribute("aria-label", "Photos");
+    strip.setAttribute("aria-label", say("viewer_thumbnails"));
     const track = document.createElement("div");
     track.className = "lb-track";
     track.style.width = this.model.count * THUMB + "px";
@@ -634,13 +653,14 @@
   Viewer.prototype.bindThumb = function (node, index) {
     const self = this, detail = this.detailOf(index), img = node.firstChild;
     node.setAttribute("data-index", String(index));
-    node.style.left = index * THUMB + "px";
+    // From the strip's start: its right edge right to left (the first photo at the right).
+    node.style.insetInlineStart = index * THUMB + "px";
     if (!node.parentNode) insertInOrder(this.track, node, index);
     this.markThumb(node, index);
     if (!detail) {
       // Its chunk is on the way: named by its number until then.
       img.removeAttribute("src");
-      node.setAttribute("aria-label", "Photo " + (index + 1));
+      node.setAttribute("aria-label", say("viewer_thumb", { position: index + 1 }));
       this.loadChunk(chunkOf(this.model, index)).then(function () {
         if (self.thumbs.visible.get(index) === node) self.bindThumb(node, index);
       }, function () {});
@@ -648,7 +668,7 @@
     }
     const item = resolveItem(this.model, index, detail, this.prefix);
     node.style.background = item.color || "";
-    node.setAttribute("aria-label", "Photo " + (index + 1) + (item.alt ? ": " + item.alt : ""));
+    node.setAttribute("aria-label", say(item.alt ? "viewer_thumb_titled" : "viewer_thumb", { position: index + 1, alt: item.alt }));
     img.src = item.thumbnails[0].url;
   };
 
@@ -665,8 +685,10 @@
     const strip = this.strip, self = this;
     if (!strip || this.current < 0) return;
     const width = strip.clientWidth;
-    if (centre) strip.scrollLeft = this.current * THUMB + THUMB / 2 - width / 2;
-    const left = strip.scrollLeft;
+    // Right to left, scrollLeft runs from 0 (the strip's start, at the right) down, negative.
+    const sign = isRightToLeft() ? -1 : 1;
+    if (centre) strip.scrollLeft = sign * (this.current * THUMB + THUMB / 2 - width / 2);
+    const left = sign * strip.scrollLeft;
     // The strip's width and a quarter of it either side.
     const first = Math.max(0, Math.floor((left - width / 4) / THUMB));
     const last = Math.min(this.model.count - 1, Math.floor((left + 1.25 * width) / THUMB));

@@ -11,6 +11,35 @@
   /** The version of frames.json this viewer reads. */
   const FRAMES_VERSION = 3;
 
+  /** The viewer's words: English here, replaced by the page's own (the `viewer_` strings of the
+   *  theme's i18n/<language>.yml, in `<script type="application/json" id="cascade-strings">`,
+   *  which an English page leaves out). `{name}` is filled in by `say`. Only the wall's own are
+   *  here: lightbox.js adds its English ones where the page gave none (this script's budget). */
+  const STRINGS = { viewer_video_label: "Video, {duration}, {alt}", viewer_live_label: "Live Photo, {alt}" };
+
+  /** The text of `key` with each `{name}` from `values`; `escaped` makes it safe in an attribute. */
+  function say(key, values, escaped) {
+    const text = String(STRINGS[key] === undefined ? key : STRINGS[key]).replace(/\{(\w+)\}/g, function (all, name) {
+      return values && values[name] !== undefined ? String(values[name]) : all;
+    });
+    return escaped ? text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;") : text;
+  }
+
+  /** Takes the page's strings, when it has them. */
+  function readStrings(doc) {
+    const node = doc.getElementById("cascade-strings");
+    if (!node) return;
+    try {
+      const own = JSON.parse(node.textContent);
+      for (const key in own) if (typeof own[key] === "string") STRINGS[key] = own[key];
+    } catch (error) { /* malformed: the English ones stay */ }
+  }
+
+  /** Whether the page is written right to left: the lightbox's arrows and swipes are mirrored. */
+  function isRightToLeft() {
+    return typeof document !== "undefined" && document.documentElement.getAttribute("dir") === "rtl";
+  }
+
   /** The layout model from frames.json: per breakpoint, each item's column, the sum of the
    *  ratios above it (A), their count (k), and each column's items. In a grouped album
    *  (sections), A and k also count the sections above the item's (their largest column's
@@ -734,7 +763,7 @@
   /** A tile's name when it is more than its photo's alt text: "Video, 0:04, clip",
    *  "Live Photo, Dune" (as the generator writes it). */
   function tileLabel(item) {
-    return item.video ? "Video, " + item.video.duration + ", " + item.alt : item.live ? "Live Photo, " + item.alt : "";
+    return item.video ? say("viewer_video_label", { duration: item.video.duration, alt: item.alt }) : item.live ? say("viewer_live_label", { alt: item.alt }) : "";
   }
 
   /** The play mark and duration a video's tile shows (hidden on a photo's tile by the CSS). */
@@ -857,6 +886,7 @@
   function start() {
     const wall = document.querySelector(".wall[data-frames]");
     if (!wall || typeof fetch !== "function") return;
+    readStrings(document);
     fetch(wall.getAttribute("data-frames"))
       .then(function (response) { if (!response.ok) throw new Error(response.status); return response.json(); })
       .then(function (data) {
@@ -878,7 +908,7 @@
     resolveItem: resolveItem, scrollMapping: scrollMapping, contentOffset: contentOffset, wallOffset: wallOffset,
     MAX_WALL_HEIGHT: MAX_WALL_HEIGHT, tileLabel: tileLabel, withKept: withKept, fillURL: fillURL, insertInOrder: insertInOrder,
     // For lightbox.js.
-    Viewer: Viewer, srcsetOfImages: srcsetOfImages, clearPicture: clearPicture, pictureWith: pictureWith,
+    say: say, strings: STRINGS, isRightToLeft: isRightToLeft, Viewer: Viewer, srcsetOfImages: srcsetOfImages, clearPicture: clearPicture, pictureWith: pictureWith,
   };
   if (typeof module === "object" && module.exports) {
     module.exports = api;

@@ -1,0 +1,581 @@
+import Foundation
+import Gallery
+import GRDB
+import Imaging
+import Synchronization
+import Support
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What earlier builds of one output folder made, and from what: a SQLite database (through
+/// GRDB) kept outside the site, by default in the user's cache folder
+/// (`$XDG_CACHE_HOME/cascade/catalogs/`, keyed by the output folder's real path).
+///
+/// It lists every file the tool made (nothing else is ever deleted or written over), each
+/// photo's images with what they were made from (content hash, file identity, settings), and
+/// each page's fingerprint. It changes row by row in transactions: a rebuild with nothing to do
+/// writes nothing. A lost or damaged catalog makes the next build slower, never wrong: nothing
+/// it does not list is deleted or replaced.
+final class Catalog: Sendable {
+    /// The database file.
+    let path: String
+
+    /// Where the catalog of the output folder `output` (absolute, real) goes by default.
+    static func defaultPath(output: String) -> String {
+        cacheFolder() + "/catalogs/" + key(output: output) + ".sqlite"
+    }
+
+    /// `$XDG_CACHE_HOME/cascade`, else `~/.cache/cascade`.
+    static func cacheFolder() -> String {
+        let environment = ProcessInfo.processInfo.environment
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/cascade" }
+        return FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/cascade"
+    }
+
+    /// A file name for the output folder: its last component (readable) and a hash of its path.
+    static func key(output: String) -> String {
+        var hasher = FingerprintHasher()
+        hasher.combine(output)
+        let name = SlugAllocator.slug((output as NSString).lastPathComponent)
+        return (name.isEmpty ? "site" : String(name.prefix(40))) + "-" + hasher.hex
+    }
+
+    /// Cascade's mark in a catalog's header (`PRAGMA application_id`): "CSCD".
+    static let applicationID: Int32 = 0x4353_4344
+
+    /// Opens (or creates) the catalog at `path`, which must not be inside the photo folder
+    /// `source` or the output folder `output` (real paths).
+    ///
+    /// What is at `path` is never deleted or written over unless it is a catalog of Cascade's (by
+    /// its mark, or, for catalogs older than the mark, its tables): a folder, a file that is not
+    /// SQLite, or another program's database stops the build with a message naming it. Only at
+    /// the default place, in Cascade's own cache folder (`isDefaultPath`), is a file that is not
+    /// a catalog taken for a damaged one. A damaged catalog, or one written by a newer Cascade, is
+    /// set aside under a new name (``setAside(_:)``, reported through `warning`) and replaced by
+    /// an empty one: the build goes on as without a catalog. Damage found later, at any page
+    /// the build reads or writes, is handled the same way, its report kept for ``takeWarnings()``.
+    init(
+        path: String, source: String? = nil, output: String? = nil, isDefaultPath: Bool = false, warning: (String) -> Void
+    ) throws(SiteError) {
+        self.path = path
+        let found = try Self.check(path: path, source: source, output: output, isDefaultPath: isDefaultPath)
+        do {
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        } catch {
+            throw .catalog(path: path, reason: (error as NSError).localizedDescription)
+        }
+        if case .notACatalog(let what) = found {
+            // Cascade's own cache folder holds only its catalogs: this one's first page is damaged.
+            let aside = try Self.setAside(path)
+            warning("the catalog \(path) is damaged (\(what)); it is set aside as \(aside) and every image is made anew (no file is deleted)")
+        }
+        let queue: DatabaseQueue
+        do {
+            queue = try Self.openDatabase(path)
+        } catch where Self.isDamage(error) || error is CatalogVersionError {
+            let aside = try Self.setAside(path)
+            warning("the catalog \(path) cannot be read (\(error)); it is set aside as \(aside) and every image is made anew (no file is deleted)")
+            do {
+                queue = try Self.openDatabase(path)
+            } catch {
+                throw .catalog(path: path, reason: "\(error)")
+            }
+        } catch {
+            // (Busy, say, or not allowed: nothing is set aside.)
+            throw .catalog(path: path, reason: "\(error)")
+        }
+        state = Mutex(queue)
+    }
+
+    /// What is at the catalog's path `path`; throws when the build must not use it: it is inside
+    /// the photo folder `source` or the output folder `output` (real paths; the path's links are
+    /// followed), or it is not a catalog and not at the default place (``init(path:source:output:isDefaultPath:warning:)``).
+    /// Reads nothing but the file's header (and an old catalog's tables): a build asks before it
+    /// changes anything.
+    /// `locked` says the build holds the output folder's lock: without it, another build may be
+    /// writing the catalog (its journal is beside it) and what its header says is not taken.
+    static func check(path: String, source: String?, output: String?, isDefaultPath: Bool, locked: Bool = true) throws(SiteError) -> Found {
+        let real = OutputSafety.realPath(path)
+        for (folder, what) in [(source, "the photo folder"), (output, "the output folder")] {
+            guard let folder, real == folder || real.hasPrefix(folder == "/" ? "/" : folder + "/") else { continue }
+            throw .catalog(path: path, reason: "it is inside \(what) \(folder): the catalog is kept outside the photos and the site (the photo folder is never written to, and the site is published)")
+        }
+        let found = whatIsThere(path)
+        if !locked, case .notACatalog = found, FileStatus(path: path + "-journal") != nil { return found }
+        if case .notACatalog(let what) = found, !isDefaultPath {
+            throw .catalog(path: path, reason: "\(what), not a Cascade catalog; it is left as it is (move it away, or choose another --catalog path)")
+        }
+        return found
+    }
+
+    /// The open database (another one after damage was found: ``recover(from:)``).
+    private let state: Mutex<DatabaseQueue>
+    private var database: DatabaseQueue { state.withLock { $0 } }
+    /// Whether the catalog was set aside and replaced since it was opened: it then holds none of
+    /// what the build read.
+    private let replaced = Atomic<Bool>(false)
+    /// What damage found after the catalog was opened reported, until ``takeWarnings()``.
+    private let laterWarnings = Mutex<[String]>([])
+
+    /// The reports of damage found since the catalog was opened (or since the last call).
+    func takeWarnings() -> [String] {
+        laterWarnings.withLock { warnings in
+            defer { warnings = [] }
+            return warnings
+        }
+    }
+
+    /// What is at a catalog's path, as read before it is opened.
+    enum Found: Equatable {
+        case nothing
+        /// A Cascade catalog (by its mark or its tables), or an empty file (an interrupted first
+        /// build's: there is nothing in it to lose).
+        case catalog
+        /// Anything else, described.
+        case notACatalog(String)
+    }
+
+    /// What is at `path`, read without changing it.
+    static func whatIsThere(_ path: String) -> Found {
+        guard let status = FileStatus(path: path) else { return .nothing }
+        // (A link is followed: the file it names is what would be opened.)
+        var kind = status.kind
+        if kind == .symbolicLink {
+            guard let target = FileStatus(path: URL(fileURLWithPath: path).resolvingSymlinksInPath().path) else {
+                return .notACatalog("it is a link to nothing")
+            }
+            kind = target.kind
+        }
+        switch kind {
+        case .directory: return .notACatalog("it is a folder")
+        case .regular: break
+        default: return .notACatalog("it is not a regular file")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return .notACatalog("it cannot be read") }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 100)) ?? Data()
+        if header.isEmpty { return .catalog }
+        guard header.count == 100, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
+            return .notACatalog("it is not a SQLite database")
+        }
+        let id = header[68..<72].reduce(Int32(0)) { $0 << 8 | Int32($1) }
+        if id == applicationID { return .catalog }
+        if id != 0 { return .notACatalog("it is the database of another program") }
+        // A catalog of a version before the mark: it has Cascade's tables.
+        let tables = try? DatabaseQueue(path: path, configuration: {
+            var configuration = Configuration()
+            configuration.readonly = true
+            return configuration
+        }()).read { db in try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")) }
+        guard let tables else { return .notACatalog("it is a SQLite database that cannot be read") }
+        return tables.isSuperset(of: ["grdb_migrations", "file", "page", "photo"]) ? .catalog
+            : .notACatalog("it is a SQLite database without Cascade's tables")
+    }
+
+    /// Moves the damaged catalog at `path` (with its journal, if any) to a new name beside it,
+    /// `path.damaged`, else `path.damaged-2`, `-3`, …: never over a file, and nothing is deleted.
+    /// Returns the new path.
+    static func setAside(_ path: String) throws(SiteError) -> String {
+        let suffixes = ["", "-journal", "-wal", "-shm"]
+        for number in 1... {
+            let candidate = path + ".damaged" + (number == 1 ? "" : "-\(number)")
+            guard suffixes.allSatisfy({ FileStatus(path: candidate + $0) == nil }) else { continue }
+            for suffix in suffixes where FileStatus(path: path + suffix) != nil {
+                // (A hard link, then the old name removed: a link never replaces a file, as a
+                // rename would.)
+                if link(path + suffix, candidate + suffix) == 0 {
+                    unlink(path + suffix)
+                } else if errno == EPERM || errno == EOPNOTSUPP || errno == EMLINK,
+                          FileStatus(path: candidate + suffix) == nil, rename(path + suffix, candidate + suffix) == 0 {
+                    // (A file system without hard links: renamed, the new name free a moment ago.)
+                } else if errno == EEXIST {
+                    throw .catalog(path: path, reason: "\(candidate + suffix) appeared while the damaged catalog was set aside")
+                } else {
+                    throw .catalog(path: path, reason: "it is damaged and cannot be set aside as \(candidate + suffix): \(String(cString: strerror(errno)))")
+                }
+            }
+            return candidate
+        }
+        preconditionFailure("unreachable")
+    }
+
+    /// Whether `error` says the database is damaged (rather than busy, say).
+    static func isDamage(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+    }
+
+    /// After `error` (damage found at a page of the catalog): sets the catalog aside, opens an
+    /// empty one in its place and reports where the old one went. Any other error is thrown.
+    private func recover(from error: any Error) throws(SiteError) {
+        guard Self.isDamage(error) else { throw .catalog(path: path, reason: "\(error)") }
+        try recover(damage: "\(error)")
+    }
+
+    /// ``recover(from:)`` of damage described by `error`.
+    private func recover(damage error: String) throws(SiteError) {
+        let message: String = try state.withLock { database throws(SiteError) in
+            try? database.close()
+            let aside = try Self.setAside(path)
+            do {
+                database = try Self.openDatabase(path)
+            } catch {
+                throw .catalog(path: path, reason: "\(error)")
+            }
+            return "the catalog \(path) is damaged (\(error)); it is set aside as \(aside) and the build goes on without it (no file is deleted)"
+        }
+        replaced.store(true, ordering: .sequentiallyConsistent)
+        laterWarnings.withLock { $0.append(message) }
+    }
+
+    /// Runs `body` on the database; damage found there sets the catalog aside (``recover(from:)``)
+    /// and runs it again on the empty one.
+    private func withRecovery<T>(_ body: (DatabaseQueue) throws -> T) throws(SiteError) -> T {
+        do {
+            return try body(database)
+        } catch {
+            try recover(from: error)
+        }
+        do {
+            return try body(database)
+        } catch {
+            throw .catalog(path: path, reason: "\(error)")
+        }
+    }
+
+    private static func openDatabase(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.label = "cascade catalog"
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE file (path TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+                CREATE TABLE page (path TEXT PRIMARY KEY NOT NULL, fingerprint TEXT NOT NULL) WITHOUT ROWID;
+                CREATE TABLE photo (path TEXT PRIMARY KEY NOT NULL, record BLOB NOT NULL) WITHOUT ROWID;
+                """)
+        }
+        // Photo records were JSON before version 2; they are rewritten once in the compact form.
+        migrator.registerMigration("v2 compact records") { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT path, record FROM photo")
+            let update = try db.cachedStatement(sql: "UPDATE photo SET record = ? WHERE path = ?")
+            let delete = try db.cachedStatement(sql: "DELETE FROM photo WHERE path = ?")
+            for row in rows {
+                let path: String = row[0]
+                if let record = Catalog.decodeRecord(row[1]) {
+                    try update.execute(arguments: [try RecordCoder.encode(record), path])
+                } else {
+                    try delete.execute(arguments: [path])
+                }
+            }
+        }
+        // What the last complete build found and made, with its stamp (``BuildStamp``).
+        migrator.registerMigration("v3 last build") { db in
+            try db.execute(sql: "CREATE TABLE last_build (id INTEGER PRIMARY KEY CHECK (id = 1), summary BLOB NOT NULL)")
+        }
+        // Each made file's state (path and identity) as the end of the last build found it
+        // (``OutputStamp``): a file changed since is made again.
+        migrator.registerMigration("v4 output state") { db in
+            try db.execute(sql: "CREATE TABLE output_state (id INTEGER PRIMARY KEY CHECK (id = 1), stamp TEXT NOT NULL, folders BLOB NOT NULL)")
+        }
+        // Cascade's mark, which tells its catalogs from other databases (``whatIsThere(_:)``).
+        migrator.registerMigration("v5 mark") { db in
+            try db.execute(sql: "PRAGMA application_id = \(Catalog.applicationID)")
+        }
+        // Reads the database once: a file that is not SQLite fails here, not in the middle of a build.
+        if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
+            throw CatalogVersionError()
+        }
+        try migrator.migrate(queue)
+        _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM file") }
+        return queue
+    }
+
+    /// A catalog written by a newer Cascade.
+    private struct CatalogVersionError: Error, CustomStringConvertible {
+        var description: String { "it was written by a newer version of Cascade" }
+    }
+
+    /// Everything the catalog holds. A photo record that cannot be read is left out (its
+    /// images are made anew; its files stay listed, so they are still the tool's).
+    func snapshot() throws(SiteError) -> BuildManifest {
+        try snapshotAndFileSet(fileSet: false).manifest
+    }
+
+    /// ``snapshot()``, and with `fileSet` its files as a set too, made on the core that reads
+    /// them while the others decode records.
+    ///
+    /// Decoding the records is most of the time a large library's catalog takes, so the photo
+    /// table is read in ranges of paths, each on a read-only connection of its own, on every
+    /// core, while the files and pages are read on another (a row's bytes are decoded as it is
+    /// read: no range holds its rows' bytes at once, which added 40 MB to a large library's peak).
+    ///
+    /// `likelyPaths`, when given, are some of the photos' paths (a sample of the photo folder's
+    /// files, and how many files it has): the ranges are cut between them, without counting
+    /// and stepping through the table first (two reads of all of it, on one core, before the
+    /// ranges began). Any paths cut it into ranges that together hold every record.
+    func snapshotAndFileSet(
+        fileSet wantsSet: Bool, likelyPaths: (sample: [String], count: Int)? = nil
+    ) throws(SiteError) -> (manifest: BuildManifest, files: Set<String>) {
+        do {
+            return try Self.snapshotAndFileSet(path: path, counting: database, fileSet: wantsSet, likelyPaths: likelyPaths)
+        } catch {
+            // Damage at any page read: the catalog is set aside, and the build goes on without it.
+            guard case .catalogDamaged(_, let reason) = error else { throw error }
+            try recover(damage: reason)
+            return (BuildManifest(), [])
+        }
+    }
+
+    /// ``snapshotAndFileSet(fileSet:likelyPaths:)`` of the catalog at `path`, counting its
+    /// photos (without `likelyPaths`) on the connection `counting`.
+    static func snapshotAndFileSet(
+        path: String, counting database: DatabaseQueue, fileSet wantsSet: Bool, likelyPaths: (sample: [String], count: Int)? = nil
+    ) throws(SiteError) -> (manifest: BuildManifest, files: Set<String>) {
+        var manifest = BuildManifest()
+        var fileSet: Set<String> = []
+        do {
+            let wanted = 4 * ProcessInfo.processInfo.activeProcessorCount
+            let (count, boundaries) = try likelyPaths.map { likely in
+                // The sample's paths at even steps, in order.
+                let sorted = Array(Set(likely.sample)).sorted()
+                let parts = likely.count < 4_000 ? 1 : min(wanted, sorted.count)
+                return (likely.count, (1..<max(1, parts)).map { sorted[$0 * sorted.count / parts] })
+            } ?? database.read { db in
+                let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM photo") ?? 0
+                let parts = count < 4_000 ? 1 : wanted
+                // Each boundary a step of rows after the last one (an offset from the first row
+                // for each would step over the rows before it again).
+                var boundaries: [String] = []
+                for _ in 1..<parts {
+                    guard let next = try String.fetchOne(
+                        db, sql: "SELECT path FROM photo WHERE ?1 IS NULL OR path >= ?1 ORDER BY path LIMIT 1 OFFSET ?2",
+                        arguments: [boundaries.last, count / parts])
+                    else { break }
+                    boundaries.append(next)
+                }
+                return (count, boundaries)
+            }
+            enum Part: Sendable { case filesAndPages, photos(from: String?, to: String?) }
+            enum Read: Sendable {
+                case filesAndPages([String], Set<String>, [String: String]), photos
+            }
+            let photos = Mutex(PhotoRecords())
+            photos.withLock { $0.reserveCapacity(count) }
+            let parts = [Part.filesAndPages] + zip([nil] + boundaries, boundaries + [nil]).map { Part.photos(from: $0, to: $1) }
+            let reads = try parallelMap(parts, jobs: ProcessInfo.processInfo.activeProcessorCount) { [path] part throws(SiteError) -> Read in
+                do {
+                    return try readOnlyConnection(path).read { db in
+                        switch part {
+                        case .filesAndPages:
+                            let files = try String.fetchAll(db, sql: "SELECT path FROM file ORDER BY path")
+                            var pages: [String: String] = [:]
+                            // (Its size known first: grown row by row, the table was copied a dozen times.)
+                            pages.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM page") ?? 0)
+                            let rows = try Row.fetchCursor(db, sql: "SELECT path, fingerprint FROM page")
+                            while let row = try rows.next() { pages[row[0]] = row[1] as String }
+                            return .filesAndPages(files, wantsSet ? Set(files) : [], pages)
+                        case .photos(let from, let to):
+                            // A record that cannot be decoded is left out (its photo is made anew).
+                            var records: [(String, Boxed<BuildManifest.PhotoRecord>)] = []
+                            let rows = try Row.fetchCursor(
+                                db, sql: "SELECT path, record FROM photo WHERE (?1 IS NULL OR path >= ?1) AND (?2 IS NULL OR path < ?2)",
+                                arguments: [from, to])
+                            while let row = try rows.next() {
+                                let bytes: Data = row[1]
+                                if let record = Self.decodeRecord(bytes) { records.append((row[0], Boxed(wrappedValue: record))) }
+                            }
+                            // Into the records as each range is done, while the others are decoded.
+                            photos.withLock { photos in
+                                for (path, record) in records { photos.set(path, boxed: record) }
+                            }
+                            return .photos
+                        }
+                    }
+                } catch {
+                    throw Self.isDamage(error) ? .catalogDamaged(path: path, reason: "\(error)") : .catalog(path: path, reason: "\(error)")
+                }
+            }
+            for case .filesAndPages(let files, let set, let pages) in reads { (manifest.files, fileSet, manifest.pages) = (files, set, pages) }
+            // (Taken out of the lock, not copied: the lock keeps no reference to them.)
+            manifest.photos = photos.withLock { photos in
+                defer { photos = PhotoRecords() }
+                return photos
+            }
+        } catch let error as SiteError {
+            throw error
+        } catch {
+            throw Self.isDamage(error) ? .catalogDamaged(path: path, reason: "\(error)") : .catalog(path: path, reason: "\(error)")
+        }
+        return (manifest, fileSet)
+    }
+
+    /// A read-only connection to the catalog at `path`, which waits for a writer as the catalog's
+    /// own does, and reads pages where the file is mapped, not copied into its cache.
+    static func readOnlyConnection(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    /// A photo record as the catalog stores it: in ``RecordCoder``'s form, or as JSON (what the
+    /// catalogs of earlier versions hold); nil when it is neither.
+    static func decodeRecord(_ data: Data) -> BuildManifest.PhotoRecord? {
+        if data.first == UInt8(ascii: "{") { return try? JSONDecoder().decode(BuildManifest.PhotoRecord.self, from: data) }
+        return try? RecordCoder.decodeRecord(BuildManifest.PhotoRecord.self, from: data)
+    }
+
+    /// What the last complete build recorded of itself; nil when none did, or when a build
+    /// began since (``forgetLastBuild()``).
+    func lastBuild() -> LastBuild? {
+        let data = try? database.read { db in try Data.fetchOne(db, sql: "SELECT summary FROM last_build WHERE id = 1") }
+        return data.flatMap { try? JSONDecoder().decode(LastBuild.self, from: $0) }
+    }
+
+    /// Forgets the last build's summary, before a build changes anything: a build that is
+    /// stopped half way never leaves a stamp that says the site is complete.
+    func forgetLastBuild() throws(SiteError) {
+        try withRecovery { database in try database.write { db in try db.execute(sql: "DELETE FROM last_build") } }
+    }
+
+    /// Records a complete build's summary (written after everything it made is recorded).
+    func recordLastBuild(_ summary: LastBuild) throws(SiteError) {
+        // (After the catalog was set aside during this build, the new one holds only what the
+        // build changed: no stamp says it is complete.)
+        guard !replaced.load(ordering: .sequentiallyConsistent) else { return }
+        try withRecovery { database in
+            let data = try JSONEncoder().encode(summary)
+            try database.write { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO last_build (id, summary) VALUES (1, ?)", arguments: [data])
+            }
+        }
+    }
+
+    /// The output folder's files as the end of the last build that finished found them (each
+    /// folder's sums and files' hashes, ``OutputStamp``); nil when no build recorded them.
+    func outputState() -> [String: OutputStamp.Folder]? {
+        let data = try? database.read { db in try Data.fetchOne(db, sql: "SELECT folders FROM output_state WHERE id = 1") }
+        return data.flatMap { OutputStamp.decode([UInt8]($0)) }
+    }
+
+    /// Records the output folder's files as the end of a build found them (`stamp`'s folders,
+    /// kept with their files); nothing is written when the recorded stamp is the same.
+    func recordOutputState(_ stamp: OutputStamp) throws(SiteError) {
+        // (Damage met here sets the catalog aside too: ``withRecovery(_:)``.)
+        try withRecovery { database in
+            let recorded = try database.read { db in try String.fetchOne(db, sql: "SELECT stamp FROM output_state WHERE id = 1") }
+            guard recorded != stamp.hex else { return }
+            let data = Data(OutputStamp.encode(stamp.folders))
+            try database.write { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO output_state (id, stamp, folders) VALUES (1, ?, ?)", arguments: [stamp.hex, data])
+            }
+        }
+    }
+
+    /// Before a build writes anything: lists `files` as the tool's (so that what an interrupted
+    /// build wrote is still known to be the tool's) and forgets the photo records at `photos`
+    /// (whose files this build may replace: should it be interrupted, the next one makes them
+    /// anew rather than trust them).
+    func prepare(addingFiles files: some Collection<String>, forgettingPhotos photos: some Collection<String>) throws(SiteError) {
+        guard !files.isEmpty || !photos.isEmpty else { return }
+        try withRecovery { database in
+            try database.write { db in
+                try db.execute(sql: "DELETE FROM last_build")
+                let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO file (path) VALUES (?)")
+                for file in files { try insert.execute(arguments: [file]) }
+                let delete = try db.cachedStatement(sql: "DELETE FROM photo WHERE path = ?")
+                for photo in photos { try delete.execute(arguments: [photo]) }
+            }
+        }
+    }
+
+    /// Records what a build made (`new`), writing only the rows that differ from what the
+    /// catalog holds (`old`): nothing at all when nothing changed.
+    func save(_ new: BuildManifest, replacing old: BuildManifest) throws(SiteError) {
+        let changed = new.photos.filter { old.photos[$0.key] != $0.value }.map { ($0.key, $0.value) }
+        try save(files: MadeFiles(pages: Set(new.files)), pages: new.pages, photoPaths: Array(new.photos.keys), changedPhotos: changed,
+                 replacing: CatalogState(files: old.files, pages: old.pages, photoPaths: Set(old.photos.keys)))
+    }
+
+    /// Records what a build made: its files, its pages' fingerprints, the paths of its photos
+    /// and the records that differ from the catalog's (a large library's build does not hold
+    /// both every old and every new record to compare them), writing only the rows that differ
+    /// from `old`.
+    ///
+    /// `removedFiles`, when the caller knows them, are the files of `old` that `files` lacks;
+    /// `pageChanges`, the pages of `pages` whose fingerprint `old` lacks or differs, and the
+    /// pages of `old` that `pages` lacks; `photoPaths` lists each photo once.
+    func save(
+        files: MadeFiles, removedFiles known: [String]? = nil, pages: [String: String],
+        pageChanges: (changed: [(String, String)], removed: [String])? = nil, photoPaths: [String],
+        changedPhotos: [(String, BuildManifest.PhotoRecord)], replacing old: CatalogState
+    ) throws(SiteError) {
+        // A catalog set aside during this build was replaced by an empty one: everything is new to it.
+        if replaced.load(ordering: .sequentiallyConsistent), !(old.files.isEmpty && old.pages.isEmpty && old.photoPaths.isEmpty) {
+            return try save(files: files, pages: pages, photoPaths: photoPaths, changedPhotos: changedPhotos,
+                            replacing: CatalogState(files: [], pages: [:], photoPaths: []))
+        }
+        // The three comparisons (each over a large library's hundreds of thousands of entries)
+        // on as many cores.
+        let ((addedFiles, removedFiles), (changedPages, removedPages), removedPhotos) = parallel({
+            // The files of a rebuild are mostly those of the build before: asking the new set
+            // about each old file is much cheaper than making a set of the old ones.
+            let removed = known ?? old.files.filter { !files.contains($0) }
+            // (`old.files` lists each file once, so that it shares `old.files.count - removed.count`
+            // files with `files`: when that is all of `files`, none was added.)
+            guard old.files.count - removed.count != files.count else { return ([String](), removed) }
+            let oldFiles = Set(old.files)
+            return (files.filter { !oldFiles.contains($0) }, removed)
+        }, {
+            pageChanges.map { ($0.changed, $0.removed) }
+                ?? (pages.filter { old.pages[$0.key] != $0.value }.map { ($0.key, $0.value) }, old.pages.keys.filter { pages[$0] == nil })
+        }, {
+            // As with the files: when every old photo is among the new ones, none was removed
+            // (asking the old set about each new path is cheaper than making a set of them).
+            let kept = photoPaths.reduce(0) { count, path in old.photoPaths.contains(path) ? count + 1 : count }
+            return kept == old.photoPaths.count ? [] : old.photoPaths.subtracting(photoPaths)
+        })
+        guard !(addedFiles.isEmpty && removedFiles.isEmpty && changedPages.isEmpty && removedPages.isEmpty
+            && changedPhotos.isEmpty && removedPhotos.isEmpty)
+        else { return }
+        do {
+            try database.write { db in
+                // The last build's summary holds only while the catalog holds what that build made.
+                try db.execute(sql: "DELETE FROM last_build")
+                let insertFile = try db.cachedStatement(sql: "INSERT OR IGNORE INTO file (path) VALUES (?)")
+                for file in addedFiles { try insertFile.execute(arguments: [file]) }
+                let deleteFile = try db.cachedStatement(sql: "DELETE FROM file WHERE path = ?")
+                for file in removedFiles { try deleteFile.execute(arguments: [file]) }
+                let upsertPage = try db.cachedStatement(sql: "INSERT OR REPLACE INTO page (path, fingerprint) VALUES (?, ?)")
+                for (page, key) in changedPages { try upsertPage.execute(arguments: [page, key]) }
+                let deletePage = try db.cachedStatement(sql: "DELETE FROM page WHERE path = ?")
+                for page in removedPages { try deletePage.execute(arguments: [page]) }
+                let upsertPhoto = try db.cachedStatement(sql: "INSERT OR REPLACE INTO photo (path, record) VALUES (?, ?)")
+                for (photo, record) in changedPhotos { try upsertPhoto.execute(arguments: [photo, try RecordCoder.encode(record)]) }
+                let deletePhoto = try db.cachedStatement(sql: "DELETE FROM photo WHERE path = ?")
+                for photo in removedPhotos { try deletePhoto.execute(arguments: [photo]) }
+            }
+        } catch {
+            try recover(from: error)
+            try save(files: files, pages: pages, photoPaths: photoPaths, changedPhotos: changedPhotos,
+                     replacing: CatalogState(files: [], pages: [:], photoPaths: []))
+        }
+    }
+}
+
+/// What the catalog holds, the photos' records but for their paths: what a build compares its
+/// own files, pages and photos with when it saves.
+struct CatalogState: Sendable {
+    /// Each file once.
+    var files: [String]
+    var pages: [String: String]
+    var photoPaths: Set<String>
+}

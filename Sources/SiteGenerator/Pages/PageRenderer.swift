@@ -1,0 +1,734 @@
+import Dispatch
+import Foundation
+import Gallery
+import Video
+import GalleryConfig
+import Synchronization
+import Waterfall
+import Support
+
+/// Renders the pages and `frames.json` of each album through the theme.
+struct PageRenderer: Sendable {
+    let plan: SitePlan
+    /// Per photo of the plan, as published (nil for a photo that was skipped): its images and
+    /// its original, when the site offers it for download.
+    let published: [PublishedPhoto?]
+    let options: SiteOptions
+    let theme: Theme
+    /// How many pages are rendered at once.
+    let jobs: Int
+    /// The indexes of the published photos (tags, people, places: one per ``TagKind``), for
+    /// their pages and the photos' links to them.
+    let indexes: [TagIndex]
+    /// Per photo of the plan, its position in its album (for a title that names it so).
+    private let positions: [Int]
+
+    init(plan: SitePlan, published: [PublishedPhoto?], options: SiteOptions, theme: Theme, jobs: Int, indexes: [TagIndex]) {
+        self.plan = plan
+        self.published = published
+        self.options = options
+        self.theme = theme
+        self.jobs = jobs
+        self.indexes = indexes
+        var positions = [Int](repeating: 0, count: plan.photos.count)
+        for album in plan.albums {
+            for (position, photo) in album.photos.enumerated() { positions[photo] = position }
+        }
+        self.positions = positions
+    }
+
+    /// One album's files: its page (and, for a large album, its further static pages) and its
+    /// frame data, each with its site-relative path, the fingerprint of what it is made from
+    /// (pages only), and its contents, nil for a page `unchanged(path, key)` says need not be
+    /// rendered again. The photos' pages come from ``photoPageFile``.
+    func albumFiles(
+        album index: Int, unchanged: @Sendable (String, String) -> Bool = { _, _ in false }
+    ) throws(SiteError) -> [(path: String, key: String?, contents: String?)] {
+        let album = plan.albums[index]
+        let photos = album.photos
+        let wall = try makeWall(photos, group: album.group, layout: album.layout)
+        let pageCount = SitePlan.pageCount(photos: photos.count, perPage: options.tilesPerPage)
+        // (Worked out once for all the album's pages: each credits the whole album's photos.)
+        let author = credit(photos)
+        // A large album's static pages are independent of each other: made on every core.
+        let renderer = self
+        var files = try parallelMap(Array(1...pageCount), jobs: jobs) { page throws(SiteError) -> (path: String, key: String?, contents: String?) in
+            let path = renderer.plan.albumPagePath(album: index, page: page)
+            let context = try renderer.albumContext(index, page: page, pageCount: pageCount, wall: wall, author: author)
+            let key = renderer.fingerprint(context)
+            return (path, key, unchanged(path, key) ? nil : try renderer.theme.render("album", context))
+        }
+        files += framesFiles(album: index, wall: wall).map { ($0.0, nil, $0.1) }
+        return files
+    }
+
+    func makeWall(_ photos: [Int], group: PhotoGrouping, layout: AlbumLayout) throws(SiteError) -> AlbumWall {
+        let sizes = photos.map { photo in
+            Size(width: Double(published[photo]!.images.width), height: Double(published[photo]!.images.height))
+        }
+        // A grouped album's photos are in section order: a section starts where the key changes.
+        var sections: [AlbumWall.Section] = []
+        if group != .none {
+            var previous: Int?
+            for (position, photo) in photos.enumerated() {
+                let key = group.key(plan.photos[photo].photo.date)
+                if position == 0 || key != previous {
+                    sections.append(AlbumWall.Section(start: position, label: group.label(key, names: theme.strings.names, undated: theme.strings.text("undated"))))
+                }
+                previous = key
+            }
+        }
+        do {
+            return try AlbumWall(displaySizes: sizes, sections: sections, layout: layout, breakpoints: options.breakpoints, gap: options.gap)
+        } catch {
+            throw .invalidOption(error.description)
+        }
+    }
+
+    /// One static page of an album. Page 1 holds the sub-albums and the first tiles of the
+    /// whole album's wall (the viewer adds the rest); page n > 1 holds its own slice of the
+    /// photos as a wall of its own, for browsers without scripts.
+    private func albumContext(_ index: Int, page: Int, pageCount: Int, wall: AlbumWall, author: String?) throws(SiteError) -> [String: Any] {
+        let album = plan.albums[index]
+        let photos = album.photos
+        let directory = page == 1 ? album.directory : album.directory + "pages/"
+        let range = ((page - 1) * options.tilesPerPage)..<min(page * options.tilesPerPage, photos.count)
+        let pageWall = page == 1 ? wall : try makeWall(Array(photos[range]), group: album.group, layout: album.layout)
+        let title = page == 1 ? album.title : pageTitle(album.title, page: page, of: pageCount)
+        var context = common(directory: directory, title: title, ancestors: album.ancestors,
+                             page: plan.albumPagePath(album: index, page: page), image: coverImage(of: index), author: author)
+        context["album"] = [
+            "name": album.title,
+            "descriptionHTML": page == 1 ? album.descriptionHTML ?? "" : "",
+            "hasDescription": page == 1 && album.descriptionHTML != nil,
+            "photoCount": photos.count,
+            "totalPhotoCount": totalPhotos(index),
+            "countLabel": albumCountLabel(index),
+            "isRoot": index == 0,
+        ] as [String: Any]
+        let albums = page == 1 ? album.listed : []
+        // The first covers are above the fold: loaded at once, not lazily.
+        context["albums"] = albums.enumerated().map { albumCard($1, from: directory, position: $0) }
+        context["hasAlbums"] = !albums.isEmpty
+        context["hasPhotos"] = !photos.isEmpty
+        context["isEmpty"] = album.listed.isEmpty && photos.isEmpty
+        context["wallCSS"] = page == 1 ? wall.css(renderedCount: range.count) : pageWall.css()
+        // Every static page carries the viewer: page 1 shows the whole wall, the others keep
+        // their own tiles and get the lightbox (`wallIsSlice`).
+        context["framesURL"] = page == 1 ? "frames.json" : "../frames.json"
+        context["wallIsSlice"] = page > 1
+        context["wallIsGrouped"] = pageWall.isGrouped
+        context["wallIsRows"] = pageWall.isRows
+        context["slideshowInterval"] = options.slideshowInterval
+        context["lightboxThumbnails"] = options.lightboxThumbnails
+        let sizesAttribute = pageWall.sizesAttribute(pagePadding: options.pagePadding)
+        context["tiles"] = range.map { position in
+            tile(photos[position], position: position, wallIndex: position - range.lowerBound, wall: pageWall,
+                 renderedCount: range.count, sizes: sizesAttribute, directory: directory)
+        }
+        if pageCount > 1 {
+            context["pagination"] = pagination(page: page, pageCount: pageCount, from: directory) { plan.albumPagePath(album: index, page: $0) }
+        }
+        return context
+    }
+
+    /// Links to the other static pages: previous, next, the first, the last and the two on
+    /// either side of the current one.
+    func pagination(page: Int, pageCount: Int, from directory: String, path: (Int) -> String) -> [String: Any] {
+        func url(_ number: Int) -> String { relativeURL(from: directory, to: path(number)) }
+        var shown = Set([1, pageCount])
+        for number in (page - 2)...(page + 2) where number >= 1 && number <= pageCount { shown.insert(number) }
+        var links: [[String: Any]] = []
+        var last = 0
+        for number in shown.sorted() {
+            if number > last + 1 { links.append(["ellipsis": true]) }
+            links.append(["ellipsis": false, "number": number, "url": url(number), "current": number == page])
+            last = number
+        }
+        var context: [String: Any] = ["page": page, "pageCount": pageCount, "links": links]
+        if page > 1 { context["previous"] = ["url": url(page - 1)] }
+        if page < pageCount { context["next"] = ["url": url(page + 1)] }
+        return context
+    }
+
+    // MARK: - Contexts
+
+    /// Variables every page receives. `page` is the page's site-relative path, `image` the
+    /// site-relative path of the image that represents it (for link previews), `author` whom its
+    /// photos are by (``credit(_:)``; the site's `author` when the page shows no photo).
+    func common(
+        directory: String, title: String, ancestors: [(name: String, directory: String)], page: String, image: String?,
+        author: String?? = nil
+    ) -> [String: Any] {
+        let author = author ?? options.author
+        var crumbs: [[String: Any]] = ancestors.map { ["name": $0.name, "url": relativeURL(from: directory, to: $0.directory + "index.html")] }
+        if !crumbs.isEmpty || !directory.isEmpty {
+            crumbs.append(["name": title, "current": true])
+        }
+        var context: [String: Any] = [
+            "site": ["title": options.title, "author": options.author ?? ""] as [String: Any],
+            "title": title,
+            "pageTitle": directory.isEmpty && ancestors.isEmpty ? options.title : "\(title) · \(options.title)",
+            "rootURL": relativeURL(from: directory, to: "index.html"),
+            "assetsURL": relativeURL(from: directory, to: plan.assetsFolder + "/"),
+            "breadcrumbs": crumbs,
+            "hasBreadcrumbs": crumbs.count > 1,
+            "gap": options.gap,
+            "pagePadding": options.pagePadding,
+            "author": author ?? "",
+            "hasAuthor": author != nil,
+            "footerCredit": author.map { theme.strings.text("footer_photos_by", ["author": $0]) } ?? "",
+        ]
+        // Open Graph: a shared link shows the title and, with the site's address known, the image.
+        var og: [String: Any] = ["title": title, "siteName": options.title]
+        if let base = options.baseURL {
+            context["feedURL"] = base + plan.feedPath
+            let pageURL = page.hasSuffix("index.html") ? String(page.dropLast("index.html".count)) : page
+            og["url"] = base + URLPath.encode(path: pageURL)
+            if let image { og["image"] = base + URLPath.encode(path: image) }
+        }
+        context["og"] = og
+        for index in indexes where !index.isEmpty {
+            context[index.kind.rawValue + "URL"] = relativeURL(from: directory, to: index.indexPath)
+        }
+        // The search box, and where its script finds the index (Pagefind's `pagefind.js`).
+        if let folder = plan.searchFolder { context["searchURL"] = relativeURL(from: directory, to: folder + "/") }
+        return context
+    }
+
+    /// Whom `photos` are by, for a page showing them (its `<meta name="author">` and footer):
+    /// each one's creator, the site's `author` for one without; nil when none is known. Never
+    /// the site's author alone for a photo somebody else made.
+    func credit(_ photos: [Int]) -> String? {
+        var names: [String] = []
+        var seen: Set<String> = []
+        for photo in photos {
+            guard let name = plan.photos[photo].photo.creator ?? options.author else { continue }
+            if seen.insert(name).inserted { names.append(name) }
+        }
+        if photos.isEmpty, let author = options.author { names = [author] }
+        switch names.count {
+        case 0: return nil
+        case 1: return names[0]
+        case 2, 3:
+            return theme.strings.text("names_and", ["names": names.dropLast().joined(separator: theme.strings.text("list_separator")), "last": names.last!])
+        default:
+            return theme.strings.text("names_and_others", ["names": names.prefix(3).joined(separator: theme.strings.text("list_separator"))])
+        }
+    }
+
+    /// The site-relative path of the image that represents an album: its cover's largest tile image.
+    func coverImage(of album: Int) -> String? {
+        coverImage(photo: cover(of: album))
+    }
+
+    /// The site-relative path of a photo's largest tile image.
+    func coverImage(photo cover: Int?) -> String? {
+        guard let cover, let coverImages = published[cover]?.images else { return nil }
+        return (coverImages.renditions.last { $0.width <= tileImageLimit } ?? coverImages.renditions.first)?.path
+    }
+
+    private func albumCard(_ index: Int, from directory: String, position: Int) -> [String: Any] {
+        let album = plan.albums[index]
+        var card: [String: Any] = [
+            "name": album.title,
+            "url": relativeURL(from: directory, to: album.directory + "index.html"),
+            "photoCount": totalPhotos(index),
+            "countLabel": albumCountLabel(index),
+        ]
+        if let cover = cover(of: index), let coverImages = published[cover]?.images {
+            let tileImages = coverImages.renditions.filter { $0.width <= tileImageLimit }
+            let chosen = tileImages.first { $0.width >= 600 } ?? tileImages.last ?? coverImages.renditions[0]
+            let sizes = "(min-width: 700px) 320px, 50vw"
+            card["cover"] = [
+                "src": relativeURL(from: directory, to: chosen.path),
+                "srcset": srcset(tileImages, from: directory),
+                "sizes": sizes,
+                "sources": pictureSources(coverImages, widths: tileImages.map(\.width), sizes: sizes, from: directory),
+                "width": chosen.width, "height": chosen.height,
+                "alt": altText(cover),
+                "color": coverImages.color,
+                "loading": position < 8 ? "eager" : "lazy",
+            ] as [String: Any]
+        }
+        return card
+    }
+
+    func tile(
+        _ photo: Int, position: Int, wallIndex: Int, wall: AlbumWall, renderedCount: Int, sizes: String, directory: String
+    ) -> [String: Any] {
+        let photoImages = published[photo]!.images
+        let tileImages = photoImages.renditions.filter { $0.width <= tileImageLimit }
+        let usable = tileImages.isEmpty ? [photoImages.renditions[0]] : tileImages
+        let src = usable.first { $0.width >= 400 } ?? usable.last!
+        let eager = wall.isInFirstRow(index: wallIndex)
+        let isLive = plan.photos[photo].photo.motion != nil && photoImages.video != nil
+        var context: [String: Any] = [
+            "index": position,
+            "url": relativeURL(from: directory, to: plan.pagePath(photo: photo)),
+            "style": wall.tileStyle(index: wallIndex) + ";--bg:\(photoImages.color)",
+            "src": relativeURL(from: directory, to: src.path),
+            "srcset": srcset(usable, from: directory),
+            "sizes": sizes,
+            "sources": pictureSources(photoImages, widths: usable.map(\.width), sizes: sizes, from: directory),
+            "width": photoImages.width,
+            "height": photoImages.height,
+            "alt": altText(photo),
+            "caption": plan.photos[photo].photo.caption ?? "",
+            "loading": eager ? "eager" : "lazy",
+            "color": photoImages.color,
+            "isVideo": plan.photos[photo].photo.isVideo,
+            "duration": plan.photos[photo].photo.video.map { Duration.label($0.duration) } ?? "",
+            "isLive": isLive,
+            // One name for the whole tile, as viewer.js's tileLabel writes it.
+            "label": plan.photos[photo].photo.video.map {
+                theme.strings.text("viewer_video_label", ["duration": Duration.label($0.duration), "alt": altText(photo)])
+            } ?? (isLive ? theme.strings.text("viewer_live_label", ["alt": altText(photo)]) : ""),
+        ]
+        // A grouped album's section header comes before the section's first tile.
+        if let section = wall.section(startingAt: wallIndex) {
+            context["section"] = [
+                "label": wall.sections[section].label, "index": section, "start": position,
+                "style": wall.sectionStyle(section, renderedCount: renderedCount),
+            ] as [String: Any]
+        }
+        return context
+    }
+
+    /// The page of the photo at `position` in album `index`, unless `unchanged(path, key)`
+    /// says the page at `path` was made from the same inputs (`key`: a fingerprint of the
+    /// page's variables and the theme) and need not be rendered again; then `contents` is nil.
+    func photoPageFile(
+        album index: Int, position: Int, unchanged: (String, String) -> Bool
+    ) throws(SiteError) -> (path: String, key: String, contents: String?) {
+        let photo = plan.albums[index].photos[position]
+        let path = plan.pagePath(photo: photo)
+        let context = photoContext(photo, position: position, in: index)
+        let key = fingerprint(context)
+        if unchanged(path, key) { return (path, key, nil) }
+        return (path, key, try theme.render("photo", context))
+    }
+
+    /// What a page is made from: the theme and the page's variables.
+    func fingerprint(_ context: [String: Any]) -> String {
+        var hasher = FingerprintHasher()
+        hasher.combine(context: context)
+        return theme.fingerprint + "-" + hasher.hex
+    }
+
+    private func photoContext(_ photo: Int, position: Int, in albumIndex: Int) -> [String: Any] {
+        let album = plan.albums[albumIndex]
+        let entry = plan.photos[photo]
+        let photoImages = published[photo]!.images
+        let title = photoTitle(photo)
+        let date = entry.photo.date
+        let showCaption = entry.photo.captionHTML != nil || (entry.photo.caption.map { $0 != title } ?? false)
+        let camera = cameraSummary(photo)
+        let large = photoImages.renditions.last { $0.width <= 1600 } ?? photoImages.renditions[0]
+        let ratio = String(format: "%.4f", Double(photoImages.width) / Double(max(photoImages.height, 1)))
+        let largeSizes = "(min-aspect-ratio: \(photoImages.width)/\(photoImages.height)) calc(\(ratio) * (100vh - 140px)), 100vw"
+        var context = common(directory: album.directory, title: title,
+                             ancestors: album.ancestors + [(album.title, album.directory)],
+                             page: plan.pagePath(photo: photo), image: large.path, author: credit([photo]))
+        let people = tagLinks(.people, photo, from: album.directory)
+        let places = tagLinks(.places, photo, from: album.directory)
+        context["photo"] = [
+            "title": title,
+            "alt": altText(photo),
+            "caption": entry.photo.caption ?? "",
+            "captionHTML": entry.photo.captionHTML ?? "",
+            "hasCaptionHTML": entry.photo.captionHTML != nil,
+            "hasCaption": entry.photo.caption != nil,
+            // The caption under the image, unless it is plain text all in the title above it.
+            "showCaption": showCaption,
+            "date": date.map(dateText) ?? "",
+            "isoDate": date?.iso8601 ?? "",
+            "hasDate": date != nil,
+            "hasDetails": showCaption || date != nil,
+            "camera": camera.entries.map { ["name": cameraName($0.name), "value": $0.value] },
+            "hasCamera": !camera.isEmpty,
+            "keywords": tagLinks(.tags, photo, from: album.directory),
+            "hasKeywords": !entry.photo.keywords.isEmpty,
+            "creator": entry.photo.creator ?? "",
+            "copyright": entry.photo.copyright ?? "",
+            "hasCredits": entry.photo.creator != nil || entry.photo.copyright != nil,
+            "hasCreator": entry.photo.creator != nil,
+            "hasCopyright": entry.photo.copyright != nil,
+            "people": people,
+            "hasPeople": !people.isEmpty,
+            "places": places,
+            "hasPlaces": !places.isEmpty,
+            "fileName": entry.photo.fileName,
+            "src": relativeURL(from: album.directory, to: large.path),
+            "srcset": srcset(photoImages.renditions, from: album.directory),
+            "sizes": largeSizes,
+            "sources": pictureSources(photoImages, widths: photoImages.renditions.map(\.width), sizes: largeSizes, from: album.directory),
+            "width": photoImages.width,
+            "height": photoImages.height,
+            "color": photoImages.color,
+            "position": position + 1,
+            "count": album.photos.count,
+            "isVideo": entry.photo.isVideo,
+            "videoURL": photoImages.video.map { relativeURL(from: album.directory, to: $0.path) } ?? "",
+            "duration": entry.photo.video.map { Duration.label($0.duration) } ?? "",
+            "poster": relativeURL(from: album.directory, to: (photoImages.renditions.last ?? large).path),
+            "isLive": entry.photo.motion != nil && photoImages.video != nil,
+            "liveURL": entry.photo.motion == nil ? "" : photoImages.video.map { relativeURL(from: album.directory, to: $0.path) } ?? "",
+        ] as [String: Any]
+        let albumPage = plan.albumPagePath(album: albumIndex, page: position / options.tilesPerPage + 1)
+        // Back to the photo's place: the album's page that holds its tile (`id="p<position>"`).
+        context["album"] = ["name": album.title, "url": relativeURL(from: album.directory, to: albumPage) + "#p\(position)"] as [String: Any]
+        if let original = published[photo]?.original {
+            context["original"] = [
+                "url": relativeURL(from: album.directory, to: original.path),
+                "label": "\(number(entry.photo.info.displayWidth)) × \(number(entry.photo.info.displayHeight)), \(byteCount(original.size))",
+                "fileName": entry.photo.fileName,
+            ] as [String: Any]
+        }
+        if position > 0 {
+            let previous = album.photos[position - 1]
+            context["previous"] = ["url": relativeURL(from: album.directory, to: plan.pagePath(photo: previous)), "title": linkTitle(previous)] as [String: Any]
+        }
+        if position + 1 < album.photos.count {
+            let next = album.photos[position + 1]
+            context["next"] = ["url": relativeURL(from: album.directory, to: plan.pagePath(photo: next)), "title": linkTitle(next)] as [String: Any]
+        }
+        // A hidden album's photos stay out of the search index, as they are out of the sitemap.
+        if plan.searchFolder != nil, !album.hidden {
+            context["search"] = [
+                "meta": searchMeta(photo, album: albumIndex).map { ["key": $0.key, "value": $0.value] },
+                "filters": searchFilters(photo, album: albumIndex).map { ["key": $0.key, "value": $0.value] },
+            ] as [String: Any]
+        }
+        return context
+    }
+
+    /// What a search result shows of a photo besides its title (its page's `h1`), for Pagefind's
+    /// `data-pagefind-meta`: its tile image, its album, its date as shown, and `open`, the
+    /// address that opens it in its album's lightbox. Paths are from the site's root,
+    /// URL-encoded (the search script resolves them against the root).
+    func searchMeta(_ photo: Int, album albumIndex: Int) -> [(key: String, value: String)] {
+        let entry = plan.photos[photo]
+        let album = plan.albums[albumIndex]
+        var meta: [(key: String, value: String)] = []
+        let images = published[photo]!.images
+        let tileImages = images.renditions.filter { $0.width <= tileImageLimit }
+        let usable = tileImages.isEmpty ? [images.renditions[0]] : tileImages
+        let image = usable.first { $0.width >= 400 } ?? usable.last!
+        meta.append(("image", URLPath.encode(path: image.path)))
+        meta.append(("image_width", String(image.width)))
+        meta.append(("image_height", String(image.height)))
+        meta.append(("album", album.title))
+        if let date = entry.photo.date { meta.append(("date", dateText(date))) }
+        meta.append(("open", URLPath.encode(path: album.directory + "index.html") + "#photo=" + URLPath.encode(path: entry.slug)))
+        return meta
+    }
+
+    /// The search filters a photo belongs to (Pagefind's `data-pagefind-filter`), each a name
+    /// and a value: its year, its album, its camera (as its page shows it: none with
+    /// `show_exif: false`), the people named in it and the parts of its place. A further field
+    /// becomes a filter here, and the search box shows every filter the index holds.
+    func searchFilters(_ photo: Int, album albumIndex: Int) -> [(key: String, value: String)] {
+        let entry = plan.photos[photo]
+        var filters: [(key: String, value: String)] = []
+        if let date = entry.photo.date { filters.append(("year", String(date.year))) }
+        filters.append(("album", plan.albums[albumIndex].title))
+        if let camera = cameraSummary(photo).entries.first(where: { $0.name == "Camera" }) { filters.append(("camera", camera.value)) }
+        // Each person named in it, and each part of its place ("Paris", "France").
+        for (kind, key) in [(TagKind.people, "person"), (.places, "place")] where index(kind).enabled {
+            for name in kind.names(of: entry.photo) { filters.append((key, name)) }
+        }
+        return filters
+    }
+
+    // MARK: - frames.json
+
+    /// An album's frame data (documented in docs/layout.md): `frames.json`, compact and complete
+    /// for placing every tile (aspect ratios, each tile's column per breakpoint, photo ids),
+    /// and the per-photo details in chunks `frames/N.json` that the viewer loads when their
+    /// tiles come near the screen.
+    func framesFiles(album index: Int, wall: AlbumWall) -> [(String, String)] {
+        let album = plan.albums[index]
+        return framesFiles(directory: album.directory, photos: album.photos, wall: wall, imageURL: "thumbs/{id}-{width}.") { photo in
+            URLPath.encode(segment: plan.photos[photo].slug)
+        }
+    }
+
+    /// The frame data of a wall of `photos` whose page is in `directory`: each photo's id is
+    /// `id(photo)`, and its images are at `imageURL` with `{id}` (or `{dir}` and `{name}`, the
+    /// id up to and after its last `/`) and `{width}` filled in, and the format's extension after it.
+    func framesFiles(directory: String, photos: [Int], wall: AlbumWall, imageURL: String, id: (Int) -> String) -> [(String, String)] {
+        let chunkSize = options.framesChunkSize
+        let chunkCount = (photos.count + chunkSize - 1) / chunkSize
+        var json = "{\"version\":3,\"count\":\(photos.count),\"gap\":\(options.gap)"
+        json += ",\"ratioScale\":\(AlbumWall.ratioScale),\"staticCount\":\(min(photos.count, options.tilesPerPage))"
+        json += ",\"pageURL\":\"{id}.html\",\"imageURL\":\(jsonString(imageURL + options.imageFormat.fileExtension))"
+        json += ",\"sources\":[" + options.sourceFormats.map { format in
+            "{\"type\":\(jsonString(format.mimeType)),\"imageURL\":\(jsonString(imageURL + format.fileExtension))}"
+        }.joined(separator: ",") + "]"
+        json += ",\"layout\":\"\(wall.isRows ? "rows" : "columns")\""
+        json += ",\"tileMaxWidth\":\(tileImageLimit),\"chunkSize\":\(chunkSize),\"chunks\":["
+        json += (0..<chunkCount).map { jsonString(SitePlan.framesChunkPath($0)) }.joined(separator: ",")
+        json += "],\"breakpoints\":["
+        for (position, entry) in wall.layouts.enumerated() {
+            if position > 0 { json += "," }
+            json += "{\"minWidth\":\(Int(entry.breakpoint.minWidth)),\"columns\":\(entry.columnCount)"
+            json += ",\"referenceWidth\":\(AlbumWall.jsonNumber(entry.breakpoint.referenceWidth))"
+            if let rows = wall.rowWall {
+                json += ",\"contentHeight\":\(AlbumWall.jsonNumber(rows.contentHeights[position]))"
+            } else {
+                json += ",\"columnWidth\":\(AlbumWall.jsonNumber(entry.columnWidth))"
+                json += ",\"contentHeight\":\(AlbumWall.jsonNumber(entry.contentHeight))"
+            }
+            if let rows = wall.rowWall {
+                json += ",\"rowHeight\":\(rows.targets[position]),\"rows\":["
+                json += rows.rowCounts(breakpoint: position).map(String.init).joined(separator: ",") + "]}"
+            } else {
+                json += ",\"column\":\"\(wall.columnString(breakpoint: position))\"}"
+            }
+        }
+        // Sections of a grouped album (empty otherwise): each header's first item and text.
+        json += "],\"headerHeight\":\(wall.isGrouped ? AlbumWall.sectionHeaderHeight : 0),\"sections\":["
+        json += wall.sections.map { "{\"start\":\($0.start),\"label\":\(jsonString($0.label))}" }.joined(separator: ",")
+        if let rows = wall.rowWall {
+            // Each photo's layout ratio (width / height, clamped) in rows, times ratioScale.
+            json += "],\"rowRatios\":["
+            json += rows.ratioUnits.map(String.init).joined(separator: ",")
+        }
+        json += "],\"ratios\":["
+        json += wall.ratioUnits.map(String.init).joined(separator: ",")
+        json += "],\"ids\":["
+        json += photos.map { jsonString(id($0)) }.joined(separator: ",")
+        // Each photo's placeholder colour, six hex digits a photo: a tile shows it before its chunk loads.
+        json += "],\"colors\":\""
+        json += photos.map { photo in
+            let hex = published[photo]!.images.color.dropFirst()
+            return hex.count == 6 && hex.allSatisfy(\.isHexDigit) ? String(hex) : "808080"
+        }.joined()
+        json += "\"}\n"
+        var files = [(directory + "frames.json", json)]
+        for chunk in 0..<chunkCount {
+            let range = (chunk * chunkSize)..<min((chunk + 1) * chunkSize, photos.count)
+            var text = "{\"start\":\(range.lowerBound),\"items\":["
+            text += range.map { position in
+                let photo = photos[position]
+                let photoImages = published[photo]!.images
+                return "{\"alt\":\(jsonString(altText(photo))),\"width\":\(photoImages.width),\"height\":\(photoImages.height)"
+                    + ",\"color\":\(jsonString(photoImages.color)),\"widths\":["
+                    + photoImages.renditions.map { String($0.width) }.joined(separator: ",") + "]"
+                    + lightboxDetails(photo, from: directory) + "}"
+            }.joined(separator: ",")
+            text += "]}\n"
+            files.append((directory + SitePlan.framesChunkPath(chunk), text))
+        }
+        return files
+    }
+
+    // MARK: - Helpers
+
+    /// The widest image a tile shows: the largest tile width.
+    var tileImageLimit: Int { options.tileWidths.max() ?? 800 }
+
+    private func srcset(_ renditions: [BuildManifest.RenditionRecord], from directory: String) -> String {
+        renditions.map { "\(relativeURL(from: directory, to: $0.path)) \($0.width)w" }.joined(separator: ", ")
+    }
+
+    /// The `<source>` elements of a photo's `<picture>`: per further format (best first), its
+    /// MIME type and the srcset of its images at `widths`; empty when the site has one format.
+    private func pictureSources(_ photoImages: PhotoImages, widths: [Int], sizes: String, from directory: String) -> [[String: Any]] {
+        let chosen = Set(widths)
+        return (photoImages.sources ?? []).map { source in
+            // The same images as the <img>'s, at this format's paths.
+            let images = zip(photoImages.renditions, source.paths).filter { chosen.contains($0.0.width) }.map { rendition, path in
+                BuildManifest.RenditionRecord(width: rendition.width, height: rendition.height, path: path)
+            }
+            return ["type": source.type, "srcset": srcset(images, from: directory), "sizes": sizes]
+        }
+    }
+
+    /// The lightbox's details of a photo in a chunk item (after its other fields): its title,
+    /// its caption as HTML when it is Markdown, its date for people and for `<time>`, and its
+    /// original's address and label when originals are published.
+    private func lightboxDetails(_ photo: Int, from directory: String) -> String {
+        let entry = plan.photos[photo]
+        var text = ",\"title\":\(jsonString(linkTitle(photo)))"
+        if let html = entry.photo.captionHTML { text += ",\"captionHTML\":\(jsonString(html))" }
+        if let date = entry.photo.date {
+            text += ",\"date\":\(jsonString(dateText(date))),\"isoDate\":\(jsonString(date.iso8601))"
+        }
+        if let video = published[photo]?.images.video, let info = entry.photo.video {
+            text += ",\"video\":{\"url\":\(jsonString(relativeURL(from: directory, to: video.path)))"
+            text += ",\"duration\":\(jsonString(Duration.label(info.duration)))}"
+        } else if let clip = published[photo]?.images.video, entry.photo.motion != nil {
+            text += ",\"live\":{\"url\":\(jsonString(relativeURL(from: directory, to: clip.path)))}"
+        }
+        let camera = cameraSummary(photo)
+        if !camera.isEmpty {
+            text += ",\"camera\":[" + camera.entries.map { jsonString($0.value) }.joined(separator: ",") + "]"
+        }
+        if let creator = entry.photo.creator { text += ",\"creator\":\(jsonString(creator))" }
+        if let copyright = entry.photo.copyright { text += ",\"copyright\":\(jsonString(copyright))" }
+        for kind in [TagKind.people, .places] where index(kind).enabled {
+            let names = kind.names(of: entry.photo)
+            if !names.isEmpty { text += ",\"\(kind.rawValue)\":[" + names.map(jsonString).joined(separator: ",") + "]" }
+        }
+        if let original = published[photo]?.original {
+            text += ",\"original\":{\"url\":\(jsonString(relativeURL(from: directory, to: original.path)))"
+            text += ",\"fileName\":\(jsonString(entry.photo.fileName))"
+            text += ",\"label\":\(jsonString("\(number(entry.photo.info.displayWidth)) × \(number(entry.photo.info.displayHeight)), \(byteCount(original.size))"))}"
+        }
+        return text
+    }
+
+    /// A photo's camera settings as shown, or none with `show_exif: false`.
+    private func cameraSummary(_ photo: Int) -> CameraSummary {
+        CameraSummary(options.showExif ? plan.photos[photo].photo.metadata.camera : nil) { theme.strings.text("camera_in_35mm", ["focal": String($0)]) }
+    }
+
+    /// A photo's title (its page's title, `og:title` and breadcrumb): ``describedTitle(_:)``,
+    /// else its file name without extension.
+    private func photoTitle(_ photo: Int) -> String {
+        describedTitle(photo) ?? plan.photos[photo].photo.stem
+    }
+
+    /// The title of a link to a photo (previous, next) and of the lightbox: ``describedTitle(_:)``,
+    /// else ``plainName(_:)``.
+    func linkTitle(_ photo: Int) -> String {
+        describedTitle(photo) ?? plainName(photo)
+    }
+
+    /// A photo's name when it has no title or caption: its file name without extension, unless
+    /// a camera gave it (``GalleryPhoto/hasCameraName``): then ``genericName(_:)``.
+    func plainName(_ photo: Int) -> String {
+        plan.photos[photo].photo.hasCameraName ? genericName(photo) : plan.photos[photo].photo.stem
+    }
+
+    /// "Photo 3 of Holidays" ("Video 3 of Holidays"): a photo named by its place in its album.
+    func genericName(_ photo: Int) -> String {
+        let entry = plan.photos[photo]
+        return theme.strings.text(entry.photo.isVideo ? "video_generic_name" : "photo_generic_name",
+                                  ["position": number(positions[photo] + 1), "album": plan.albums[entry.album].title])
+    }
+
+    /// The title a photo tool gave it (XMP `dc:title`, IPTC Object Name), else its caption's
+    /// first line, cut at a word to at most about 80 characters; nil when it has neither.
+    private func describedTitle(_ photo: Int) -> String? {
+        if let title = plan.photos[photo].photo.metadataTitle { return title }
+        guard let caption = plan.photos[photo].photo.caption else { return nil }
+        let firstLine = caption.split(whereSeparator: \.isNewline).first.map(String.init) ?? caption
+        let words = firstLine.split(whereSeparator: \.isWhitespace)
+        var title = ""
+        for word in words {
+            if title.count + word.count + 1 > 80 {
+                if title.isEmpty { title = String(word.prefix(79)) }
+                return title + "…"
+            }
+            title += (title.isEmpty ? "" : " ") + word
+        }
+        return title.isEmpty ? nil : title
+    }
+
+    /// An album's count: its own items, and those of its albums when it has any, so that it
+    /// agrees with the "2 / 5" of its photos' pages; videos counted as such ("2 photos, 1 video").
+    func albumCountLabel(_ index: Int) -> String {
+        let own = itemCounts(plan.albums[index].photos)
+        let total = totalCounts(index)
+        if own == total { return countLabel(own) }
+        let strings = theme.strings
+        if own == (0, 0) { return strings.count("album_count_in_albums", total.photos + total.videos, ["photos": countLabel(total)]) }
+        if own.videos == 0 && total.videos == 0 { return strings.count("album_count_with_albums", total.photos, ["photos": countLabel(own)]) }
+        return strings.text("album_count_with_albums_mixed", ["photos": countLabel(own), "total": countLabel(total)])
+    }
+
+    /// The alternative text of a photo's image: its caption, else its title, else
+    /// ``plainName(_:)`` (never a camera's file name, which says nothing of the picture).
+    func altText(_ photo: Int) -> String {
+        plan.photos[photo].photo.caption ?? plan.photos[photo].photo.metadataTitle ?? plainName(photo)
+    }
+
+    func cover(of index: Int) -> Int? {
+        plan.albums[index].coverPhoto ?? plan.albums[index].photos.first
+            ?? plan.albums[index].listed.lazy.compactMap { cover(of: $0) }.first
+    }
+
+    /// "5.2 MB", "830 KB".
+    static func byteCount(_ bytes: Int) -> String {
+        if bytes >= 1_000_000 { return String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+        return "\(max(1, (bytes + 500) / 1000)) KB"
+    }
+
+    /// "Album (page 2 of 5)", in the site's language.
+    func pageTitle(_ title: String, page: Int, of pageCount: Int) -> String {
+        theme.strings.text("page_title", ["title": title, "page": number(page), "pages": number(pageCount)])
+    }
+
+    /// A whole number as the site's language writes it.
+    func number(_ value: Int) -> String { theme.strings.number(value) }
+
+    /// A capture date as `date_format` shows it, with the language's month and day names; the
+    /// language's own `date_format` (its strings file) unless `cascade.yml` sets one.
+    func dateText(_ date: GalleryDate) -> String {
+        var format = options.dateFormat
+        if format == .default, let own = theme.strings.texts["date_format"] { format = DateFormat(pattern: own) }
+        return format.string(date, names: theme.strings.names)
+    }
+
+    /// A camera setting's name ("Focal length") in the site's language: key `camera_focal_length`.
+    func cameraName(_ name: String) -> String {
+        let key = "camera_" + name.lowercased().replacingOccurrences(of: " ", with: "_")
+        return theme.strings.texts[key] ?? name
+    }
+
+    /// "5.2 MB", "830 KB", in the site's language ("5,2 Mo").
+    func byteCount(_ bytes: Int) -> String {
+        guard !theme.strings.language.isEnglish else { return Self.byteCount(bytes) }
+        if bytes >= 1_000_000 {
+            let formatter = NumberFormatter()
+            formatter.locale = theme.strings.language.locale
+            formatter.minimumFractionDigits = 1
+            formatter.maximumFractionDigits = 1
+            formatter.minimumIntegerDigits = 1
+            let size = formatter.string(from: NSNumber(value: Double(bytes) / 1_000_000)) ?? String(format: "%.1f", Double(bytes) / 1_000_000)
+            return theme.strings.text("size_mb", ["size": size])
+        }
+        return theme.strings.text("size_kb", ["size": number(max(1, (bytes + 500) / 1000))])
+    }
+
+    /// "3 photos", "2 photos, 1 video", "1 video": the photos (Live Photos among them) and
+    /// videos, in the site's language.
+    func countLabel(_ counts: (photos: Int, videos: Int)) -> String {
+        Self.countLabel(counts, strings: theme.strings)
+    }
+
+    /// ``countLabel(_:)`` in the language of `strings`: `photo_count`, `video_count`, and both
+    /// by `photo_video_count`.
+    static func countLabel(_ counts: (photos: Int, videos: Int), strings: SiteStrings) -> String {
+        let photos = strings.count("photo_count", counts.photos)
+        guard counts.videos > 0 else { return photos }
+        let videos = strings.count("video_count", counts.videos)
+        return counts.photos == 0 ? videos : strings.text("photo_video_count", ["photos": photos, "videos": videos])
+    }
+
+    /// The photos and videos among `photos`.
+    func itemCounts(_ photos: [Int]) -> (photos: Int, videos: Int) {
+        let videos = photos.reduce(0) { $0 + (plan.photos[$1].photo.isVideo ? 1 : 0) }
+        return (photos.count - videos, videos)
+    }
+
+    /// ``countLabel(_:)`` of `photos`.
+    func itemCountLabel(_ photos: [Int]) -> String {
+        countLabel(itemCounts(photos))
+    }
+
+    /// The photos and videos of an album and all albums below it.
+    func totalCounts(_ index: Int) -> (photos: Int, videos: Int) {
+        plan.albums[index].albums.reduce(itemCounts(plan.albums[index].photos)) {
+            let child = totalCounts($1)
+            return ($0.photos + child.photos, $0.videos + child.videos)
+        }
+    }
+
+    func totalPhotos(_ index: Int) -> Int {
+        plan.albums[index].photos.count + plan.albums[index].albums.reduce(0) { $0 + totalPhotos($1) }
+    }
+}

@@ -1,0 +1,257 @@
+import Support
+import Foundation
+import Gallery
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The output folder's fingerprint (``BuildStamp/output``): every entry by path and kind and,
+/// for a regular file, its size and modification time (`fstatat` relative to its folder, in
+/// the walk that lists the folder), combined so that the order entries are listed in does not
+/// matter. A file deleted, added or changed in place (truncated, edited, even to the same size:
+/// its modification time changes) changes it. (A file given back its old time after a
+/// same-size edit, `touch -r`, is not seen; a copy with the same size and time is taken for
+/// the same file, as a backup restored with its times should be.)
+///
+/// Every folder is read and every file examined on each walk: a file changed in place leaves
+/// its folder's times as they were, so no folder can be skipped. (Earlier releases skipped the
+/// folders whose times were unchanged, and so missed a page edited in the site.)
+///
+/// With each folder's sums the walk keeps, when asked, the hash of each of its regular files
+/// (``Folder/files``): what the end of a build records in the catalog
+/// (``Catalog/recordOutputState(_:)``), so that the next full build can tell which files were
+/// changed since (``changedFiles``) and make them again.
+///
+/// A file changed within the same tick of the file system's clock as the end of the build that
+/// made it, to the same size and in place, may keep its time: such a change is not seen (as
+/// Git's "racily clean" entries). Changes of another size, or made later, are.
+struct OutputStamp: Sendable {
+    /// What a walk found in one folder.
+    struct Folder: Sendable, Equatable {
+        /// The sums over its own entries: the two hash totals and their number.
+        var sums: [UInt64]
+        /// The first hash of each of its regular files (path, size and modification time), ascending; empty
+        /// unless the walk was asked to keep them.
+        var files: [UInt64]
+        /// The names of its sub-folders.
+        var subfolders: [String]
+    }
+
+    /// The fingerprint.
+    let hex: String
+    /// Every folder's record by path relative to the root ("" for the root).
+    let folders: [String: Folder]
+    /// With a `reference`: the site-relative paths of the regular files that are not as the
+    /// reference recorded them (changed, replaced or new since), in the folders whose sums
+    /// differ from the reference's; a folder the reference does not have counts as changed.
+    let changedFiles: [String]
+
+    /// Walks `root`, the root's sub-folders `jobs` at a time. With `keepFiles`, keeps each
+    /// folder's files' hashes (``Folder/files``); with `reference` (an earlier walk's folders,
+    /// kept with their files), finds the files changed since (``changedFiles``). Nil when a
+    /// folder cannot be read.
+    init?(root: String, jobs: Int = 1, keepFiles: Bool = false, reference: [String: Folder]? = nil) {
+        let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var top = Walk(keepFiles: keepFiles, reference: reference)
+        guard let subfolders = top.visit(descriptor, path: "", subtrees: false) else { return nil }
+        // (The root's sub-folders are walked `jobs` at a time, each on its own.)
+        let parts = parallelMap(subfolders, jobs: max(1, jobs)) { name -> Walk? in
+            let child = openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard child >= 0 else { return nil }
+            defer { close(child) }
+            var walk = Walk(keepFiles: keepFiles, reference: reference)
+            return walk.visit(child, path: name, subtrees: true) == nil ? nil : walk
+        }
+        for part in parts {
+            guard let part else { return nil }
+            top.merge(part)
+        }
+        hex = TreeFingerprint.hex(first: top.sums[0], second: top.sums[1], count: top.sums[2])
+        folders = top.folders
+        changedFiles = top.changed
+    }
+
+    /// The sums and records of part of the tree.
+    private struct Walk: Sendable {
+        let keepFiles: Bool
+        let reference: [String: Folder]?
+        var sums: [UInt64] = [0, 0, 0]
+        var folders: [String: Folder] = [:]
+        var changed: [String] = []
+
+        init(keepFiles: Bool, reference: [String: Folder]?) {
+            self.keepFiles = keepFiles
+            self.reference = reference
+        }
+
+        mutating func merge(_ other: Walk) {
+            add(other.sums)
+            folders.merge(other.folders) { $1 }
+            changed += other.changed
+        }
+
+        mutating func add(_ other: [UInt64]) {
+            for index in 0..<3 { sums[index] = sums[index] &+ other[index] }
+        }
+
+        /// Adds the open folder `descriptor` (left open) at `path`, and with `subtrees` its
+        /// sub-folders; returns the names of its sub-folders, or nil when a folder cannot be read.
+        mutating func visit(_ descriptor: Int32, path: String, subtrees: Bool) -> [String]? {
+            let known = reference?[path]
+            // (With a reference, the files' hashes are needed to compare the folder's.)
+            guard let listed = Self.list(descriptor, path: path, keepFiles: keepFiles || reference != nil) else { return nil }
+            if reference != nil, known?.sums != listed.record.sums {
+                let before = Set(known?.files ?? [])
+                let prefix = path.isEmpty ? "" : path + "/"
+                for (hash, name) in zip(listed.record.files, listed.names) where !before.contains(hash) {
+                    changed.append(prefix + name)
+                }
+            }
+            var record = listed.record
+            if !keepFiles { record.files = [] }
+            folders[path] = record
+            add(record.sums)
+            // (Without `subtrees`, the caller walks the sub-folders.)
+            guard subtrees else { return record.subfolders }
+            for name in record.subfolders {
+                let child = openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                guard child >= 0 else { return nil }
+                defer { close(child) }
+                guard visit(child, path: path + "/" + name, subtrees: true) != nil else { return nil }
+            }
+            return record.subfolders
+        }
+
+        /// The record of the open folder `descriptor` at `path` (a duplicate of the descriptor
+        /// is read; the descriptor stays open): the sums over its entries, each regular file's
+        /// size and time included, and with `keepFiles` its files' hashes, ascending, with their
+        /// names in the same order. (A sub-folder whose name is not UTF-8 is counted as an entry
+        /// but not walked: it is not the tool's, and nothing the tool makes is inside it.)
+        private static func list(_ descriptor: Int32, path: String, keepFiles: Bool) -> (record: Folder, names: [String])? {
+            let copy = dup(descriptor)
+            guard copy >= 0, let directory = fdopendir(copy) else {
+                if copy >= 0 { close(copy) }
+                return nil
+            }
+            defer { closedir(directory) }
+            // (`readdir` goes on from where a read of the same open folder left off.)
+            rewinddir(directory)
+            // The FNV-1a state after the folder's path, once per folder: each entry goes on from it.
+            var base: UInt64 = 0xcbf2_9ce4_8422_2325
+            if !path.isEmpty {
+                for byte in path.utf8 { base = (base ^ UInt64(byte)) &* OutputStamp.fnvPrime }
+                base = (base ^ UInt64(UInt8(ascii: "/"))) &* OutputStamp.fnvPrime
+            }
+            var sums: [UInt64] = [0, 0, 0]
+            var subfolders: [String] = []
+            var files: [(hash: UInt64, name: String)] = []
+            while let entry = readdir(directory) {
+                let name = directoryEntryName(entry)
+                if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
+                var kind = directoryEntryType(entry)
+                var status: stat?
+                if kind == UInt8(DT_REG) || kind == UInt8(DT_UNKNOWN) {
+                    // A file that is gone since it was listed is left out (as if listed later).
+                    guard let found = directoryEntryStatus(name, in: directory, followingLinks: false) else { continue }
+                    if kind == UInt8(DT_UNKNOWN) { kind = FileStatus(found).kind.directoryEntryType }
+                    if kind == UInt8(DT_REG) { status = found }
+                }
+                let (a, b) = OutputStamp.entryHashes(base: base, name: name, kind: kind, status: status)
+                sums[0] = sums[0] &+ a
+                sums[1] = sums[1] &+ b
+                sums[2] += 1
+                if keepFiles, kind == UInt8(DT_REG) { files.append((a, String(decoding: name, as: UTF8.self))) }
+                if kind == UInt8(DT_DIR), let text = String(validating: name, as: UTF8.self) { subfolders.append(text) }
+            }
+            files.sort { $0.hash < $1.hash }
+            return (Folder(sums: sums, files: files.map(\.hash), subfolders: subfolders), files.map(\.name))
+        }
+    }
+
+    private static let fnvPrime: UInt64 = 0x0000_0100_0000_01B3
+
+    /// One entry's two hashes, summed into the fingerprint: the FNV-1a hash of its path (`base`,
+    /// the state after its folder's path and a `/`, fed with `name`), a 0 and its kind, with a
+    /// regular file's size and modification time (`status`) mixed in a word at a time; and a mix of
+    /// that hash (SplitMix64's finaliser). (Word by word rather than byte by byte: this is done
+    /// for each of a large site's half a million files in every no-op rebuild.)
+    static func entryHashes(base: UInt64, name: [UInt8], kind: UInt8, status: stat?) -> (UInt64, UInt64) {
+        var a = base
+        for byte in name { a = (a ^ UInt64(byte)) &* fnvPrime }
+        a = (a ^ 0) &* fnvPrime
+        a = (a ^ UInt64(kind)) &* fnvPrime
+        if let status {
+            func mix(_ value: Int64) {
+                a = (a ^ UInt64(bitPattern: value)) &* 0x9e37_79b9_7f4a_7c15
+                a ^= a >> 29
+            }
+            // Size and modification time only: a site restored from a backup that keeps times
+            // (other inodes, other change times) is not taken for changed and made again.
+            mix(Int64(status.st_size))
+            mix(Int64(status.st_mtim.tv_sec))
+            mix(Int64(status.st_mtim.tv_nsec))
+        }
+        var b = a &+ 0x9e37_79b9_7f4a_7c15
+        b = (b ^ (b >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        b = (b ^ (b >> 27)) &* 0x94d0_49bb_1331_11eb
+        b ^= b >> 31
+        return (a, b)
+    }
+
+    // MARK: Records
+
+    /// What the records begin with: records of another version (whose hashes are made another
+    /// way) are not read, and then no file is taken for changed.
+    static let recordsHeader = Array("cascade output state 3\n".utf8)
+
+    /// The folders' records (with their files) as bytes, for the catalog: ``recordsHeader``,
+    /// then per folder its path's length and UTF-8, its three sums, the number of its files and
+    /// their hashes (little endian). Sub-folders are not kept (a record read back is only
+    /// compared with).
+    static func encode(_ folders: [String: Folder]) -> [UInt8] {
+        var bytes = recordsHeader
+        bytes.reserveCapacity(folders.values.reduce(0) { $0 + 40 + 8 * $1.files.count })
+        func put(_ value: UInt64) {
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        for (path, folder) in folders.sorted(by: { $0.key < $1.key }) {
+            let name = Array(path.utf8)
+            put(UInt64(name.count))
+            bytes += name
+            for sum in folder.sums { put(sum) }
+            put(UInt64(folder.files.count))
+            for hash in folder.files { put(hash) }
+        }
+        return bytes
+    }
+
+    /// The records `encode` wrote; nil when the bytes are not such records.
+    static func decode(_ bytes: [UInt8]) -> [String: Folder]? {
+        guard bytes.starts(with: recordsHeader) else { return nil }
+        var folders: [String: Folder] = [:]
+        var offset = recordsHeader.count
+        func take() -> UInt64? {
+            guard offset + 8 <= bytes.count else { return nil }
+            var value: UInt64 = 0
+            for index in 0..<8 { value |= UInt64(bytes[offset + index]) << (8 * index) }
+            offset += 8
+            return value
+        }
+        while offset < bytes.count {
+            guard let length = take(), length <= bytes.count - offset else { return nil }
+            let path = String(decoding: bytes[offset..<offset + Int(length)], as: UTF8.self)
+            offset += Int(length)
+            guard let a = take(), let b = take(), let count = take(), let number = take(), number <= (bytes.count - offset) / 8 else { return nil }
+            var files: [UInt64] = []
+            files.reserveCapacity(Int(number))
+            for _ in 0..<number { files.append(take()!) }
+            folders[path] = Folder(sums: [a, b, count], files: files, subfolders: [])
+        }
+        return folders
+    }
+}
