@@ -72,14 +72,15 @@ SENT = []  # (path, bytes) of each response, in order
 
 def counting_server(folder, script=None):
     """A loopback HTTP server of `folder` (as python3 -m http.server) that logs what it sends;
-    with `script`, that file is served as `assets/search.js`."""
+    with `script`, that file is served as `assets/search-box.js` (the box's code; `search.js`
+    is only its loader since issue 34's split)."""
     import functools
     import http.server
     import threading
 
     class Handler(http.server.SimpleHTTPRequestHandler):
         def translate_path(self, path):
-            if script and path.split("?")[0].endswith("/assets/search.js"):
+            if script and path.split("?")[0].endswith("/assets/search-box.js"):
                 return str(script)
             return super().translate_path(path)
 
@@ -162,7 +163,7 @@ def main():
     parser.add_argument("--skip-browser", action="store_true", help="only the indexing")
     parser.add_argument("--queries", type=int, default=4)
     parser.add_argument("--window", default="1440x900", help="the browser window's size (390x844: a phone's)")
-    parser.add_argument("--search-js", help="serve this file as assets/search.js (to compare versions)")
+    parser.add_argument("--search-box-js", help="serve this file as assets/search-box.js (to compare versions)")
     arguments = parser.parse_args()
     work = pathlib.Path(arguments.work)
     SITE = site = work / "site"
@@ -180,7 +181,7 @@ def main():
     vocabulary = search.words(5000, rng)  # the corpus's vocabulary (search.make_corpus's seed)
     rng = random.Random(7)
     queries = [rng.choice(vocabulary) for _ in range(arguments.queries)]
-    server, base = counting_server(site, arguments.search_js)
+    server, base = counting_server(site, arguments.search_box_js)
     worst = {"kb": 0.0, "gz": 0.0, "ms": 0.0, "later_kb": 0.0}
     try:
         for number, query in enumerate(queries):
