@@ -252,3 +252,28 @@ def test_search_box_and_lightbox_credits_speak_the_language(searchable_sites, dr
     driver.get(base + "bretagne/index.html#photo=plage")
     wait_until(driver, "window.cascadeViewer && " + OPEN)
     wait_until(driver, f"document.querySelector('.lb-credit').textContent === {json.dumps(credit)}", 30)
+
+
+@pytest.mark.parametrize("language", ["fr", "ar"])
+def test_search_results_arrow_keys_and_details_follow_the_direction(searchable_sites, driver, language):
+    """Right to left the second result is at the left of the first: ArrowLeft goes to it (it went
+    back to the box); and each of a result's album and date is isolated, so that a Latin album
+    name beside an Arabic date does not run into it."""
+    base = searchable_sites[language]
+    driver.set_window_size(1440, 900)
+    driver.get(base + "bretagne/index.html")
+    wait_until(driver, "!document.querySelector('form.site-search').hidden")
+    box = driver.find_element("css selector", "#site-search-input")
+    box.click()
+    box.send_keys("x-t4")
+    wait_until(driver, "document.querySelectorAll('.search-grid a').length === 2", 30)
+    box.send_keys(Keys.ARROW_DOWN)
+    wait_until(driver, "document.activeElement === document.querySelector('.search-grid a')")
+    driver.switch_to.active_element.send_keys(Keys.ARROW_LEFT if language == "ar" else Keys.ARROW_RIGHT)
+    wait_until(driver, "document.activeElement === document.querySelectorAll('.search-grid a')[1]")
+    place = driver.execute_script("""const [a, b] = document.querySelectorAll('.search-grid a');
+        return {secondAtLeft: b.getBoundingClientRect().left < a.getBoundingClientRect().left,
+                details: document.querySelector('.search-meta').textContent};""")
+    assert place["secondAtLeft"] == (language == "ar"), place
+    isolated = "\u2068" in place["details"] and "\u2069" in place["details"]
+    assert isolated == (language == "ar"), place

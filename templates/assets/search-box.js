@@ -234,7 +234,11 @@
     title.textContent = meta.title || "";
     const details = document.createElement("span");
     details.className = "search-meta";
-    details.textContent = [meta.album, meta.date].filter(Boolean).join(" · ");
+    // On a right-to-left page the album and the date are each isolated (FSI … PDI), as in the
+    // lightbox's credit line: a Latin album name beside an Arabic date ran together with it.
+    const rtl = getComputedStyle(grid).direction === "rtl";
+    details.textContent = [meta.album, meta.date].filter(Boolean)
+      .map(function (text) { return rtl ? "\u2068" + text + "\u2069" : text; }).join(" · ");
     link.append(title, details);
     link.addEventListener("click", function () { panel.hidden = true; });
     li.appendChild(link);
@@ -248,7 +252,9 @@
     if (at < 0) return;
     let columns = 1;
     while (columns < links.length && links[columns].offsetTop === links[0].offsetTop) columns += 1;
-    const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns }[key];
+    // Right to left the next result is at the left: ArrowLeft goes to it.
+    const ahead = getComputedStyle(grid).direction === "rtl" ? -1 : 1;
+    const step = { ArrowRight: ahead, ArrowLeft: -ahead, ArrowDown: columns, ArrowUp: -columns }[key];
     const to = at + step;
     if (to >= 0 && to < links.length) links[to].focus();
     else if (to < 0) input.focus();
