@@ -197,17 +197,28 @@ def searchable_sites(tmp_path_factory):
         yield {"fr": french, "ar": arabic}
 
 
-# (language, "1 found", "none found", filter labels, "any", the lightbox's credit line)
+# (language, "1 found", "none found", the filters' button, filter labels, "any", the lightbox's credit line)
 SEARCH_WORDS = [
-    ("fr", "1 photo trouvée.", "Aucune photo trouvée.", ["Année", "Album", "Appareil", "Personne", "Lieu"], "Indifférent",
-     "Par Jq Vx · Avec Maëlle Ruz · Plévenon"),
-    ("ar", "عُثر على صورة واحدة.", "لم يُعثر على أي صورة.", ["السنة", "الألبوم", "الكاميرا", "الشخص", "المكان"], "الكل",
-     "تصوير: \u2068Jq Vx\u2069 · مع \u2068Maëlle Ruz\u2069 · \u2068Plévenon\u2069"),
+    ("fr", "1 photo trouvée.", "Aucune photo trouvée.", "Filtres", ["Année", "Album", "Appareil", "Personne", "Lieu"],
+     "Indifférent", "Par Jq Vx · Avec Maëlle Ruz · Plévenon"),
+    ("ar", "عُثر على صورة واحدة.", "لم يُعثر على أي صورة.", "عوامل التصفية", ["السنة", "الألبوم", "الكاميرا", "الشخص", "المكان"],
+     "الكل", "تصوير: \u2068Jq Vx\u2069 · مع \u2068Maëlle Ruz\u2069 · \u2068Plévenon\u2069"),
 ]
 
+# Where the filters' button and the first filter sit in the results panel: their distances from
+# the panel's left and right edges (inside its padding), and the first filter's side of the last.
+TOGGLE_PLACE = """const panel = document.querySelector('.search-panel').getBoundingClientRect();
+    const pad = parseFloat(getComputedStyle(document.querySelector('.search-panel')).paddingLeft);
+    const toggle = document.querySelector('.search-filter-toggle').getBoundingClientRect();
+    const filters = document.querySelectorAll('.search-filters label');
+    const first = filters[0].getBoundingClientRect(), last = filters[filters.length - 1].getBoundingClientRect();
+    return {left: toggle.left - panel.left - pad, right: panel.right - pad - toggle.right,
+            firstLeftOfLast: first.left < last.left};"""
 
-@pytest.mark.parametrize("language,one,none,labels,any_value,credit", SEARCH_WORDS, ids=["fr", "ar"])
-def test_search_box_and_lightbox_credits_speak_the_language(searchable_sites, driver, language, one, none, labels, any_value, credit):
+
+@pytest.mark.parametrize("language,one,none,toggle_text,labels,any_value,credit", SEARCH_WORDS, ids=["fr", "ar"])
+def test_search_box_and_lightbox_credits_speak_the_language(searchable_sites, driver, language, one, none, toggle_text,
+                                                           labels, any_value, credit):
     base = searchable_sites[language]
     driver.set_window_size(1440, 900)
     driver.get(base + "bretagne/index.html")
@@ -217,6 +228,17 @@ def test_search_box_and_lightbox_credits_speak_the_language(searchable_sites, dr
     box.send_keys("sandcastle")
     wait_until(driver, f"document.querySelector('.search-status').textContent === {json.dumps(one)}"
                        " && document.querySelectorAll('.search-grid a').length === 1", 30)
+    # The filters are behind their button, named in the page's language, at the panel's start
+    # (its right in Arabic); the filters it opens run from that side too.
+    toggle = driver.find_element("css selector", ".search-filter-toggle")
+    assert toggle.is_displayed() and toggle.text == toggle_text
+    toggle.click()
+    wait_until(driver, f"document.querySelectorAll('.search-filters select').length === {len(labels)}", 30)
+    place = driver.execute_script(TOGGLE_PLACE)
+    if language == "ar":
+        assert abs(place["right"]) < 2 and place["left"] > 100 and not place["firstLeftOfLast"], place
+    else:
+        assert abs(place["left"]) < 2 and place["right"] > 100 and place["firstLeftOfLast"], place
     shown = driver.execute_script("""return {
         labels: Array.from(document.querySelectorAll('.search-filters label > span')).map(s => s.textContent),
         any: Array.from(document.querySelectorAll('.search-filters select')).map(s => s.options[0].text),
@@ -230,3 +252,28 @@ def test_search_box_and_lightbox_credits_speak_the_language(searchable_sites, dr
     driver.get(base + "bretagne/index.html#photo=plage")
     wait_until(driver, "window.cascadeViewer && " + OPEN)
     wait_until(driver, f"document.querySelector('.lb-credit').textContent === {json.dumps(credit)}", 30)
+
+
+@pytest.mark.parametrize("language", ["fr", "ar"])
+def test_search_results_arrow_keys_and_details_follow_the_direction(searchable_sites, driver, language):
+    """Right to left the second result is at the left of the first: ArrowLeft goes to it (it went
+    back to the box); and each of a result's album and date is isolated, so that a Latin album
+    name beside an Arabic date does not run into it."""
+    base = searchable_sites[language]
+    driver.set_window_size(1440, 900)
+    driver.get(base + "bretagne/index.html")
+    wait_until(driver, "!document.querySelector('form.site-search').hidden")
+    box = driver.find_element("css selector", "#site-search-input")
+    box.click()
+    box.send_keys("x-t4")
+    wait_until(driver, "document.querySelectorAll('.search-grid a').length === 2", 30)
+    box.send_keys(Keys.ARROW_DOWN)
+    wait_until(driver, "document.activeElement === document.querySelector('.search-grid a')")
+    driver.switch_to.active_element.send_keys(Keys.ARROW_LEFT if language == "ar" else Keys.ARROW_RIGHT)
+    wait_until(driver, "document.activeElement === document.querySelectorAll('.search-grid a')[1]")
+    place = driver.execute_script("""const [a, b] = document.querySelectorAll('.search-grid a');
+        return {secondAtLeft: b.getBoundingClientRect().left < a.getBoundingClientRect().left,
+                details: document.querySelector('.search-meta').textContent};""")
+    assert place["secondAtLeft"] == (language == "ar"), place
+    isolated = "\u2068" in place["details"] and "\u2069" in place["details"]
+    assert isolated == (language == "ar"), place

@@ -2,7 +2,12 @@
    index is Pagefind's: pagefind.js is loaded on first use (focus, or a key typed) and asked
    through its JavaScript API; results come as the query is typed, as a grid of the site's own
    tile images with title, album and date, and a result opens the photo in its album's lightbox.
-   The filters are those the index holds (year, album, camera, and any the build adds). */
+   The filters are those the index holds (year, album, camera, and any the build adds).
+   At 100,000 photos (BENCHMARKS.md, "Search") four things keep a query quick: one Pagefind
+   search at a time, and only the latest query typed while one runs; a query of one or two
+   letters (thousands of photos, up to seconds to rank there) run only when the typing pauses;
+   the fragment files of only the results on the first screen; the filters' files (hundreds
+   of kilobytes there, each a list of every photo) fetched only when the filters are opened. */
 (function () {
   "use strict";
   const form = document.querySelector("form.site-search");
@@ -13,13 +18,16 @@
   const grid = form.querySelector(".search-grid");
   const more = form.querySelector(".search-more");
   const filterBox = form.querySelector(".search-filters");
+  const filterToggle = form.querySelector(".search-filter-toggle");
   // The site's root folder: result paths in the index are from there.
   const root = new URL("./", new URL(form.getAttribute("data-root"), window.location.href));
   const bundle = new URL(form.getAttribute("data-pagefind"), window.location.href);
   // Filters in this order first, then any other the index holds; their labels are the
   // strings search_filter_<name>.
   const KNOWN = ["year", "album", "camera", "person", "place"];
-  const PAGE = 24;  // results shown at once: each needs its own small fragment file
+  const PAGE = 24;  // results "More photos" adds: each needs its own small fragment file
+  const DEBOUNCE = 80;  // ms without a key before a query typed runs
+  const PAUSE = 500;  // ms without a key before a query of one letter runs (two: half)
 
   /** The box's words: English here, replaced by the page's own (the `search_` strings of the
    *  theme's i18n/<language>.yml, in `<script type="application/json" id="cascade-search-strings">`,
@@ -64,17 +72,19 @@
   }
 
   let loading = null;
-  let generation = 0;
+  let filtersLoading = null;
+  let generation = 0;  // bumped by every change of the query: an older query's results are not shown
+  let timer = 0;
+  let running = null;  // the Pagefind search under way, if any
   let results = [];
   let shown = 0;
 
-  /** pagefind.js, imported and initialised once, its filters laid out. */
+  /** pagefind.js, imported and initialised once. */
   function load() {
     if (!loading) {
       loading = import(bundle.href).then(async function (pagefind) {
         await pagefind.options({ baseUrl: root.pathname, excerptLength: 16 });
         await pagefind.init();
-        buildFilters(await pagefind.filters());
         return pagefind;
       });
       loading.catch(function () {
@@ -83,6 +93,15 @@
       });
     }
     return loading;
+  }
+
+  /** The filters, laid out once (when they are first opened: see the top). */
+  function loadFilters() {
+    if (!filtersLoading) {
+      filtersLoading = load().then(function (pagefind) { return pagefind.filters(); }).then(buildFilters);
+      filtersLoading.catch(function () { filtersLoading = null; });
+    }
+    return filtersLoading;
   }
 
   function buildFilters(filters) {
@@ -102,7 +121,7 @@
       const values = Object.keys(filters[name]);
       values.sort(name === "year" ? function (a, b) { return b.localeCompare(a); } : function (a, b) { return a.localeCompare(b); });
       for (const value of values) select.appendChild(new Option(value + " (" + number(filters[name][value]) + ")", value));
-      select.addEventListener("change", function () { search(true); });
+      select.addEventListener("change", function () { queryChanged(true); });
       label.append(caption, select);
       filterBox.appendChild(label);
     }
@@ -114,42 +133,86 @@
     return chosen;
   }
 
-  /** Runs the query; `now` skips Pagefind's debounce (Enter, a filter changed). */
-  async function search(now) {
-    const term = input.value.trim();
-    const filters = chosenFilters();
+  /** The query changed: runs it now (Enter, a filter changed) or once no key came for a moment. */
+  function queryChanged(now) {
     const mine = ++generation;
-    if (!term && Object.keys(filters).length === 0) {
+    clearTimeout(timer);
+    const term = input.value.trim();
+    if (!term && Object.keys(chosenFilters()).length === 0) {
       results = [];
       grid.textContent = "";
       more.hidden = true;
       status.textContent = "";
-      if (!filterBox.querySelector("select")) panel.hidden = true;
+      if (filterBox.hidden || !filterBox.querySelector("select")) panel.hidden = true;
       return;
     }
     panel.hidden = false;
-    let pagefind;
-    try { pagefind = await load(); } catch (error) { return; }
-    if (mine !== generation) return;
-    const options = { filters: filters };
-    const found = now ? await pagefind.search(term || null, options) : await pagefind.debouncedSearch(term || null, options, 80);
-    if (found === null || mine !== generation) return;  // a later query is on its way
-    results = found.results;
-    shown = 0;
-    grid.textContent = "";
-    await showMore(mine);
+    if (now) {
+      search(mine);
+      return;
+    }
+    // A word's first letters match thousands of photos in a large library and take Pagefind
+    // long to rank: they are searched only when the typing stops there. From three letters
+    // the index chunks the word needs are fetched while the typing goes on.
+    const letters = Array.from(term).length;
+    if (letters >= 3) load().then(function (pagefind) { if (mine === generation) pagefind.preload(term, { filters: chosenFilters() }); }, function () {});
+    timer = setTimeout(function () { search(mine); }, letters < 2 ? PAUSE : letters < 3 ? PAUSE / 2 : DEBOUNCE);
   }
 
-  /** Shows the next results. */
-  async function showMore(mine) {
-    const page = await Promise.all(results.slice(shown, shown + PAGE).map(function (result) { return result.data(); }));
+  /** Runs query `mine` (unless a later one came), after the search under way if any. */
+  async function search(mine) {
+    let pagefind;
+    try { pagefind = await load(); } catch (error) { return; }
+    while (running) {
+      try { await running; } catch (error) { /* that query's failure is its own */ }
+      if (mine !== generation) return;
+    }
     if (mine !== generation) return;
+    const term = input.value.trim();
+    const found = running = pagefind.search(term || null, { filters: chosenFilters() });
+    let answer;
+    try { answer = await found; } finally { if (running === found) running = null; }
+    if (mine !== generation) return;
+    const page = await fetchData(answer.results, 0, firstScreen());
+    if (mine !== generation) return;
+    results = answer.results;
+    shown = 0;
+    grid.textContent = "";
+    show(page);
+    // (A theme's header without the toggle gets the filters with the first results.)
+    if (filterToggle) filterToggle.hidden = false;
+    else loadFilters().catch(function () {});
+  }
+
+  /** How many results fill the panel's first screen (at least a row, at most PAGE). */
+  function firstScreen() {
+    const columns = getComputedStyle(grid).gridTemplateColumns.split(" ");
+    const width = parseFloat(columns[0]);
+    if (!/px$/.test(columns[0]) || !(width > 0)) return PAGE;  // (not laid out)
+    const height = Math.min(window.innerHeight * 0.8, 900);
+    const rows = Math.ceil(height / (width + 50));
+    return Math.max(columns.length, Math.min(PAGE, columns.length * rows));
+  }
+
+  /** The data of `count` results from `from`. */
+  function fetchData(list, from, count) {
+    return Promise.all(list.slice(from, from + count).map(function (result) { return result.data(); }));
+  }
+
+  function show(page) {
     for (const data of page) grid.appendChild(item(data));
     shown += page.length;
     more.hidden = shown >= results.length;
     const count = results.length;
     status.textContent = count === 0 ? say("search_none") : say("search_found", { count: count });
     panel.hidden = false;
+  }
+
+  /** Shows the next results. */
+  async function showMore() {
+    const mine = generation;
+    const page = await fetchData(results, shown, PAGE);
+    if (mine === generation) show(page);
   }
 
   function item(data) {
@@ -171,7 +234,11 @@
     title.textContent = meta.title || "";
     const details = document.createElement("span");
     details.className = "search-meta";
-    details.textContent = [meta.album, meta.date].filter(Boolean).join(" · ");
+    // On a right-to-left page the album and the date are each isolated (FSI … PDI), as in the
+    // lightbox's credit line: a Latin album name beside an Arabic date ran together with it.
+    const rtl = getComputedStyle(grid).direction === "rtl";
+    details.textContent = [meta.album, meta.date].filter(Boolean)
+      .map(function (text) { return rtl ? "\u2068" + text + "\u2069" : text; }).join(" · ");
     link.append(title, details);
     link.addEventListener("click", function () { panel.hidden = true; });
     li.appendChild(link);
@@ -185,16 +252,26 @@
     if (at < 0) return;
     let columns = 1;
     while (columns < links.length && links[columns].offsetTop === links[0].offsetTop) columns += 1;
-    const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns }[key];
+    // Right to left the next result is at the left: ArrowLeft goes to it.
+    const ahead = getComputedStyle(grid).direction === "rtl" ? -1 : 1;
+    const step = { ArrowRight: ahead, ArrowLeft: -ahead, ArrowDown: columns, ArrowUp: -columns }[key];
     const to = at + step;
     if (to >= 0 && to < links.length) links[to].focus();
     else if (to < 0) input.focus();
   }
 
   input.addEventListener("focus", function () { load().catch(function () {}); if (input.value.trim() || grid.firstChild) panel.hidden = false; });
-  input.addEventListener("input", function () { search(false); });
-  form.addEventListener("submit", function (event) { event.preventDefault(); search(true); });
-  more.addEventListener("click", function () { showMore(generation); });
+  input.addEventListener("input", function () { queryChanged(false); });
+  form.addEventListener("submit", function (event) { event.preventDefault(); queryChanged(true); });
+  more.addEventListener("click", function () { showMore(); });
+  if (filterToggle) {
+    filterToggle.addEventListener("click", function () {
+      const open = filterToggle.getAttribute("aria-expanded") !== "true";
+      filterToggle.setAttribute("aria-expanded", String(open));
+      filterBox.hidden = !open;
+      if (open) loadFilters().catch(function () {});
+    });
+  }
   form.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && !panel.hidden) {
       event.preventDefault();
@@ -215,6 +292,6 @@
   // key): with the box still in focus, Pagefind is loaded and a query typed meanwhile is run.
   if (document.activeElement === input) {
     load().catch(function () {});
-    if (input.value.trim()) search(true);
+    if (input.value.trim()) queryChanged(true);
   }
 })();

@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Search against issue 33's goals at scale, on a site built with search on (by default the one
+benchmarks/search.py makes and keeps in its work folder; --photos/--albums as there):
+
+- indexing: Pagefind run as cascade's search stage runs it (`python3 -m pagefind_bin --site VIEW
+  --output-path OUT --silent`, VIEW a folder of hard links to the site's photo pages, the only
+  pages with `data-pagefind-body`): wall and processor seconds and peak RSS (`wait4`), against
+  60 s and 400 MB;
+- in headless Chromium on loopback (a Python `http.server` that counts what it sends), for each
+  of a few queries typed into the box of a freshly opened album page (a new browser each, so
+  nothing is cached; one key every 120 ms, as a person types): what the search downloaded (all
+  of Pagefind's requests from the box's focus until the results are shown, then what follows
+  in the next 2 s, such as the filters), and the time from the last key to the results shown
+  (the results' count appearing), against 150 KB and 300 ms. Then, in the same page, a second
+  query: what a later query downloads.
+
+Bytes are as http.server sends them, uncompressed; "gzip host" is the same with the files a web
+host would compress (`.js`, `.json`; Pagefind's index files are gzipped by Pagefind itself)
+compressed by gzip -6.
+
+    swift build --product cascade
+    python3 benchmarks/search.py --albums 100 --photos 1000 --work /tmp/cascade-search   # builds it
+    python3 benchmarks/search_goals.py --work /tmp/cascade-search [--skip-index] [--skip-browser] [--window 390x844]
+"""
+import argparse
+import gzip
+import os
+import pathlib
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "Tests" / "browser"))
+sys.path.insert(0, str(REPO / "benchmarks"))
+import search  # noqa: E402 (its corpus's vocabulary, its counting server)
+
+GOALS = {"index_s": 60.0, "index_mib": 400.0, "query_kb": 150.0, "results_ms": 300.0}
+
+TYPE = """
+const [query, done] = [arguments[0], arguments[arguments.length - 1]];
+const input = document.querySelector('#site-search-input');
+const status = document.querySelector('.search-status');
+let typedAt = 0, typed = false;
+// The results of the whole query: the first change of the count after its last key (the
+// script never shows an earlier query's results once a later one is typed).
+const observer = new MutationObserver(() => {
+  if (!typed || !/\\d|No /.test(status.textContent)) return;
+  observer.disconnect();
+  fetch('/__results_shown');  // (the server's log: what came before the results, what after)
+  done({ms: performance.now() - typedAt, results: status.textContent,
+        shown: document.querySelectorAll('.search-grid li').length});
+});
+observer.observe(status, {childList: true, characterData: true, subtree: true});
+input.focus();
+input.value = '';
+let at = 0;
+(function next() {
+  input.value = query.slice(0, ++at);
+  if (at === query.length) { typedAt = performance.now(); typed = true; }
+  input.dispatchEvent(new Event('input'));
+  if (at < query.length) setTimeout(next, 120);
+})();
+"""
+
+
+SENT = []  # (path, bytes) of each response, in order
+
+
+def counting_server(folder, script=None):
+    """A loopback HTTP server of `folder` (as python3 -m http.server) that logs what it sends;
+    with `script`, that file is served as `assets/search-box.js` (the box's code; `search.js`
+    is only its loader since issue 34's split)."""
+    import functools
+    import http.server
+    import threading
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def translate_path(self, path):
+            if script and path.split("?")[0].endswith("/assets/search-box.js"):
+                return str(script)
+            return super().translate_path(path)
+
+        def copyfile(self, source, outputfile):
+            data = source.read()
+            outputfile.write(data)
+            SENT.append((self.path, len(data)))
+
+        def send_error(self, code, message=None, explain=None):
+            if self.path.startswith("/__results_shown"):
+                SENT.append((self.path, 0))
+            super().send_error(code, message, explain)
+
+        def log_message(self, *arguments):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def wait_for_mark(mark):
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        for at in range(mark, len(SENT)):
+            if SENT[at][0].startswith("/__results_shown"):
+                return at
+        time.sleep(0.02)
+    return len(SENT)
+
+
+def gzip_size(path, size):
+    if path.endswith((".js", ".json", ".css")):
+        local = SITE / path.split("?")[0].lstrip("/")
+        if local.is_file():
+            return len(gzip.compress(local.read_bytes(), 6))
+    return size
+
+
+def sent(mark, end=None):
+    files = [(path, size) for path, size in SENT[mark:end] if "/pagefind/" in path]
+    return files, sum(s for _, s in files), sum(gzip_size(p, s) for p, s in files)
+
+
+def describe(files):
+    return ", ".join(f"{p.split('/pagefind/')[1].split('?')[0]} {s / 1024:.0f}" for p, s in files if s > 4096)
+
+
+def measure_index(site, work):
+    view, out = work / "goals-view", work / "goals-bundle"
+    shutil.rmtree(view, ignore_errors=True)
+    shutil.rmtree(out, ignore_errors=True)
+    pages = 0
+    for album in sorted(site.iterdir()):
+        if not album.is_dir() or album.name == "pagefind":
+            continue
+        for page in album.glob("*.html"):
+            if 'data-pagefind-body' in page.read_text(encoding="utf-8", errors="replace")[:6000]:
+                (view / album.name).mkdir(parents=True, exist_ok=True)
+                os.link(page, view / album.name / page.name)
+                pages += 1
+    wall, user, system, rss, _ = search.run_measured(
+        [sys.executable, "-m", "pagefind_bin", "--site", str(view), "--output-path", str(out), "--silent"])
+    cpu = user + system
+    files = [p for p in out.rglob("*") if p.is_file()]
+    print(f"indexing {pages:,} photo pages: {wall:.1f} s wall, {cpu:.1f} processor s ({user:.1f} user + "
+          f"{system:.1f} system), {rss:.0f} MiB peak; bundle {len(files):,} files, "
+          f"{sum(p.stat().st_size for p in files) / 1e6:.1f} MB", flush=True)
+    print(f"  against the goals: processor s / 2 cores / 60 s = {cpu / 2 / GOALS['index_s']:.2f}, "
+          f"wall / 60 s = {wall / GOALS['index_s']:.2f}, peak / 400 MB = {rss / GOALS['index_mib']:.2f}", flush=True)
+    shutil.rmtree(view, ignore_errors=True)
+    shutil.rmtree(out, ignore_errors=True)
+
+
+def main():
+    global SITE
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--work", default="/tmp/cascade-search")
+    parser.add_argument("--skip-index", action="store_true", help="only the browser's measurements")
+    parser.add_argument("--skip-browser", action="store_true", help="only the indexing")
+    parser.add_argument("--queries", type=int, default=4)
+    parser.add_argument("--window", default="1440x900", help="the browser window's size (390x844: a phone's)")
+    parser.add_argument("--search-box-js", help="serve this file as assets/search-box.js (to compare versions)")
+    arguments = parser.parse_args()
+    work = pathlib.Path(arguments.work)
+    SITE = site = work / "site"
+    if not (site / "pagefind" / "pagefind-entry.json").is_file():
+        sys.exit(f"no site with a search index in {site}: run benchmarks/search.py --work {work} first")
+    photos = sum(1 for _ in site.glob("*/*.html")) - sum(1 for _ in site.glob("*/index.html"))
+    print(f"site {site}: about {photos:,} photo pages, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
+    if not arguments.skip_index:
+        measure_index(site, work)
+    if arguments.skip_browser:
+        return
+
+    from conftest import make_driver  # noqa: E402 (sets the test cache folder too)
+    rng = random.Random(33)
+    vocabulary = search.words(5000, rng)  # the corpus's vocabulary (search.make_corpus's seed)
+    rng = random.Random(7)
+    queries = [rng.choice(vocabulary) for _ in range(arguments.queries)]
+    server, base = counting_server(site, arguments.search_box_js)
+    worst = {"kb": 0.0, "gz": 0.0, "ms": 0.0, "later_kb": 0.0}
+    try:
+        for number, query in enumerate(queries):
+            driver = make_driver()
+            try:
+                driver.set_script_timeout(60)
+                driver.set_window_size(*map(int, arguments.window.split("x")))
+                driver.get(base + f"album-{number:03d}/index.html")
+                driver.execute_script("return 1")
+                mark = len(SENT)
+                result = driver.execute_async_script(TYPE, query)
+                shown_at = wait_for_mark(mark)
+                files, size, gz = sent(mark, shown_at)
+                time.sleep(2)
+                after, size_after, gz_after = sent(shown_at)
+                print(f"first query {query!r}: {result['results']} ({result['shown']} shown) {result['ms']:.0f} ms "
+                      f"after the last key; until then {size / 1024:.0f} KB ({gz / 1024:.0f} KB gzip host) in "
+                      f"{len(files)} files [{describe(files)} KB]; then {size_after / 1024:.0f} KB in {len(after)} files"
+                      + (f" [{describe(after)} KB]" if after else ""), flush=True)
+                worst["kb"] = max(worst["kb"], (size + size_after) / 1024)
+                worst["gz"] = max(worst["gz"], (gz + gz_after) / 1024)
+                worst["ms"] = max(worst["ms"], result["ms"])
+                second = queries[(number + 1) % len(queries)]
+                mark = len(SENT)
+                result = driver.execute_async_script(TYPE, second)
+                time.sleep(1)
+                files, size, _ = sent(mark)
+                print(f"  then {second!r} in the same page: {result['results']} {result['ms']:.0f} ms after the "
+                      f"last key, {size / 1024:.1f} KB in {len(files)} files", flush=True)
+                worst["later_kb"] = max(worst["later_kb"], size / 1024)
+                worst["ms"] = max(worst["ms"], result["ms"])
+            finally:
+                driver.quit()
+    finally:
+        server.shutdown()
+    print(f"against the goals (worst of {len(queries)}): first query {worst['kb']:.0f} KB / 150 KB = "
+          f"{worst['kb'] / GOALS['query_kb']:.2f} ({worst['gz']:.0f} KB with a gzip host: "
+          f"{worst['gz'] / GOALS['query_kb']:.2f}); a later query {worst['later_kb']:.0f} KB / 150 KB = "
+          f"{worst['later_kb'] / GOALS['query_kb']:.2f}; results {worst['ms']:.0f} ms / 300 ms = "
+          f"{worst['ms'] / GOALS['results_ms']:.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
