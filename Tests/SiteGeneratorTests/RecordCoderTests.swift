@@ -7,7 +7,8 @@ import Testing
 
 @testable import SiteGenerator
 
-@Suite("The catalog's record coder")
+/// The coder of the photo records of catalogs before version 6, which the migration to tables reads.
+@Suite("The catalog's old record coder")
 struct RecordCoderTests {
     static func record(sources: Bool, info: Bool, inode: UInt64? = 12_345_678_901) -> BuildManifest.PhotoRecord {
         let metadata = PhotoMetadata(dateTaken: "2024:07:14 10:11:12", description: "Dune, \"late\" — 東京 🎉", artist: nil, hasGPS: true)
@@ -27,7 +28,7 @@ struct RecordCoderTests {
             let data = try RecordCoder.encode(record)
             #expect(data.first != UInt8(ascii: "{"))
             #expect(try RecordCoder.decode(BuildManifest.PhotoRecord.self, from: data) == record)
-            #expect(Catalog.decodeRecord(data) == record)
+            #expect(OldPhotoRecords.decode(data) == record)
         }
     }
 
@@ -67,43 +68,6 @@ struct RecordCoderTests {
                              probeVersion: 2),
             sourcePath: "a/IMG_1.MOV")
         return record
-    }
-
-    @Test("the record's own reader gives what Codable gives, field for field, with every part there or none")
-    func ownReader() throws {
-        let full = Self.fullRecord()
-        var bare = Self.record(sources: false, info: false, inode: nil)
-        bare.changeTime = nil
-        for record in [full, bare] {
-            let data = try RecordCoder.encode(record)
-            let fast = try RecordCoder.decodeRecord(BuildManifest.PhotoRecord.self, from: data)
-            #expect(fast == record)
-            #expect(fast == (try RecordCoder.decode(BuildManifest.PhotoRecord.self, from: data)))
-        }
-        // Every optional field of the full record is there (a field added to a record type
-        // must be added to it too, and so to the record's own reader, or this fails).
-        func missing(_ value: Any, _ path: String) -> [String] {
-            let mirror = Mirror(reflecting: value)
-            if mirror.displayStyle == .optional { return mirror.children.first.map { missing($0.value, path) } ?? [path] }
-            guard mirror.displayStyle == .struct || mirror.displayStyle == .class else { return [] }
-            return mirror.children.flatMap { missing($0.value, path + "." + ($0.label ?? "?")) }
-        }
-        #expect(missing(full, "record") == [])
-        // The parts read one by one, so that a field read as nil shows which it is.
-        let fast = try RecordCoder.decodeRecord(BuildManifest.PhotoRecord.self, from: RecordCoder.encode(full))
-        #expect(fast.info?.metadata.camera == full.info?.metadata.camera)
-        #expect(fast.info?.metadata.keywords == ["sand", "東京", ""])
-        #expect(fast.info?.metadata.people == ["Jürgen Müller", "Ann"] && fast.info?.metadata.city == "Paris")
-        #expect(fast.video?.probe == full.video?.probe)
-        #expect(fast.sources == full.sources)
-        // A required field missing, or of another kind, is an error here too.
-        struct Missing: Codable { var size: Int; var modificationTime: Double }
-        #expect(throws: (any Error).self) {
-            try RecordCoder.decodeRecord(BuildManifest.PhotoRecord.self, from: RecordCoder.encode(Missing(size: 1, modificationTime: 2)))
-        }
-        struct BadFormat: Codable { var format: String; var pixelWidth = 1, pixelHeight = 1, orientation = 1, displayWidth = 1, displayHeight = 1; var metadata = ["hasGPS": false] }
-        #expect(try RecordCoder.decodeRecord(ImageInfo.self, from: RecordCoder.encode(BadFormat(format: "png"))).format == .png)
-        #expect(throws: (any Error).self) { try RecordCoder.decodeRecord(ImageInfo.self, from: RecordCoder.encode(BadFormat(format: "psd"))) }
     }
 
     @Test("extreme numbers and doubles keep every bit")
@@ -154,7 +118,7 @@ struct RecordCoderTests {
         let record = Self.record(sources: true, info: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        #expect(Catalog.decodeRecord(try encoder.encode(record)) == record)
+        #expect(OldPhotoRecords.decode(try encoder.encode(record)) == record)
     }
 
     @Test("a damaged or foreign record is not read, never read wrong")
@@ -163,13 +127,13 @@ struct RecordCoderTests {
         // Every truncation, and every single-byte change of the kind tags, fails or gives a
         // record that differs from nothing it should not: here, each truncation must fail.
         for length in 0..<data.count {
-            #expect(Catalog.decodeRecord(data.prefix(length)) == nil, "truncated to \(length) bytes")
+            #expect(OldPhotoRecords.decode(data.prefix(length)) == nil, "truncated to \(length) bytes")
         }
-        #expect(Catalog.decodeRecord(data + [0]) == nil)
-        #expect(Catalog.decodeRecord(Data([0xFF, 0x00, 0x13])) == nil)
+        #expect(OldPhotoRecords.decode(data + [0]) == nil)
+        #expect(OldPhotoRecords.decode(Data([0xFF, 0x00, 0x13])) == nil)
         // A record of another shape: a required field of the wrong kind.
         struct Other: Codable { var size: String }
-        #expect(Catalog.decodeRecord(try RecordCoder.encode(Other(size: "big"))) == nil)
+        #expect(OldPhotoRecords.decode(try RecordCoder.encode(Other(size: "big"))) == nil)
         // A field the type does not know is ignored; a required one missing is an error.
         struct Wider: Codable { var a: Int; var extra: String }
         struct Narrow: Codable, Equatable { var a: Int }
@@ -183,13 +147,13 @@ struct RecordCoderTests {
         var bytes: [UInt8] = []
         for _ in 0..<100_000 { bytes += [0x09, 0x01] }
         bytes.append(0x01)
-        #expect(Catalog.decodeRecord(Data(bytes)) == nil)
+        #expect(OldPhotoRecords.decode(Data(bytes)) == nil)
     }
 }
 
 @Suite("The catalog's upgrade")
 struct CatalogUpgradeTests {
-    @Test("a catalog of version 1 (JSON records) is rewritten once in the compact form; an unreadable record is dropped")
+    @Test("a catalog of version 1 (JSON records) becomes tables; an unreadable record is dropped")
     func upgrade() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-upgrade-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -220,9 +184,13 @@ struct CatalogUpgradeTests {
         #expect(warnings.isEmpty)
         #expect(snapshot.photos == ["a.jpg": record])
         #expect(snapshot.files == ["thumbs/a-400.jpg"])
-        let stored = try DatabaseQueue(path: path).read { db in try Data.fetchOne(db, sql: "SELECT record FROM photo WHERE path = 'a.jpg'") }
-        #expect(stored?.first != UInt8(ascii: "{"))
-        #expect(try stored.map { try RecordCoder.decode(BuildManifest.PhotoRecord.self, from: $0) } == record)
+        // Now in columns, its images in rows of their own.
+        let stored = try DatabaseQueue(path: path).read { db in
+            (try Row.fetchOne(db, sql: "SELECT content_hash, width, height FROM photo WHERE path = 'a.jpg'"),
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM photo_file WHERE photo = 'a.jpg'"))
+        }
+        #expect(stored.0 == ["content_hash": "0123456789abcdef", "width": 4032, "height": 3024])
+        #expect(stored.1 == 4)
     }
 
     @Test("a large catalog, read in ranges of paths on several connections, gives back every record, file and page")

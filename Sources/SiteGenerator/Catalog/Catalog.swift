@@ -261,20 +261,9 @@ final class Catalog: Sendable {
                 CREATE TABLE photo (path TEXT PRIMARY KEY NOT NULL, record BLOB NOT NULL) WITHOUT ROWID;
                 """)
         }
-        // Photo records were JSON before version 2; they are rewritten once in the compact form.
-        migrator.registerMigration("v2 compact records") { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT path, record FROM photo")
-            let update = try db.cachedStatement(sql: "UPDATE photo SET record = ? WHERE path = ?")
-            let delete = try db.cachedStatement(sql: "DELETE FROM photo WHERE path = ?")
-            for row in rows {
-                let path: String = row[0]
-                if let record = Catalog.decodeRecord(row[1]) {
-                    try update.execute(arguments: [try RecordCoder.encode(record), path])
-                } else {
-                    try delete.execute(arguments: [path])
-                }
-            }
-        }
+        // Photo records were JSON before version 2, rewritten then in a compact binary form;
+        // both are read once by the migration to tables ("v6 tables"), which now does this one's work.
+        migrator.registerMigration("v2 compact records") { _ in }
         // What the last complete build found and made, with its stamp (``BuildStamp``).
         migrator.registerMigration("v3 last build") { db in
             try db.execute(sql: "CREATE TABLE last_build (id INTEGER PRIMARY KEY CHECK (id = 1), summary BLOB NOT NULL)")
@@ -287,6 +276,21 @@ final class Catalog: Sendable {
         // Cascade's mark, which tells its catalogs from other databases (``whatIsThere(_:)``).
         migrator.registerMigration("v5 mark") { db in
             try db.execute(sql: "PRAGMA application_id = \(Catalog.applicationID)")
+        }
+        // The photos as tables of plain columns (``CatalogPhoto``, ``CatalogPhotoFile``): each
+        // record of the earlier form is read once, with the coder that wrote it; one that cannot
+        // be read is left out (its photo is made anew, its files stay listed as the tool's).
+        migrator.registerMigration("v6 tables") { db in
+            try db.execute(sql: "ALTER TABLE photo RENAME TO photo_v5")
+            try db.execute(sql: CatalogPhoto.createSQL)
+            try db.execute(sql: CatalogPhotoFile.createSQL)
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, record FROM photo_v5")
+            while let row = try rows.next() {
+                let path: String = row[0]
+                guard let bytes = row[1] as Data?, let record = OldPhotoRecords.decode(bytes) else { continue }
+                try Catalog.insert(record, path: path, db)
+            }
+            try db.execute(sql: "DROP TABLE photo_v5")
         }
         // Reads the database once: a file that is not SQLite fails here, not in the middle of a build.
         if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
@@ -382,19 +386,7 @@ final class Catalog: Sendable {
                             while let row = try rows.next() { pages[row[0]] = row[1] as String }
                             return .filesAndPages(files, wantsSet ? Set(files) : [], pages)
                         case .photos(let from, let to):
-                            // A record that cannot be decoded is left out (its photo is made anew).
-                            var records: [(String, Boxed<BuildManifest.PhotoRecord>)] = []
-                            let rows = try Row.fetchCursor(
-                                db, sql: "SELECT path, record FROM photo WHERE (?1 IS NULL OR path >= ?1) AND (?2 IS NULL OR path < ?2)",
-                                arguments: [from, to])
-                            while let row = try rows.next() {
-                                let bytes: Data = row[1]
-                                if let record = Self.decodeRecord(bytes) { records.append((row[0], Boxed(wrappedValue: record))) }
-                            }
-                            // Into the records as each range is done, while the others are decoded.
-                            photos.withLock { photos in
-                                for (path, record) in records { photos.set(path, boxed: record) }
-                            }
+                            try Self.readPhotos(db, from: from, to: to, into: photos)
                             return .photos
                         }
                     }
@@ -426,11 +418,49 @@ final class Catalog: Sendable {
         return try DatabaseQueue(path: path, configuration: configuration)
     }
 
-    /// A photo record as the catalog stores it: in ``RecordCoder``'s form, or as JSON (what the
-    /// catalogs of earlier versions hold); nil when it is neither.
-    static func decodeRecord(_ data: Data) -> BuildManifest.PhotoRecord? {
-        if data.first == UInt8(ascii: "{") { return try? JSONDecoder().decode(BuildManifest.PhotoRecord.self, from: data) }
-        return try? RecordCoder.decodeRecord(BuildManifest.PhotoRecord.self, from: data)
+    /// Reads the photos whose paths are from `from` (or the first) up to `to` (or the last),
+    /// and their images, into `photos`: the one way the catalog's photos are read.
+    ///
+    /// The two tables are read side by side in the order of their keys (a photo's images follow
+    /// one another in `photo_file`), so that each photo is joined to its images as it is read. A
+    /// photo whose row cannot be read is left out (its photo is made anew).
+    static func readPhotos(_ db: Database, from: String?, to: String?, into photos: borrowing Mutex<PhotoRecords>) throws {
+        let range: StatementArguments = [from, to]
+        let photoRows = try Row.fetchCursor(
+            db, sql: CatalogPhoto.selectSQL + " WHERE (?1 IS NULL OR path >= ?1) AND (?2 IS NULL OR path < ?2) ORDER BY path",
+            arguments: range)
+        let fileRows = try CatalogPhotoFile.fetchCursor(
+            db, sql: CatalogPhotoFile.selectSQL
+                + " WHERE (?1 IS NULL OR photo >= ?1) AND (?2 IS NULL OR photo < ?2) ORDER BY photo, format, position",
+            arguments: range)
+        var records: [(String, Boxed<BuildManifest.PhotoRecord>)] = []
+        var file = try fileRows.next()
+        var files: [CatalogPhotoFile] = []
+        while let row = try photoRows.next() {
+            let photo = try? CatalogPhoto(row: row)
+            let path: String = row[0]
+            // (Paths compared as SQLite orders them, byte by byte: two paths that differ only in
+            // their Unicode normalisation are two photos.)
+            while let current = file, current.photo.utf8.lexicographicallyPrecedes(path.utf8) { file = try fileRows.next() }
+            files.removeAll(keepingCapacity: true)
+            while let current = file, current.photo.utf8.elementsEqual(path.utf8) {
+                files.append(current)
+                file = try fileRows.next()
+            }
+            if let photo { records.append((path, Boxed(wrappedValue: photo.record(files: files)))) }
+        }
+        // Into the records as each range is done, while the others are read.
+        photos.withLock { photos in
+            for (path, record) in records { photos.set(path, boxed: record) }
+        }
+    }
+
+    /// Writes the rows of `record`, the photo at `path`, in place of any the catalog holds.
+    static func insert(_ record: BuildManifest.PhotoRecord, path: String, _ db: Database) throws {
+        // (Deleting the photo's row deletes its images' rows.)
+        try db.cachedStatement(sql: "DELETE FROM photo WHERE path = ?").execute(arguments: [path])
+        try CatalogPhoto(path: path, record: record).insert(db)
+        for file in CatalogPhoto.files(of: record, path: path) { try file.insert(db) }
     }
 
     /// What the last complete build recorded of itself; nil when none did, or when a build
@@ -558,8 +588,7 @@ final class Catalog: Sendable {
                 for (page, key) in changedPages { try upsertPage.execute(arguments: [page, key]) }
                 let deletePage = try db.cachedStatement(sql: "DELETE FROM page WHERE path = ?")
                 for page in removedPages { try deletePage.execute(arguments: [page]) }
-                let upsertPhoto = try db.cachedStatement(sql: "INSERT OR REPLACE INTO photo (path, record) VALUES (?, ?)")
-                for (photo, record) in changedPhotos { try upsertPhoto.execute(arguments: [photo, try RecordCoder.encode(record)]) }
+                for (photo, record) in changedPhotos { try Self.insert(record, path: photo, db) }
                 let deletePhoto = try db.cachedStatement(sql: "DELETE FROM photo WHERE path = ?")
                 for photo in removedPhotos { try deletePhoto.execute(arguments: [photo]) }
             }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// A compact binary form of `Codable` values, for the catalog's photo records: a large library's
-/// rebuild reads 100,000 of them, and `JSONDecoder` took most of the catalog's time (2.9 s of a
-/// 8 s no-op rebuild), this decoder a small part of it.
+/// The compact binary form of `Codable` values the catalog kept its photo records in before
+/// they became tables of plain columns (catalog versions 2 to 5). Only the migration to tables
+/// reads it, once per record (``OldPhotoRecords``); the tests write it, to make old catalogs.
 ///
 /// Every value is tagged with its kind, and keyed containers keep their keys, so a record
 /// written by another version of a type fails to decode (and its photo is made anew) rather than
@@ -38,144 +38,6 @@ enum RecordCoder {
             guard end == reader.bytes.count else { throw DecodingFailure(description: "bytes after the record") }
             return try T(from: ValueDecoder(reader: reader, offset: 0))
         }
-    }
-
-    /// The value of type `T` in `data`, read by `T`'s own ``RecordDecodable`` initialiser: the
-    /// same value as ``decode(_:from:)`` gives, in a fraction of the time.
-    static func decodeRecord<T: RecordDecodable>(_ type: T.Type, from data: Data) throws -> T {
-        try data.withUnsafeBytes { raw in
-            let reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
-            let end = try reader.skip(0)
-            guard end == reader.bytes.count else { throw DecodingFailure(description: "bytes after the record") }
-            var fields = try RecordFields(reader: reader, offset: 0)
-            return try T(fields: &fields)
-        }
-    }
-}
-
-/// A type that reads itself from a keyed value of ``RecordCoder``'s form field by field, without
-/// `Codable`'s containers (each one a boxed generic value whose type the runtime looks up:
-/// most of the time of decoding 100,000 photo records). Its keys and kinds of value must be
-/// those its `Codable` conformance writes, so that both read the same bytes to the same value.
-protocol RecordDecodable {
-    init(fields: inout RecordFields) throws
-}
-
-/// The entries of one keyed value, for a ``RecordDecodable`` initialiser: each field is asked
-/// for by its key, best in the order they were written (then each is found at the first try).
-/// A missing key, or a null, is nil for the `…IfPresent` forms and an error for the others;
-/// a key not asked for is ignored; a value of another kind is an error.
-struct RecordFields {
-    fileprivate let reader: Reader
-    /// Per entry, the byte range of its key, the offset of its value and the key's sketch.
-    private let entries: [(key: Range<Int>, value: Int, sketch: UInt32)]
-    /// Where the next key is looked for first.
-    private var next = 0
-
-    fileprivate init(reader: Reader, offset: Int) throws {
-        self.reader = reader
-        entries = try keyedEntries(reader: reader, offset: offset)
-    }
-
-    /// The offset of the value of `key`, or nil when there is none or it is null.
-    private mutating func offset(_ key: StaticString) -> Int? {
-        let utf8 = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-        guard let index = entryIndex(of: utf8, in: entries, from: next, reader: reader) else { return nil }
-        next = index + 1
-        let value = entries[index].value
-        return (try? reader.tag(at: value)) == .null ? nil : value
-    }
-
-    private mutating func required(_ key: StaticString) throws -> Int {
-        guard let offset = offset(key) else { throw reader.failure("no value for \(key)") }
-        return offset
-    }
-
-    mutating func int(_ key: StaticString) throws -> Int {
-        try integer(Int.self, reader: reader, offset: try required(key))
-    }
-
-    mutating func intIfPresent(_ key: StaticString) throws -> Int? {
-        try offset(key).map { offset throws in try integer(Int.self, reader: reader, offset: offset) }
-    }
-
-    mutating func uint64IfPresent(_ key: StaticString) throws -> UInt64? {
-        try offset(key).map { offset throws in try integer(UInt64.self, reader: reader, offset: offset) }
-    }
-
-    mutating func double(_ key: StaticString) throws -> Double {
-        try reader.double(at: try required(key))
-    }
-
-    mutating func doubleIfPresent(_ key: StaticString) throws -> Double? {
-        try offset(key).map { offset throws in try reader.double(at: offset) }
-    }
-
-    mutating func bool(_ key: StaticString) throws -> Bool {
-        switch try reader.tag(at: try required(key)) {
-        case .true: return true
-        case .false: return false
-        default: throw reader.failure("true or false was expected for \(key)")
-        }
-    }
-
-    mutating func string(_ key: StaticString) throws -> String {
-        try reader.string(at: try required(key))
-    }
-
-    mutating func stringIfPresent(_ key: StaticString) throws -> String? {
-        try offset(key).map { offset throws in try reader.string(at: offset) }
-    }
-
-    mutating func stringsIfPresent(_ key: StaticString) throws -> [String]? {
-        guard let offset = offset(key) else { return nil }
-        return try list(at: offset, reader.string(at:))
-    }
-
-    mutating func strings(_ key: StaticString) throws -> [String] {
-        try list(at: try required(key), reader.string(at:))
-    }
-
-    mutating func record<T: RecordDecodable>(_ key: StaticString, as type: T.Type = T.self) throws -> T {
-        try record(at: try required(key))
-    }
-
-    mutating func recordIfPresent<T: RecordDecodable>(_ key: StaticString, as type: T.Type = T.self) throws -> T? {
-        guard let offset = offset(key) else { return nil }
-        return try record(at: offset)
-    }
-
-    mutating func records<T: RecordDecodable>(_ key: StaticString, as type: T.Type = T.self) throws -> [T] {
-        try list(at: try required(key)) { offset throws in try record(at: offset) }
-    }
-
-    mutating func recordsIfPresent<T: RecordDecodable>(_ key: StaticString, as type: T.Type = T.self) throws -> [T]? {
-        guard let offset = offset(key) else { return nil }
-        return try list(at: offset) { offset throws in try record(at: offset) }
-    }
-
-    /// A field of a type that is not ``RecordDecodable``, read through its `Codable` conformance.
-    mutating func decodableIfPresent<T: Decodable>(_ key: StaticString, as type: T.Type = T.self) throws -> T? {
-        guard let offset = offset(key) else { return nil }
-        return try decodeValue(T.self, reader: reader, offset: offset)
-    }
-
-    private func record<T: RecordDecodable>(at offset: Int) throws -> T {
-        var fields = try RecordFields(reader: reader, offset: offset)
-        return try T(fields: &fields)
-    }
-
-    /// The list at `offset`, each element read by `element` from its offset.
-    private func list<T>(at offset: Int, _ element: (Int) throws -> T) throws -> [T] {
-        var (count, next) = try reader.list(at: offset)
-        var values: [T] = []
-        values.reserveCapacity(count)
-        while count > 0 {
-            values.append(try element(next))
-            next = try reader.skip(next)
-            count -= 1
-        }
-        return values
     }
 }
 

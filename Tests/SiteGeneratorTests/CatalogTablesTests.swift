@@ -1,0 +1,177 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import SiteGenerator
+
+/// The catalog's tables: photos in plain columns and their images in `photo_file`, what the
+/// migration to them keeps of an older catalog, and what a damaged row costs.
+@Suite("Catalog tables")
+struct CatalogTablesTests {
+    /// A folder for one test's catalog, removed after it.
+    final class Folder {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-tables-\(UUID().uuidString)").path
+        init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+        var catalog: String { path + "/catalog.sqlite" }
+    }
+
+    /// Records with every part there or none, and inodes at the edges of their range.
+    static func records() -> [String: BuildManifest.PhotoRecord] {
+        var records: [String: BuildManifest.PhotoRecord] = ["full.heic": RecordCoderTests.fullRecord()]
+        var bare = RecordCoderTests.record(sources: false, info: false, inode: nil)
+        bare.changeTime = nil
+        records["bare.jpg"] = bare
+        for (index, inode) in [UInt64(0), UInt64.max, UInt64(Int64.max) + 1].enumerated() {
+            records["Été/\(index).jpg"] = RecordCoderTests.record(sources: index % 2 == 0, info: index % 2 == 1, inode: inode)
+        }
+        // A further format whose list of files is shorter than the main format's (no build
+        // writes one; it must still come back as it was, and not be used).
+        var short = RecordCoderTests.record(sources: true, info: true)
+        short.sources?.append(.init(type: "image/avif", settings: "avif|q60", paths: ["only.avif"]))
+        records["short.jpg"] = short
+        // Two paths that differ only in their Unicode normalisation are two photos.
+        records["e\u{301}.jpg"] = RecordCoderTests.record(sources: false, info: true, inode: 1)
+        return records
+    }
+
+    @Test("every record comes back as it went in, every field of the full one filled")
+    func roundTrip() throws {
+        // Every optional field of the full record is there (a field added to a record type must
+        // be added to it too, and so to the tables, or this fails).
+        func missing(_ value: Any, _ path: String) -> [String] {
+            let mirror = Mirror(reflecting: value)
+            if mirror.displayStyle == .optional { return mirror.children.first.map { missing($0.value, path) } ?? [path] }
+            guard mirror.displayStyle == .struct || mirror.displayStyle == .class else { return [] }
+            return mirror.children.flatMap { missing($0.value, path + "." + ($0.label ?? "?")) }
+        }
+        #expect(missing(RecordCoderTests.fullRecord(), "record") == [])
+
+        let folder = try Folder()
+        let catalog = try Catalog(path: folder.catalog) { Issue.record("\($0)") }
+        var manifest = BuildManifest()
+        for (path, record) in Self.records() { manifest.photos[path] = record }
+        try catalog.save(manifest, replacing: BuildManifest())
+        let read = try catalog.snapshot()
+        #expect(read.photos.count == manifest.photos.count)
+        for (path, record) in manifest.photos {
+            let back = read.photos[path]
+            #expect(back == record, "\(path)")
+            // (Parts compared one by one, so that a failure shows which.)
+            #expect(back?.info?.metadata == record.info?.metadata, "\(path)")
+            #expect(back?.video == record.video && back?.sources == record.sources, "\(path)")
+        }
+        // Anyone can read the catalog with sqlite3.
+        let rows = try DatabaseQueue(path: folder.catalog).read { db in
+            try Row.fetchAll(db, sql: "SELECT path, width, height FROM photo WHERE path = 'full.heic'")
+        }
+        #expect(rows == [["path": "full.heic", "width": 4032, "height": 3024]])
+    }
+
+    @Test("a record saved again replaces its images' rows; a photo removed takes its images' rows with it")
+    func replaceAndRemove() throws {
+        let folder = try Folder()
+        let catalog = try Catalog(path: folder.catalog) { Issue.record("\($0)") }
+        var first = BuildManifest()
+        first.photos["a.jpg"] = RecordCoderTests.record(sources: true, info: true)
+        first.photos["b.jpg"] = RecordCoderTests.record(sources: true, info: false)
+        try catalog.save(first, replacing: BuildManifest())
+        var second = first
+        second.photos["a.jpg"]?.sources = nil
+        second.photos["a.jpg"]?.renditions.removeLast()
+        second.photos["b.jpg"] = nil
+        try catalog.save(second, replacing: try catalog.snapshot())
+        #expect(try catalog.snapshot().photos == second.photos)
+        let files = try DatabaseQueue(path: folder.catalog).read { db in
+            try Row.fetchAll(db, sql: "SELECT photo, format, position, path FROM photo_file ORDER BY photo, format, position")
+        }
+        #expect(files == [["photo": "a.jpg", "format": 0, "position": 0, "path": "nature/thumbs/dune-400.jpg"]])
+    }
+
+    /// Makes at `path` a catalog as version 5 made it (the migrations of catalogs 1 to 5, the
+    /// records in the old coder's form), holding `records` and one record of version 1's JSON.
+    static func makeVersion5(path: String, records: [String: BuildManifest.PhotoRecord], json: (String, BuildManifest.PhotoRecord)) throws {
+        let queue = try DatabaseQueue(path: path)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE file (path TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+                CREATE TABLE page (path TEXT PRIMARY KEY NOT NULL, fingerprint TEXT NOT NULL) WITHOUT ROWID;
+                CREATE TABLE photo (path TEXT PRIMARY KEY NOT NULL, record BLOB NOT NULL) WITHOUT ROWID;
+                """)
+        }
+        migrator.registerMigration("v2 compact records") { _ in }
+        migrator.registerMigration("v3 last build") { db in
+            try db.execute(sql: "CREATE TABLE last_build (id INTEGER PRIMARY KEY CHECK (id = 1), summary BLOB NOT NULL)")
+        }
+        migrator.registerMigration("v4 output state") { db in
+            try db.execute(sql: "CREATE TABLE output_state (id INTEGER PRIMARY KEY CHECK (id = 1), stamp TEXT NOT NULL, folders BLOB NOT NULL)")
+        }
+        migrator.registerMigration("v5 mark") { db in
+            try db.execute(sql: "PRAGMA application_id = \(Catalog.applicationID)")
+        }
+        try migrator.migrate(queue)
+        try queue.write { db in
+            for (path, record) in records {
+                try db.execute(sql: "INSERT INTO photo (path, record) VALUES (?, ?)", arguments: [path, try RecordCoder.encode(record)])
+            }
+            try db.execute(sql: "INSERT INTO photo (path, record) VALUES (?, ?)", arguments: [json.0, try JSONEncoder().encode(json.1)])
+            try db.execute(sql: "INSERT INTO photo (path, record) VALUES ('damaged.jpg', x'0901')")
+            try db.execute(sql: "INSERT INTO file (path) VALUES ('thumbs/a-400.jpg'), ('index.html')")
+            try db.execute(sql: "INSERT INTO page (path, fingerprint) VALUES ('a.html', 'key a')")
+        }
+        try queue.close()
+    }
+
+    @Test("a catalog of version 5 becomes tables, every readable record kept as it was")
+    func migrationFromVersion5() throws {
+        let folder = try Folder()
+        let records = Self.records()
+        let json = ("old/json.jpg", RecordCoderTests.record(sources: true, info: true))
+        try Self.makeVersion5(path: folder.catalog, records: records, json: json)
+        var warnings: [String] = []
+        let catalog = try Catalog(path: folder.catalog) { warnings.append($0) }
+        #expect(warnings == [])
+        let read = try catalog.snapshot()
+        var expected = PhotoRecords()
+        for (path, record) in records { expected[path] = record }
+        expected[json.0] = json.1
+        // (The record that could not be read is left out: its photo is made anew.)
+        #expect(read.photos == expected)
+        #expect(read.files == ["index.html", "thumbs/a-400.jpg"])
+        #expect(read.pages == ["a.html": "key a"])
+        #expect(Catalog.whatIsThere(folder.catalog) == .catalog)
+        let tables = try DatabaseQueue(path: folder.catalog).read { db in
+            try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+        }
+        #expect(tables.isSuperset(of: ["photo", "photo_file", "file", "page"]) && !tables.contains("photo_v5"))
+    }
+
+    @Test("a row that cannot be read is left out, and only it; images without their photo are ignored")
+    func damagedRows() throws {
+        let folder = try Folder()
+        let catalog = try Catalog(path: folder.catalog) { Issue.record("\($0)") }
+        var manifest = BuildManifest()
+        for name in ["a", "b", "c", "d"] { manifest.photos["\(name).jpg"] = RecordCoderTests.record(sources: true, info: true) }
+        try catalog.save(manifest, replacing: BuildManifest())
+        // Edited by hand past what the schema checks: a format no release knows, keywords that
+        // are not a list, and the images of a photo that is not there.
+        let queue = try DatabaseQueue(path: folder.catalog, configuration: {
+            var configuration = Configuration()
+            configuration.foreignKeysEnabled = false
+            return configuration
+        }())
+        try queue.write { db in
+            try db.execute(sql: "UPDATE photo SET format = 'psd' WHERE path = 'a.jpg'")
+            try db.execute(sql: "UPDATE photo SET keywords = '{not a list' WHERE path = 'c.jpg'")
+            try db.execute(sql: """
+                INSERT INTO photo_file (photo, format, position, type, settings, width, height, path)
+                VALUES ('b.jpf', 0, 0, NULL, 's', 1, 1, 'orphan.jpg'), ('bb.jpg', 0, 0, NULL, 's', 1, 1, 'orphan2.jpg')
+                """)
+        }
+        try queue.close()
+        let read = try catalog.snapshot()
+        #expect(Set(read.photos.keys) == ["b.jpg", "d.jpg"])
+        #expect(read.photos["b.jpg"] == manifest.photos["b.jpg"] && read.photos["d.jpg"] == manifest.photos["d.jpg"])
+    }
+}
