@@ -119,6 +119,7 @@ struct CatalogTablesTests {
             try db.execute(sql: "INSERT INTO photo (path, record) VALUES ('damaged.jpg', x'0901')")
             try db.execute(sql: "INSERT INTO file (path) VALUES ('thumbs/a-400.jpg'), ('index.html')")
             try db.execute(sql: "INSERT INTO page (path, fingerprint) VALUES ('a.html', 'key a')")
+            try db.execute(sql: "INSERT INTO last_build (id, summary) VALUES (1, ?)", arguments: [try JSONEncoder().encode(Self.summary)])
         }
         try queue.close()
     }
@@ -145,6 +146,40 @@ struct CatalogTablesTests {
             try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
         }
         #expect(tables.isSuperset(of: ["photo", "photo_file", "file", "page"]) && !tables.contains("photo_v5"))
+        // (The old summary is not kept: its stamp names the program that wrote it.)
+        #expect(catalog.lastBuild() == nil)
+    }
+
+    static let summary = LastBuild(
+        stamp: BuildStamp(inputs: "in", output: "out"), scannedPhotos: 5, scannedAlbums: 2, albums: 2, photos: 4, videos: 1, pages: 9,
+        events: [.warning("a.jpg: its EXIF is damaged"), .skipped(path: "b/index.md", reason: "bad front matter", line: 3),
+                 .skipped(path: "c.psd", reason: "not a photo", line: nil), .warning("")])
+
+    @Test("the last build's summary comes back as it went in, its events in order; forgetting it forgets its events")
+    func lastBuild() throws {
+        let folder = try Folder()
+        let catalog = try Catalog(path: folder.catalog) { Issue.record("\($0)") }
+        #expect(catalog.lastBuild() == nil)
+        try catalog.recordLastBuild(Self.summary)
+        #expect(catalog.lastBuild() == Self.summary)
+        var second = Self.summary
+        second.events.removeFirst()
+        try catalog.recordLastBuild(second)
+        #expect(catalog.lastBuild() == second)
+        let queue = try DatabaseQueue(path: folder.catalog)
+        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT photos FROM last_build") } == 4)
+        try catalog.forgetLastBuild()
+        #expect(catalog.lastBuild() == nil)
+        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM last_build_event") } == 0)
+        // Deleted by a connection without foreign keys (sqlite3's, the benchmarks'): the events
+        // left behind are not read, and the next summary replaces them.
+        try catalog.recordLastBuild(Self.summary)
+        try queue.inDatabase { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF; DELETE FROM last_build; PRAGMA foreign_keys = ON")
+        }
+        #expect(catalog.lastBuild() == nil)
+        try catalog.recordLastBuild(second)
+        #expect(catalog.lastBuild() == second)
     }
 
     @Test("a row that cannot be read is left out, and only it; images without their photo are ignored")

@@ -291,6 +291,12 @@ final class Catalog: Sendable {
                 try Catalog.insert(record, path: path, db)
             }
             try db.execute(sql: "DROP TABLE photo_v5")
+            // The last build's summary in columns, its scan's reports in rows. The old summary is
+            // not kept: its stamp names the program that wrote it, so that no build of this one
+            // would find it the same (the next build scans and plans, and reuses every image).
+            try db.execute(sql: "DROP TABLE last_build")
+            try db.execute(sql: CatalogLastBuild.createSQL)
+            try db.execute(sql: CatalogLastBuildEvent.createSQL)
         }
         // Reads the database once: a file that is not SQLite fails here, not in the middle of a build.
         if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
@@ -466,8 +472,7 @@ final class Catalog: Sendable {
     /// What the last complete build recorded of itself; nil when none did, or when a build
     /// began since (``forgetLastBuild()``).
     func lastBuild() -> LastBuild? {
-        let data = try? database.read { db in try Data.fetchOne(db, sql: "SELECT summary FROM last_build WHERE id = 1") }
-        return data.flatMap { try? JSONDecoder().decode(LastBuild.self, from: $0) }
+        (try? database.read { db in try LastBuild.fetch(db) }) ?? nil
     }
 
     /// Forgets the last build's summary, before a build changes anything: a build that is
@@ -481,12 +486,7 @@ final class Catalog: Sendable {
         // (After the catalog was set aside during this build, the new one holds only what the
         // build changed: no stamp says it is complete.)
         guard !replaced.load(ordering: .sequentiallyConsistent) else { return }
-        try withRecovery { database in
-            let data = try JSONEncoder().encode(summary)
-            try database.write { db in
-                try db.execute(sql: "INSERT OR REPLACE INTO last_build (id, summary) VALUES (1, ?)", arguments: [data])
-            }
-        }
+        try withRecovery { database in try database.write { db in try summary.save(db) } }
     }
 
     /// The output folder's files as the end of the last build that finished found them (each
