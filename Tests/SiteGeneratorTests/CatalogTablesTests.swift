@@ -187,10 +187,11 @@ struct CatalogTablesTests {
         let folder = try Folder()
         let catalog = try Catalog(path: folder.catalog) { Issue.record("\($0)") }
         var manifest = BuildManifest()
-        for name in ["a", "b", "c", "d"] { manifest.photos["\(name).jpg"] = RecordCoderTests.record(sources: true, info: true) }
+        for name in ["a", "b", "c", "d", "e"] { manifest.photos["\(name).jpg"] = RecordCoderTests.record(sources: true, info: true) }
         try catalog.save(manifest, replacing: BuildManifest())
         // Edited by hand past what the schema checks: a format no release knows, keywords that
-        // are not a list, and the images of a photo that is not there.
+        // are not a list, a NULL where its checks (ignored) want a value, and the images of a
+        // photo that is not there.
         let queue = try DatabaseQueue(path: folder.catalog, configuration: {
             var configuration = Configuration()
             configuration.foreignKeysEnabled = false
@@ -199,6 +200,8 @@ struct CatalogTablesTests {
         try queue.write { db in
             try db.execute(sql: "UPDATE photo SET format = 'psd' WHERE path = 'a.jpg'")
             try db.execute(sql: "UPDATE photo SET keywords = '{not a list' WHERE path = 'c.jpg'")
+            try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+            try db.execute(sql: "UPDATE photo SET has_gps = NULL WHERE path = 'e.jpg'")
             try db.execute(sql: """
                 INSERT INTO photo_file (photo, format, position, type, settings, width, height, path)
                 VALUES ('b.jpf', 0, 0, NULL, 's', 1, 1, 'orphan.jpg'), ('bb.jpg', 0, 0, NULL, 's', 1, 1, 'orphan2.jpg')
@@ -208,5 +211,24 @@ struct CatalogTablesTests {
         let read = try catalog.snapshot()
         #expect(Set(read.photos.keys) == ["b.jpg", "d.jpg"])
         #expect(read.photos["b.jpg"] == manifest.photos["b.jpg"] && read.photos["d.jpg"] == manifest.photos["d.jpg"])
+    }
+
+    @Test("an earlier release's JSON manifest is imported once into an empty catalog, its own file listed as the tool's")
+    func legacyManifest() throws {
+        let folder = try Folder()
+        let output = folder.path + "/site"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let catalog = try Catalog(path: folder.catalog) { Issue.record("\($0)") }
+        #expect(try catalog.importLegacyManifest(output: output) { Issue.record("\($0)") } == nil)
+        var manifest = BuildManifest()
+        manifest.photos["a.jpg"] = RecordCoderTests.record(sources: true, info: true)
+        manifest.files = ["a/thumbs/a-400.jpg", "index.html"]
+        manifest.pages["a.html"] = "key"
+        try JSONEncoder().encode(manifest).write(to: URL(fileURLWithPath: output + "/" + BuildManifest.legacyFileName))
+        let imported = try catalog.importLegacyManifest(output: output) { Issue.record("\($0)") }
+        var expected = manifest
+        expected.files = [BuildManifest.legacyFileName, "a/thumbs/a-400.jpg", "index.html"]
+        #expect(imported == expected)
+        #expect(try catalog.snapshot() == expected)
     }
 }

@@ -224,7 +224,7 @@ struct IncrementalBuildTests {
         let before = try times(output)
         let report = try await build(source, output)
         #expect(report.photosReused == 3 && report.photosMade == 0 && report.imagesWritten == 0)
-        #expect(report.filesRemoved == 1, "the stale image it listed")
+        #expect(report.filesRemoved == 2, "the stale image it listed, and the manifest itself")
         #expect(!FileManager.default.fileExists(atPath: output.path + "/" + BuildManifest.legacyFileName))
         var after = try times(output)
         after["a/thumbs/gone-400.jpg"] = before["a/thumbs/gone-400.jpg"]

@@ -286,8 +286,7 @@ final class Catalog: Sendable {
             try db.execute(sql: CatalogPhotoFile.createSQL)
             let rows = try Row.fetchCursor(db, sql: "SELECT path, record FROM photo_v5")
             while let row = try rows.next() {
-                let path: String = row[0]
-                guard let bytes = row[1] as Data?, let record = OldPhotoRecords.decode(bytes) else { continue }
+                guard let path = row[0] as String?, let bytes = row[1] as Data?, let record = OldPhotoRecords.decode(bytes) else { continue }
                 try Catalog.insert(record, path: path, db)
             }
             try db.execute(sql: "DROP TABLE photo_v5")
@@ -414,6 +413,21 @@ final class Catalog: Sendable {
         return (manifest, fileSet)
     }
 
+    /// Imports the JSON manifest an earlier release left in the output folder `output`
+    /// (``BuildManifest/legacy(outputDirectory:warning:)``), once, into this catalog, which must
+    /// be empty, and returns what the catalog then holds; nil when there is no manifest.
+    ///
+    /// The manifest's own file is listed among the tool's files: the build deletes it as a
+    /// file it no longer makes, once the catalog holds what the build made. (A manifest that
+    /// cannot be read gives no records, and its file only: every image is made anew, and the
+    /// files of earlier builds, which the catalog does not list, are left in place.)
+    func importLegacyManifest(output: String, warning: (String) -> Void) throws(SiteError) -> BuildManifest? {
+        guard var manifest = BuildManifest.legacy(outputDirectory: output, warning: warning) else { return nil }
+        manifest.files = Array(Set(manifest.files + [BuildManifest.legacyFileName])).sorted()
+        try save(manifest, replacing: BuildManifest())
+        return manifest
+    }
+
     /// A read-only connection to the catalog at `path`, which waits for a writer as the catalog's
     /// own does, and reads pages where the file is mapped, not copied into its cache.
     static func readOnlyConnection(_ path: String) throws -> DatabaseQueue {
@@ -435,23 +449,31 @@ final class Catalog: Sendable {
         let photoRows = try Row.fetchCursor(
             db, sql: CatalogPhoto.selectSQL + " WHERE (?1 IS NULL OR path >= ?1) AND (?2 IS NULL OR path < ?2) ORDER BY path",
             arguments: range)
-        let fileRows = try CatalogPhotoFile.fetchCursor(
+        let fileRows = try Row.fetchCursor(
             db, sql: CatalogPhotoFile.selectSQL
                 + " WHERE (?1 IS NULL OR photo >= ?1) AND (?2 IS NULL OR photo < ?2) ORDER BY photo, format, position",
             arguments: range)
         var records: [(String, Boxed<BuildManifest.PhotoRecord>)] = []
-        var file = try fileRows.next()
+        // The next image row that can be read (one that cannot is left out: its photo's record
+        // then lacks an image, and the photo is made anew).
+        func nextFile() throws -> CatalogPhotoFile? {
+            while let row = try fileRows.next() {
+                if let file = try? CatalogPhotoFile(row: row) { return file }
+            }
+            return nil
+        }
+        var file = try nextFile()
         var files: [CatalogPhotoFile] = []
         while let row = try photoRows.next() {
             let photo = try? CatalogPhoto(row: row)
-            let path: String = row[0]
+            guard let path = photo?.path ?? row[0] as String? else { continue }
             // (Paths compared as SQLite orders them, byte by byte: two paths that differ only in
             // their Unicode normalisation are two photos.)
-            while let current = file, current.photo.utf8.lexicographicallyPrecedes(path.utf8) { file = try fileRows.next() }
+            while let current = file, current.photo.utf8.lexicographicallyPrecedes(path.utf8) { file = try nextFile() }
             files.removeAll(keepingCapacity: true)
             while let current = file, current.photo.utf8.elementsEqual(path.utf8) {
                 files.append(current)
-                file = try fileRows.next()
+                file = try nextFile()
             }
             if let photo { records.append((path, Boxed(wrappedValue: photo.record(files: files)))) }
         }

@@ -102,13 +102,16 @@ struct CatalogPhoto: FetchableRecord, PersistableRecord, Sendable, Equatable {
     }
 
     init(row: Row) throws {
-        path = row[0]
+        // (A column that must hold a value is read with `decode`, which throws on a NULL where
+        // the subscript would stop the program: a damaged row costs its photo, nothing more.)
+        path = try row.decode(String.self, atIndex: 0)
         var info: ImageInfo?
         if let formatName = row[11] as String? {
             guard let format = ImageFormat(rawValue: formatName) else { throw Unreadable(description: "no image format \(formatName)") }
-            let turn: Int = row[14]
+            let turn = try row.decode(Int.self, atIndex: 14)
             guard let orientation = Orientation(rawValue: turn) else { throw Unreadable(description: "no orientation \(turn)") }
-            var metadata = PhotoMetadata(dateTaken: row[17], description: row[18], artist: row[19], hasGPS: row[20])
+            var metadata = PhotoMetadata(
+                dateTaken: row[17], description: row[18], artist: row[19], hasGPS: try row.decode(Bool.self, atIndex: 20))
             metadata.title = row[21]
             metadata.keywords = try Self.strings(row[22])
             metadata.rating = row[23]
@@ -135,8 +138,9 @@ struct CatalogPhoto: FetchableRecord, PersistableRecord, Sendable, Equatable {
             camera.exposureBias = row[41]
             metadata.camera = camera.isEmpty ? nil : camera
             info = ImageInfo(
-                format: format, pixelWidth: row[12], pixelHeight: row[13], orientation: orientation,
-                displayWidth: row[15], displayHeight: row[16], metadata: metadata)
+                format: format, pixelWidth: try row.decode(Int.self, atIndex: 12), pixelHeight: try row.decode(Int.self, atIndex: 13),
+                orientation: orientation, displayWidth: try row.decode(Int.self, atIndex: 15),
+                displayHeight: try row.decode(Int.self, atIndex: 16), metadata: metadata)
         }
         var video: BuildManifest.VideoRecord?
         if let text = row[42] as String? {
@@ -149,8 +153,11 @@ struct CatalogPhoto: FetchableRecord, PersistableRecord, Sendable, Equatable {
         }
         let inode: Int64? = row[4]
         record = BuildManifest.PhotoRecord(
-            size: row[1], modificationTime: row[2], changeTime: row[3], inode: inode.map { UInt64(bitPattern: $0) },
-            contentHash: row[5], settings: row[6], width: row[7], height: row[8], color: row[9],
+            size: try row.decode(Int.self, atIndex: 1), modificationTime: try row.decode(Double.self, atIndex: 2),
+            changeTime: row[3], inode: inode.map { UInt64(bitPattern: $0) },
+            contentHash: try row.decode(String.self, atIndex: 5), settings: try row.decode(String.self, atIndex: 6),
+            width: try row.decode(Int.self, atIndex: 7), height: try row.decode(Int.self, atIndex: 8),
+            color: try row.decode(String.self, atIndex: 9),
             renditions: [], sources: nil, info: info, probeVersion: row[10], video: video)
     }
 
@@ -306,9 +313,15 @@ struct CatalogPhotoFile: FetchableRecord, PersistableRecord, Sendable, Equatable
         (self.width, self.height, self.path) = (width, height, path)
     }
 
-    init(row: Row) {
-        (photo, format, position, type, settings) = (row[0], row[1], row[2], row[3], row[4])
-        (width, height, path) = (row[5], row[6], row[7])
+    init(row: Row) throws {
+        // (As ``CatalogPhoto/init(row:)``: `decode` throws on a NULL where a value must be.)
+        photo = try row.decode(String.self, atIndex: 0)
+        format = try row.decode(Int.self, atIndex: 1)
+        position = try row.decode(Int.self, atIndex: 2)
+        type = row[3]
+        settings = try row.decode(String.self, atIndex: 4)
+        (width, height) = (row[5], row[6])
+        path = try row.decode(String.self, atIndex: 7)
     }
 
     func encode(to container: inout PersistenceContainer) {

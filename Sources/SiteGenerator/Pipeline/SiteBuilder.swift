@@ -138,7 +138,7 @@ public struct SiteBuilder: Sendable {
         // What earlier builds made is needed up to the image stage: it is read, and let go of,
         // in `makeImages`, so that a large library's records are not held while pages are made.
         let recorder = ScanEventRecorder()
-        let (scan, imagePlan, images, writer, earlierPages, legacyManifest, listing) = try await makeImages(
+        let (scan, imagePlan, images, writer, earlierPages, listing) = try await makeImages(
             source: source, output: output, listings: stamped?.listings, catalog: catalog, readAhead: readAhead, changed: changed,
             jobs: jobs, themeAssets: Array(theme.assets.keys),
             finished: finished, progress: progress, recorder: recorder)
@@ -168,7 +168,7 @@ public struct SiteBuilder: Sendable {
            images.plan.albums.contains(where: { !$0.hidden && !$0.photos.isEmpty }) {
             sitePages.formUnion(try SearchStage(indexer: indexer, folder: folder, writer: writer, catalog: catalog).run(
                 earlierFiles: imagePlan.pending.files,
-                pagesChanged: legacyManifest || !pages.changedKeys.isEmpty || !pages.removedKeys.isEmpty,
+                pagesChanged: !pages.changedKeys.isEmpty || !pages.removedKeys.isEmpty,
                 pages: pages.files, progress: progress))
             finished(SearchStage.name)
         }
@@ -177,10 +177,9 @@ public struct SiteBuilder: Sendable {
         // The output folder's stamp for the next build is taken while the catalog is saved.
         let (filesRemoved, outputStamp) = try SweepStage(writer: writer, catalog: catalog, jobs: jobs).run(
             made: made, refused: scan.refused, published: published, changedRecords: images.changedRecords,
-            // (The page keys' changes are against the earlier build's: the catalog's, but for a
-            // legacy manifest's.)
-            pageKeys: pages.keys, pageChanges: legacyManifest ? nil : (pages.changedKeys, pages.removedKeys),
-            pending: imagePlan.pending, legacyManifest: legacyManifest, progress: progress,
+            // (The page keys' changes are against the earlier build's, the catalog's.)
+            pageKeys: pages.keys, pageChanges: (pages.changedKeys, pages.removedKeys),
+            pending: imagePlan.pending, progress: progress,
             whileSaving: { BuildStamp.output(root: output, jobs: jobs, keepFiles: true) })
         reportDamage()
         finished(SweepStage.name)
@@ -241,14 +240,13 @@ public struct SiteBuilder: Sendable {
     /// `listings` instead of reading them again).
     /// Returns what the later stages need of it: the stages' outputs, the writer (which
     /// leaves the user's files of the output folder alone), the earlier build's page
-    /// fingerprints, whether it came from a legacy manifest and what the output folder held,
-    /// but not its photos' records.
+    /// fingerprints and what the output folder held, but not its photos' records.
     private func makeImages(
         source: String, output: String, listings: FolderListings?, catalog: Catalog,
         readAhead: (manifest: BuildManifest, files: Set<String>)?, changed: [String], jobs: Int, themeAssets: [String],
         finished: (String) -> Void,
         progress: @Sendable (BuildEvent) -> Void, recorder: ScanEventRecorder
-    ) async throws(SiteError) -> (ScanStage.Output, ImagePlanStage.Output, ImageStage.Output, SiteWriter, [String: String], Bool, OutputListing) {
+    ) async throws(SiteError) -> (ScanStage.Output, ImagePlanStage.Output, ImageStage.Output, SiteWriter, [String: String], OutputListing) {
         // (The photo folder's files, as the stamp's walk found them, tell the catalog where to
         // cut its records into ranges.)
         let likelyPaths = listings.map { listings in
@@ -310,8 +308,7 @@ public struct SiteBuilder: Sendable {
         finished(ImagePlanStage.name)
 
         let images = try await ImageStage(work: work, jobs: jobs).run(
-            scan: scan, images: imagePlan, previous: earlier.previous.photos, stored: earlier.stored.photos,
-            previousIsStored: !earlier.fromLegacyManifest, progress: progress)
+            scan: scan, images: imagePlan, previous: earlier.stored.photos, progress: progress)
         PixelMemory.releaseKept()  // the pictures' memory kept for the next photo: none is left
         if let store = work.store {
             let recipe = work.recipe
@@ -320,11 +317,11 @@ public struct SiteBuilder: Sendable {
             })
         }
         finished(ImageStage.name)
-        let (pages, fromLegacyManifest, listing) = (earlier.previous.pages, earlier.fromLegacyManifest, earlier.listing)
+        let (pages, listing) = (earlier.stored.pages, earlier.listing)
         // The earlier build's sets of files and what is left of its records are freed on
         // another thread (a tenth of a second of a large library's rebuild, on one core).
         releaseInBackground(earlier.take())
-        return (scan, imagePlan, images, work.writer, pages, fromLegacyManifest, listing)
+        return (scan, imagePlan, images, work.writer, pages, listing)
     }
 
     /// Every file of the published photos: their images in every format, their videos (and

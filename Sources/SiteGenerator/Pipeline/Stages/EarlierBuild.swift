@@ -2,16 +2,13 @@ import Gallery
 import Imaging
 
 /// What earlier builds of the output folder made, as this build goes by it: the catalog's
-/// records; for a site an earlier release built, the JSON manifest it left in the output folder
-/// (read once); and with neither, what the output folder's own pages show (``RecoveredFiles``).
+/// records (for a site an earlier release built, with the JSON manifest it left in the output
+/// folder imported into the catalog once); and without either, what the output folder's own
+/// pages show (``RecoveredFiles``).
 struct EarlierBuild: Sendable {
     /// What the catalog holds now.
     let stored: BuildManifest
-    /// What this build goes by: `stored`, or the legacy manifest's records.
-    let previous: BuildManifest
-    /// Whether `previous` comes from an earlier release's manifest, deleted once this build is done.
-    let fromLegacyManifest: Bool
-    /// The files an earlier build made, by the catalog or the manifest.
+    /// The files an earlier build made, by the catalog.
     let owned: Set<String>
     /// What the shards of a sharded build recorded of the photos (identity, content hash,
     /// header), by source path: used for photos the catalog does not know as they are now.
@@ -25,7 +22,8 @@ struct EarlierBuild: Sendable {
     /// (``RecoveredFiles``), which the build goes by as by a catalog's (they are in `owned`).
     let recovered: [String]
 
-    /// Reads the catalog, or the legacy manifest in `output` when the catalog is empty.
+    /// Reads the catalog; when it is empty and an earlier release left its JSON manifest in
+    /// `output`, imports the manifest into the catalog first (``Catalog/importLegacyManifest(output:warning:)``).
     /// `likelyPaths` (see ``Catalog/snapshotAndFileSet(fileSet:likelyPaths:)``) spare the catalog
     /// a count of its photos.
     /// `themeAssets` are the theme's assets' names (in its assets folder), for a site rebuilt
@@ -37,26 +35,21 @@ struct EarlierBuild: Sendable {
         readAhead: (manifest: BuildManifest, files: Set<String>)? = nil, changed: [String] = [], jobs: Int = 1,
         themeAssets: Set<String> = [], warning: (String) -> Void
     ) throws(SiteError) {
-        let (stored, storedFiles) = if let readAhead { readAhead } else { try catalog.snapshotAndFileSet(fileSet: true, likelyPaths: likelyPaths) }
-        self.stored = stored
-        var previous = stored
-        var legacy = false
-        if stored == BuildManifest(), let manifest = BuildManifest.legacy(outputDirectory: output, warning: warning) {
-            previous = manifest
-            legacy = true
+        var (stored, storedFiles) = if let readAhead { readAhead } else { try catalog.snapshotAndFileSet(fileSet: true, likelyPaths: likelyPaths) }
+        if stored == BuildManifest(), let manifest = try catalog.importLegacyManifest(output: output, warning: warning) {
+            (stored, storedFiles) = (manifest, Set(manifest.files))
         }
-        self.previous = previous
-        fromLegacyManifest = legacy
+        self.stored = stored
         let damaged = Set(changed.filter { storedFiles.contains($0) })
         self.damaged = damaged
         listing = OutputListing(root: output, damaged: damaged)
-        if stored == BuildManifest() && !legacy {
+        if stored == BuildManifest() {
             let found = RecoveredFiles.find(root: output, listing: listing, jobs: jobs, themeAssets: themeAssets)
             recovered = found.sorted()
             owned = found
         } else {
             recovered = []
-            owned = legacy ? Set(previous.files) : storedFiles
+            owned = storedFiles
         }
     }
 
@@ -66,7 +59,7 @@ struct EarlierBuild: Sendable {
         // A video's record holds its poster's facts: videos go by their probes (a Live Photo's
         // record, whose clip has a path of its own, is the photo's).
         // (Read in place: a record is not copied to read three of its fields.)
-        if let box = previous.photos.boxed(path), box.wrappedValue.video.map({ $0.sourcePath != nil }) ?? true,
+        if let box = stored.photos.boxed(path), box.wrappedValue.video.map({ $0.sourcePath != nil }) ?? true,
            box.wrappedValue.matches(identity), box.wrappedValue.probeVersion == ImageProbe.version { return box.wrappedValue.info }
         if let scanned = scanned[path], scanned.matches(identity), scanned.probeVersion == ImageProbe.version { return scanned.info }
         return nil

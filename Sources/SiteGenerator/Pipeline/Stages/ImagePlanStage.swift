@@ -37,7 +37,7 @@ struct ImagePlanStage {
 
     func run(scan: ScanStage.Output, earlier: EarlierBuild, catalog: Catalog) throws(SiteError) -> Output {
         let plan = scan.plan
-        let previous = earlier.previous.photos
+        let previous = earlier.stored.photos
         let scanned = earlier.scanned
         let planner = ReusePlanner(previous: previous, settings: work.settings, colour: work.colourKey, exists: earlier.listing.isRegularFile)
         let work = self.work
@@ -127,21 +127,18 @@ struct ImagePlanStage {
                 }
             }
             // The records to forget: those of photos not kept, and of photos gone from the
-            // folder. A kept photo has the catalog's record (without a legacy manifest, the
-            // records it goes by are the catalog's), so that when the photos with a record are
-            // as many as the records, none is gone, and the catalog's every record need not be
-            // asked about.
-            let forgetting = !earlier.fromLegacyManifest && kept.count + notKept.count == earlier.stored.photos.count
+            // folder. A kept photo has the catalog's record, so that when the photos with a
+            // record are as many as the records, none is gone, and the catalog's every record
+            // need not be asked about.
+            let forgetting = kept.count + notKept.count == earlier.stored.photos.count
                 ? notKept : earlier.stored.photos.keys.filter { !kept.contains($0) }
-            // A photo is kept only when the records it goes by have it: without a legacy manifest,
-            // those are the catalog's, and what it holds once the others are forgotten is `kept`.
-            let remaining = earlier.fromLegacyManifest ? Set(earlier.stored.photos.keys).subtracting(forgetting) : kept
-            return (kept, forgetting, remaining)
+            // A photo is kept only when the catalog has its record: what the catalog holds once
+            // the others are forgotten is `kept`.
+            return (kept, forgetting, kept)
         }
-        // The files the catalog does not list yet: the planned ones no earlier build made
-        // (`owned` holds both the catalog's and a legacy manifest's files), and a legacy
-        // manifest's. Asked of a large library's every planned file in runs on every core, one
-        // core first taking the photos' part (as large).
+        // The files the catalog does not list yet: the planned ones no earlier build made.
+        // Asked of a large library's every planned file in runs on every core, one core first
+        // taking the photos' part (as large).
         enum Part: Sendable { case photos, planned(Range<Int>) }
         enum Done: Sendable { case photos(kept: Set<String>, forgetting: [String], remaining: Set<String>), planned([String]) }
         let parts = [Part.photos] + indexRuns(scan.planned.count, length: 32_768).map(Part.planned)
@@ -157,10 +154,6 @@ struct ImagePlanStage {
         guard case .photos(let kept, let forgetting, let remaining) = done[0] else { preconditionFailure("the photos' part comes first") }
         var adding: [String] = []
         for case .planned(let files) in done.dropFirst() { adding += files }
-        if earlier.fromLegacyManifest {
-            let storedFiles = Set(earlier.stored.files)
-            adding += earlier.previous.files.filter { !storedFiles.contains($0) }
-        }
         // Without a catalog, the files the site shows to be the tool's: what this build no
         // longer makes of them is deleted, as with a catalog's.
         adding += earlier.recovered

@@ -27,12 +27,10 @@ struct ImageStage {
     var work: PhotoWork
     var jobs: Int
 
-    /// Carries out `images` for the photos of `scan`. `previous` holds the records this build
-    /// goes by, `stored` the catalog's (the same records unless `previous` came from a legacy
-    /// manifest: then `previousIsStored` is false).
+    /// Carries out `images` for the photos of `scan`. `previous` holds the catalog's records,
+    /// which this build goes by.
     func run(
-        scan: ScanStage.Output, images: ImagePlanStage.Output, previous: PhotoRecords,
-        stored: PhotoRecords, previousIsStored: Bool, progress: @Sendable (BuildEvent) -> Void
+        scan: ScanStage.Output, images: ImagePlanStage.Output, previous: PhotoRecords, progress: @Sendable (BuildEvent) -> Void
     ) async throws(SiteError) -> Output {
         var plan = scan.plan
         var output = Output(plan: plan, published: [PublishedPhoto?](repeating: nil, count: plan.photos.count), problems: [])
@@ -43,7 +41,7 @@ struct ImageStage {
         // The catalog keeps the records of the photos kept as they were (the others it forgot).
         // (`Boxed`'s == is the box's identity when the record is shared: no second compare.)
         @Sendable func isChange(_ path: String, _ record: Boxed<BuildManifest.PhotoRecord>) -> Bool {
-            !pendingPhotos.contains(path) || stored.boxed(path) != record
+            !pendingPhotos.contains(path) || previous.boxed(path) != record
         }
         let publish: @Sendable (Int, PhotoResult) -> Accepted = { [plan] index, result in
             let path = plan.photos[index].photo.relativePath
@@ -55,12 +53,11 @@ struct ImageStage {
                             reused: result.reused, fromStore: result.fromStore, imagesWritten: result.imagesWritten)
         }
         // A photo whose earlier record stays as it is (``PhotoWork/unchangedRecord(of:hash:previous:)``):
-        // when the records this build goes by are the catalog's, the record is the catalog's own
-        // and the photo is kept (so among the pending photos): no change to look up.
+        // the record is the catalog's own and the photo is kept (so among the pending photos):
+        // no change to look up.
         let publishUnchanged: @Sendable (Int, Boxed<BuildManifest.PhotoRecord>) -> Accepted = { [plan] index, record in
             Accepted(published: PublishedPhoto(planned: plan.photos[index], sharing: record),
-                     changed: !previousIsStored && isChange(plan.photos[index].photo.relativePath, record),
-                     reused: true, fromStore: false, imagesWritten: 0)
+                     changed: false, reused: true, fromStore: false, imagesWritten: 0)
         }
         try await process(plan: plan, images: images, previous: previous, publish: publish, publishUnchanged: publishUnchanged,
                           progress: progress) { index, outcome in

@@ -57,7 +57,7 @@ struct ScanStage {
         walked: WalkedFolder, output: String, earlier: EarlierBuild, foreignInAlbums: [String: Bool], themeAssets: [String] = [],
         progress: @Sendable (BuildEvent) -> Void
     ) throws(SiteError) -> Output {
-        let records = earlier.previous.photos
+        let records = earlier.stored.photos
         // What ffprobe said about each video and motion clip, by the source's path: gathered
         // from the records when the scan first meets a file the records do not know by its own
         // path (a new file, or a motion clip).
@@ -193,7 +193,7 @@ struct ScanStage {
     /// file that is not the tool's (``EarlierBuild/hasForeignFile(inAlbum:)``), asked on every core.
     func foreignFiles(inAlbumsOf earlier: EarlierBuild) -> [String: Bool] {
         // The pages' folders, from runs of the pages on every core.
-        let pages = Array(earlier.previous.pages.keys)
+        let pages = Array(earlier.stored.pages.keys)
         let folders = parallelMap(indexRuns(pages.count, length: 16_384), jobs: jobs) { run in
             var folders = Set<String>()
             for page in pages[run] {

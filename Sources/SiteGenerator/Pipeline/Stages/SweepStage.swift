@@ -2,7 +2,7 @@ import Gallery
 import Support
 
 /// The last stage: deletes what an earlier build made and this one did not (only files the
-/// catalog lists, never the user's own), the legacy manifest and the build's temporary folder,
+/// catalog lists, never the user's own) and the build's temporary folder,
 /// syncs the file system once, and only then records the build in the catalog, in one
 /// transaction: whatever the catalog says is on disk.
 struct SweepStage {
@@ -17,7 +17,7 @@ struct SweepStage {
     /// folder is as the build leaves it.
     func run<Value: Sendable>(
         made: MadeFiles, refused: Set<String>, published: [PublishedPhoto?], changedRecords: [(String, BuildManifest.PhotoRecord)],
-        pageKeys: [String: String], pageChanges: (changed: [(String, String)], removed: [String])?, pending: CatalogState, legacyManifest: Bool,
+        pageKeys: [String: String], pageChanges: (changed: [(String, String)], removed: [String])?, pending: CatalogState,
         progress: @Sendable (BuildEvent) -> Void, whileSaving: @Sendable () -> Value
     ) throws(SiteError) -> (removed: Int, value: Value) {
         // A file this build was refused (the user's own) is never the tool's.
@@ -42,7 +42,6 @@ struct SweepStage {
             removed += 1
             progress(.removed(path: path))
         }
-        if legacyManifest { _ = writer.removeMadeFile(BuildManifest.legacyFileName) }
         writer.removeTemporaryFiles()
         // Everything written is on disk before the catalog says so.
         let (saved, value) = parallel({ [writer, catalog] () -> Result<Void, SiteError> in
