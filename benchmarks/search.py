@@ -103,17 +103,30 @@ done({});
 SENT = []
 
 
-def counting_server(folder):
-    """A loopback HTTP server of `folder` (as python3 -m http.server) that logs what it sends."""
+def counting_server(folder, script=None):
+    """A loopback HTTP server of `folder` (as python3 -m http.server) that logs what it sends;
+    with `script`, that file is served as `assets/search-box.js` (the box's code; `search.js`
+    is only its loader since issue 34's split). A request for `/__results_shown` (a page's mark
+    in the log) is logged too, though it finds no file."""
     import functools
     import http.server
     import threading
 
     class Handler(http.server.SimpleHTTPRequestHandler):
+        def translate_path(self, path):
+            if script and path.split("?")[0].endswith("/assets/search-box.js"):
+                return str(script)
+            return super().translate_path(path)
+
         def copyfile(self, source, outputfile):
             data = source.read()
             outputfile.write(data)
             SENT.append((self.path, len(data)))
+
+        def send_error(self, code, message=None, explain=None):
+            if self.path.startswith("/__results_shown"):
+                SENT.append((self.path, 0))
+            super().send_error(code, message, explain)
 
         def log_message(self, *arguments):
             pass

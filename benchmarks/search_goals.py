@@ -67,39 +67,9 @@ let at = 0;
 """
 
 
-SENT = []  # (path, bytes) of each response, in order
-
-
-def counting_server(folder, script=None):
-    """A loopback HTTP server of `folder` (as python3 -m http.server) that logs what it sends;
-    with `script`, that file is served as `assets/search-box.js` (the box's code; `search.js`
-    is only its loader since issue 34's split)."""
-    import functools
-    import http.server
-    import threading
-
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def translate_path(self, path):
-            if script and path.split("?")[0].endswith("/assets/search-box.js"):
-                return str(script)
-            return super().translate_path(path)
-
-        def copyfile(self, source, outputfile):
-            data = source.read()
-            outputfile.write(data)
-            SENT.append((self.path, len(data)))
-
-        def send_error(self, code, message=None, explain=None):
-            if self.path.startswith("/__results_shown"):
-                SENT.append((self.path, 0))
-            super().send_error(code, message, explain)
-
-        def log_message(self, *arguments):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(folder)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+# (path, bytes) of each response, in order: the counting server's log.
+SENT = search.SENT
+counting_server = search.counting_server
 
 
 def wait_for_mark(mark):

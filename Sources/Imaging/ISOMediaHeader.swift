@@ -50,6 +50,13 @@ enum ISOMediaHeader {
         return ImageInfo(format: format, width: primary.width, height: primary.height, orientation: orientation, metadata: metadata)
     }
 
+    /// `lower..<upper`, or a refusal when a box is too short to hold the fields before `lower`
+    /// (a Range with its bounds crossed would stop the program).
+    static func span(_ lower: Int, _ upper: Int, format: ImageFormat) throws(ImagingError) -> Range<Int> {
+        guard lower <= upper else { throw .headerUnreadable(format) }
+        return lower..<upper
+    }
+
     /// The boxes in `range` of `reader`. A box running past the range is an error.
     static func boxes(_ reader: ByteReader, in range: Range<Int>, format: ImageFormat) throws(ImagingError) -> [Box] {
         var result: [Box] = []
@@ -108,7 +115,7 @@ enum ISOMediaHeader {
         let base = metaBox.contentStart
         let meta = ByteReader(try file.bytes(base..<metaBox.end))
         meta.format = format
-        let children = try boxes(meta, in: 4..<meta.count, format: format)  // after version and flags
+        let children = try boxes(meta, in: span(4, meta.count, format: format), format: format)  // after version and flags
         func child(_ type: String) -> Box? { children.first { $0.type == type } }
 
         var primaryID: Int?
@@ -211,7 +218,7 @@ enum ISOMediaHeader {
         // iinf: version, flags, entry count, then infe boxes (version 2 or 3 name an item type).
         let countSize = try meta.u8(iinf.contentStart) == 0 ? 2 : 4
         var itemID: Int?
-        for infe in try boxes(meta, in: (iinf.contentStart + 4 + countSize)..<iinf.end, format: format) where infe.type == "infe" {
+        for infe in try boxes(meta, in: span(iinf.contentStart + 4 + countSize, iinf.end, format: format), format: format) where infe.type == "infe" {
             let version = try meta.u8(infe.contentStart)
             guard version >= 2 else { continue }
             let idSize = version == 2 ? 2 : 4

@@ -106,6 +106,25 @@ struct HostileInputTests {
         }
     }
 
+    @Test("ISO boxes too short for their own fields are refused, or skipped when optional, never a crash")
+    func isoBoxesTooShort() throws {
+        func box(_ type: String, _ content: [UInt8]) -> [UInt8] { be32(8 + content.count) + Array(type.utf8) + content }
+        let ftyp = box("ftyp", Array("heic".utf8) + be32(0) + Array("mif1heic".utf8))
+        // A `meta` box without room for its version and flags (the fuzzer's find: it stopped the program).
+        for content in [[], [0], [0, 0, 0]] as [[UInt8]] {
+            #expect(throws: ImagingError.headerUnreadable(.heif)) {
+                _ = try ISOMediaHeader.read(ByteReader(ftyp + box("meta", content)), format: .heif)
+            }
+        }
+        // An `iinf` box without room for its entry count: the optional EXIF and XMP items are
+        // skipped, and the image's size is still read.
+        let ispe = box("ispe", be32(0) + be32(40) + be32(30))
+        let meta = box("meta", [0, 0, 0, 0] + box("iinf", [0]) + box("iloc", Array(repeating: 0, count: 8))
+                       + box("iprp", box("ipco", ispe)))
+        let info = try ISOMediaHeader.read(ByteReader(ftyp + meta), format: .heif)
+        #expect(info.pixelWidth == 40 && info.pixelHeight == 30)
+    }
+
     @Test("a GIF missing only its trailer still decodes completely")
     func gifWithoutTrailer() throws {
         let gif = try quadrantImage(width: 20, height: 10).encoded(asFormat: .gif)

@@ -207,6 +207,17 @@ struct LanguageSiteTests {
         if Self.hasVideo { #expect(try output.read("pp/index.html").contains(">صورتان، مقطع فيديو واحد</p>"), "2 is two, 1 is one") }
     }
 
+    @Test("whole numbers as the language groups them (CLDR), English's plain digits kept")
+    func numbers() throws {
+        func strings(_ tag: String) throws -> SiteStrings {
+            SiteStrings(language: try #require(LanguageTag(tag)), tables: ["en": try Self.table("en")].merging([tag: try Self.table(tag)]) { $1 }, defaults: nil)
+        }
+        #expect(try strings("en").number(12345) == "12345")
+        #expect(try strings("fr").number(12345) == "12\u{202F}345")
+        #expect(try strings("de").number(12345) == "12.345")
+        #expect(try strings("fr").number(7) == "7")
+    }
+
     @Test("a theme overrides one string; a language with few strings takes English's, one warning a key")
     func overrides() async throws {
         let source = try makeSource()

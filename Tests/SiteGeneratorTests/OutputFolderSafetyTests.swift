@@ -94,14 +94,20 @@ struct OutputFolderSafetyTests {
         await #expect(throws: SiteError.self) { _ = try await SiteBuilder(options: refused).build() }
         let waited = Events()
         let waiting = Task { try await SiteBuilder(options: first).build { event in waited.list.withLock { $0.append(event) } } }
-        try await Task.sleep(for: .milliseconds(300))
+        func warnings() -> [String] { waited.list.withLock { $0.compactMap { if case .warning(let text) = $0 { text } else { nil } } } }
+        // The lock is let go once the build says it waits for it (on a loaded machine the
+        // build's task may start long after this one goes on).
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(120)
+        while !warnings().contains(where: { $0.contains("waiting") && $0.contains("process") }), clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(warnings().contains { $0.contains("waiting") && $0.contains("process") }, "\(warnings())")
         #expect(!FileManager.default.fileExists(atPath: output.path + "/index.html"), "the build did not wait")
         withExtendedLifetime(held) {}
         _ = consume held
         let report = try await waiting.value
         #expect(report.photos == 6)
-        let warnings = waited.list.withLock { $0.compactMap { if case .warning(let text) = $0 { text } else { nil } } }
-        #expect(warnings.contains { $0.contains("waiting") && $0.contains("process") }, "\(warnings)")
         // Two builds started together end with the site a single build makes.
         async let a = SiteBuilder(options: first).build()
         async let b = SiteBuilder(options: first).build()

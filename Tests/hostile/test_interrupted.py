@@ -223,7 +223,15 @@ STOPPING = [(signal.SIGINT, False, 130, False), (signal.SIGINT, True, 130, False
 STOPPING_IDS = ["SIGINT", "SIGINT-to-group", "SIGTERM", "SIGHUP", "SIGINT-ignored-at-start"]
 
 
+def hangup_as_a_terminal_leaves_it():
+    """SIGHUP at its default action, as a terminal's session starts it: a test run under
+    `nohup` would otherwise hand the build SIGHUP ignored, which cascade keeps ignored (that is
+    what `nohup` asks for), and the SIGHUP case would test nothing."""
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 def ignoring_sigint():
+    hangup_as_a_terminal_leaves_it()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -270,7 +278,7 @@ def test_a_signal_stops_the_build_during_an_encode(tmp_path, long_video, sig, gr
     corpus.save(out, USER_FILE, b"mine")
     build = subprocess.Popen([binary(), "build", str(source), "-o", str(out), "--catalog", str(catalog), "-q"],
                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO,
-                             start_new_session=True, preexec_fn=ignoring_sigint if ignored else None)
+                             start_new_session=True, preexec_fn=ignoring_sigint if ignored else hangup_as_a_terminal_leaves_it)
     encoder = wait_for_child(build, "libx264")
     kill_and_expect_child_gone(build, encoder, sig, "ffmpeg", group=group)
     err = build.stderr.read().decode(errors="replace")

@@ -196,16 +196,25 @@ struct PageRenderer: Sendable {
         return context
     }
 
+    /// Whom `photos` are by, each name once, in the photos' order: each one's creator, the
+    /// site's `author` for one without; and whether any of them names its own creator.
+    func creators(_ photos: some Sequence<Int>) -> (names: [String], anyCreator: Bool) {
+        var names: [String] = []
+        var seen: Set<String> = []
+        var anyCreator = false
+        for photo in photos {
+            let creator = plan.photos[photo].photo.creator
+            anyCreator = anyCreator || creator != nil
+            if let name = creator ?? options.author, seen.insert(name).inserted { names.append(name) }
+        }
+        return (names, anyCreator)
+    }
+
     /// Whom `photos` are by, for a page showing them (its `<meta name="author">` and footer):
     /// each one's creator, the site's `author` for one without; nil when none is known. Never
     /// the site's author alone for a photo somebody else made.
     func credit(_ photos: [Int]) -> String? {
-        var names: [String] = []
-        var seen: Set<String> = []
-        for photo in photos {
-            guard let name = plan.photos[photo].photo.creator ?? options.author else { continue }
-            if seen.insert(name).inserted { names.append(name) }
-        }
+        var names = creators(photos).names
         if photos.isEmpty, let author = options.author { names = [author] }
         switch names.count {
         case 0: return nil
@@ -366,8 +375,8 @@ struct PageRenderer: Sendable {
             "width": photoImages.width,
             "height": photoImages.height,
             "color": photoImages.color,
-            "position": position + 1,
-            "count": album.photos.count,
+            "position": number(position + 1),
+            "count": number(album.photos.count),
             "isVideo": entry.photo.isVideo,
             "videoURL": photoImages.video.map { relativeURL(from: album.directory, to: $0.path) } ?? "",
             "duration": entry.photo.video.map { Duration.label($0.duration) } ?? "",

@@ -86,7 +86,7 @@ extension PageRenderer {
         context["tags"] = index.tags.indices.map { entry -> [String: Any] in
             let tag = index.tags[entry]
             return ["name": tag.name, "url": relativeURL(from: index.folder, to: index.pagePath(entry, page: 1)),
-                    "count": tag.photos.count, "countLabel": itemCountLabel(tag.photos)]
+                    "count": number(tag.photos.count), "countLabel": itemCountLabel(tag.photos)]
         }
         context["hasTags"] = !index.isEmpty
         return context

@@ -34,7 +34,7 @@ struct FeedStage {
             let cover = renderer.coverImage(of: album).map { base + URLPath.encode(path: $0) }
             entries.append(Entry(title: entry.title, url: base + URLPath.encode(path: entry.directory),
                                  updated: Self.timestamp(entry.date!), count: renderer.albumCountLabel(album), cover: cover,
-                                 authors: Self.authors(of: album, in: plan, siteAuthor: options.author)))
+                                 authors: Self.authors(of: album, renderer: renderer)))
         }
         let xml = Self.feed(title: options.title, author: options.author, base: base, entries: entries)
         try writer.writeIfChanged(Data(xml.utf8), to: plan.feedPath)
@@ -56,20 +56,15 @@ struct FeedStage {
     /// creator once, in the albums' order, and the site's `author` for photos without one
     /// (an entry's authors replace the feed's); when none does, none, and the feed's author
     /// stands for the entry.
-    static func authors(of album: Int, in plan: SitePlan, siteAuthor: String?) -> [String] {
-        var names: [String] = []
-        var seen: Set<String> = []
-        var anyCreator = false
+    static func authors(of album: Int, renderer: PageRenderer) -> [String] {
+        var photos: [Int] = []
         func visit(_ index: Int) {
-            for photo in plan.albums[index].photos {
-                let creator = plan.photos[photo].photo.creator
-                anyCreator = anyCreator || creator != nil
-                if let name = creator ?? siteAuthor, seen.insert(name).inserted { names.append(name) }
-            }
-            for child in plan.albums[index].albums { visit(child) }
+            photos += renderer.plan.albums[index].photos
+            for child in renderer.plan.albums[index].albums { visit(child) }
         }
         visit(album)
-        return anyCreator ? names : []
+        let creators = renderer.creators(photos)
+        return creators.anyCreator ? creators.names : []
     }
 
     /// An RFC 3339 time in UTC: a date with a zone at its instant (08:15:42-05:00 is
