@@ -265,6 +265,9 @@ public enum SiteError: Error, CustomStringConvertible, Equatable, Sendable {
     case busy(output: String, holder: String)
     /// The store of a sharded build cannot be used.
     case store(path: String, reason: String)
+    /// The build's task was cancelled: it stopped between two steps, as an interrupted build
+    /// (the next build completes the site).
+    case cancelled
 
     /// A sentence naming the file or folder and the reason.
     public var description: String {
@@ -280,6 +283,7 @@ public enum SiteError: Error, CustomStringConvertible, Equatable, Sendable {
         case .catalogDamaged(let path, let reason): "the catalog \(path) is damaged: \(reason)"
         case .busy(let output, let holder): "another build of \(output) is running (\(holder)); try again when it is done"
         case .store(let path, let reason): "the store \(path) cannot be used: \(reason)"
+        case .cancelled: "the build was cancelled; the files written are whole, and the next build completes the site"
         }
     }
 }

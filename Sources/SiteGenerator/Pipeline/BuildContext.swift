@@ -1,0 +1,101 @@
+import Gallery
+import Support
+
+/// What a build's steps share (``BuildStep``, ``SiteBuilder/build(progress:)``): what the build
+/// was given, opened before its first step, and what each step made for the steps after it.
+/// A value made by a step is nil until then (and again once a step let go of it); a step that
+/// reads it comes after the one that makes it, in the list in ``SiteBuilder/build(progress:)``.
+struct BuildContext {
+    // What the build was given.
+    let options: SiteOptions
+    /// The photo folder and the output folder: absolute, real.
+    let source: String
+    let output: String
+    let theme: Theme
+    let jobs: Int
+    let catalog: Catalog
+    let progress: @Sendable (BuildEvent) -> Void
+    /// What the scan reports, kept for the build's summary in the catalog (``LastBuild``).
+    let recorder = ScanEventRecorder()
+    /// The catalog's content read ahead (``CatalogReadAhead``), taken by the up-to-date check
+    /// when the site is not up to date.
+    let catalogReadAhead: CatalogReadAhead?
+
+    // The up-to-date check.
+    /// The fingerprint of the build's inputs (``BuildStamp/inputs(options:source:theme:)``);
+    /// nil when the photo folder could not be fingerprinted.
+    var inputs: String?
+    /// The photo folder's entries the fingerprint's walk found: the scan takes them.
+    var listings: FolderListings?
+    /// Whether the site was found up to date: the report is the last build's, nothing else was done.
+    var upToDate = false
+    var readAhead: (manifest: BuildManifest, files: Set<String>)?
+    /// The tool's files changed since the last build (they are made again).
+    var changed: [String] = []
+
+    // The catalog read.
+    /// The photo folder's walk, under way while the catalog is read.
+    var walking: BackgroundWork<Result<WalkedFolder, SiteError>>!
+    var earlier: EarlierBuild!
+    /// What of the earlier build the pages need once the earlier records are let go of: its
+    /// pages' fingerprints and what the output folder held.
+    var earlierPages: [String: String]!
+    var listing: OutputListing!
+    /// A sharded build's store (``SiteOptions/storeDirectory``).
+    var store: RenditionStore?
+
+    // Scan, image plan, images, originals.
+    var scan: ScanStage.Output!
+    var work: PhotoWork!
+    var imagePlan: ImagePlanStage.Output!
+    var images: ImageStage.Output!
+    /// The photos as published: the image step's, with their originals (``OriginalsStage``).
+    var published: [PublishedPhoto?]!
+    /// The photos' files (images, originals, videos), gathered on another core while the pages
+    /// are made.
+    var photoFiles: BackgroundWork<Set<String>>!
+
+    // Pages, sitemap, feed, search index.
+    var tags: [TagIndex]!
+    var renderer: PageRenderer!
+    var pages: PageStage.Output!
+    /// The sitemap, the feed and the search index's files.
+    var sitePages: Set<String> = []
+
+    // The sweep and the record of the build.
+    var made: MadeFiles!
+    var filesRemoved = 0
+    /// The output folder as the build left it, for the next build's up-to-date check.
+    var outputStamp: OutputStamp?
+    var report: BuildReport!
+
+    init(options: SiteOptions, source: String, output: String, theme: Theme, jobs: Int, catalog: Catalog,
+         catalogReadAhead: CatalogReadAhead?, progress: @escaping @Sendable (BuildEvent) -> Void) {
+        self.options = options
+        self.source = source
+        self.output = output
+        self.theme = theme
+        self.jobs = jobs
+        self.catalog = catalog
+        self.catalogReadAhead = catalogReadAhead
+        self.progress = progress
+    }
+
+    /// The catalog's damage found since the last call, reported (the catalog is then set aside
+    /// and the build goes on without it).
+    func reportDamage() {
+        for warning in catalog.takeWarnings() { progress(.warning(warning)) }
+    }
+
+    /// Takes out what the steps made (a large library's sets of files, records and pages), to
+    /// be freed on another thread: the context keeps none of it.
+    mutating func takeMade() -> [any Sendable] {
+        // (Each taken, not copied: a copy left here could be the last, freed on this thread.)
+        let values: [(any Sendable)?] = [
+            listings.take(), readAhead.take(), earlier.take(), earlierPages.take(), listing.take(), scan.take(),
+            work.take(), imagePlan.take(), images.take(), published.take(), tags.take(), renderer.take(), pages.take(),
+            made.take(),
+        ]
+        return values.compactMap { $0 }
+    }
+}

@@ -1,0 +1,262 @@
+import Foundation
+import Gallery
+import Imaging
+import Support
+import Video
+
+/// The steps of a site's build, in the order ``SiteBuilder/build(progress:)`` lists them. Each
+/// is a name and a body over the ``BuildContext``: it takes what the steps before it made and
+/// hands its stage's work to the stage's type in `Pipeline/Stages/`.
+extension BuildStep where Context == BuildContext {
+    /// When the photo folder, the settings, the theme, the program and the output folder are
+    /// as the last complete build left them, the site is what this build would make: the build
+    /// ends with the last build's report (``BuildContext/upToDate``).
+    ///
+    /// The photo folder's walk keeps every folder's entries, which the scan then takes. The
+    /// output folder is walked only when the inputs are as they were: otherwise the build runs
+    /// whatever it holds.
+    static var upToDateCheck: BuildStep {
+        BuildStep.withOutcome("up-to-date check") { (context: inout BuildContext) throws(SiteError) -> Outcome in
+            let (output, jobs, catalog) = (context.output, context.jobs, context.catalog)
+            let stamped = BuildStamp.inputs(options: context.options, source: context.source, theme: context.theme.fingerprint)
+            context.inputs = stamped?.stamp
+            context.listings = stamped?.listings
+            let last = catalog.lastBuild()
+            if let inputs = context.inputs, let last, last.stamp.inputs == inputs,
+               last.stamp.output == BuildStamp.output(root: output, jobs: jobs)?.hex {
+                context.report = last.replay(output: output, progress: context.progress)
+                context.upToDate = true
+                return .endsBuild(stage: "up to date")
+            }
+            // (Taken before this build writes to the catalog.)
+            context.readAhead = context.catalogReadAhead?.take(path: catalog.path)
+            if last != nil { try catalog.forgetLastBuild() }
+            // The tool's files changed since the end of the last build (a truncated image, an
+            // edited page) are found by a walk compared with what that build recorded; they are
+            // made again.
+            context.changed = catalog.outputState().flatMap { OutputStamp(root: output, jobs: jobs, reference: $0)?.changedFiles } ?? []
+            context.reportDamage()
+            return .done
+        }
+    }
+
+    /// Reads what earlier builds made (``EarlierBuild``; unless it was read ahead), while the
+    /// photo folder is walked (nothing read) on another core: the walk needs nothing of it,
+    /// and would otherwise run on one core after it.
+    static var readCatalog: BuildStep {
+        BuildStep("catalog read") { (context: inout BuildContext) throws(SiteError) in
+            let (source, output, progress) = (context.source, context.output, context.progress)
+            // (The photo folder's files, as the stamp's walk found them, tell the catalog where
+            // to cut its records into ranges.)
+            let likelyPaths = context.listings.map { listings in
+                let sample = listings.sampleFiles(relativeTo: source, count: 256)
+                return (sample: sample.paths, count: sample.files)
+            }
+            let scanStage = ScanStage(options: context.options, jobs: context.jobs)
+            let listings = context.listings
+            context.walking = BackgroundWork { Result { () throws(SiteError) in try scanStage.walk(source: source, listings: listings) } }
+            var earlier = try EarlierBuild(
+                catalog: context.catalog, output: output, likelyPaths: likelyPaths, readAhead: context.readAhead.take(),
+                changed: context.changed, jobs: context.jobs, themeAssets: Set(context.theme.assets.keys)
+            ) {
+                progress(.warning($0))
+            }
+            let damaged = earlier.damaged
+            for path in damaged.sorted().prefix(10) {
+                progress(.warning("\(path): changed since the build that made it; it is made again"))
+            }
+            if damaged.count > 10 { progress(.warning("\(damaged.count - 10) more files of the site changed since the build that made them; they are made again")) }
+            SiteWriter(root: output).removeTemporaryFiles()
+            // A sharded build's store: the shards' records spare reading every photo again.
+            let store = try context.options.storeDirectory.map { folder throws(SiteError) in
+                try ShardBuilder.openStore(folder, source: source, output: output)
+            }
+            if let store { earlier.scanned = ShardScan(store: store, source: source).load() }
+            context.store = store
+            (context.earlierPages, context.listing) = (earlier.stored.pages, earlier.listing)
+            context.earlier = earlier
+            context.reportDamage()
+        }
+    }
+
+    /// Scans the photo folder as the walk found it and plans where everything goes (``ScanStage``).
+    static var scan: BuildStep {
+        BuildStep(ScanStage.name, releasing: { $0.listings.take() }) { (context: inout BuildContext) throws(SiteError) in
+            let (progress, recorder) = (context.progress, context.recorder)
+            // What the scan reports is kept for the build's summary in the catalog (``LastBuild``).
+            @Sendable func scanProgress(_ event: BuildEvent) {
+                recorder.record(event)
+                progress(event)
+            }
+            let scanStage = ScanStage(options: context.options, jobs: context.jobs)
+            // Whether the earlier build's album folders hold files not the tool's, asked while the
+            // walk goes on (when the catalog was read ahead, the walk would otherwise run alone).
+            let foreignInAlbums = scanStage.foreignFiles(inAlbumsOf: context.earlier)
+            let walked = try context.walking.take()!.wait().get()
+            let scan = try scanStage.run(walked: walked, output: context.output, earlier: context.earlier,
+                                         foreignInAlbums: foreignInAlbums, themeAssets: Array(context.theme.assets.keys),
+                                         progress: scanProgress)
+            progress(.scanned(photos: scan.plan.photos.count, albums: scan.plan.albums.count))
+            for problem in scan.problems {
+                scanProgress(problem.isWarning ? .warning("\(problem.path): \(problem.reason)") : .skipped(problem))
+            }
+            recorder.stop()
+            context.scan = scan
+        }
+    }
+
+    /// Decides what happens to each photo's images (``ImagePlanStage``).
+    static var planImages: BuildStep {
+        BuildStep(ImagePlanStage.name) { (context: inout BuildContext) throws(SiteError) in
+            let options = context.options
+            let jobs = context.jobs
+            var work = PhotoWork(
+                widths: options.allImageWidths, formats: options.allImageFormats, limits: options.limits,
+                settings: options.allImageFormats.map(options.imageSettingsKey(for:)), keepGPS: options.keepGPS, colour: options.colour,
+                writer: SiteWriter(root: context.output, refused: context.scan.refused, damaged: context.earlier.damaged),
+                video: options.videoTools.map { tools in
+                    var settings = options.video
+                    settings.threads = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, jobs))
+                    return VideoEncoder(tools: tools, settings: settings)
+                })
+            work.store = context.store
+            context.work = work
+            context.imagePlan = try ImagePlanStage(work: work, jobs: jobs).run(scan: context.scan, earlier: context.earlier, catalog: context.catalog)
+            context.reportDamage()
+        }
+    }
+
+    /// Carries out the image plan (``ImageStage``); then the earlier build's records are let go of.
+    static var makeImages: BuildStep {
+        // The earlier build's sets of files and what is left of its records are freed on
+        // another thread (a tenth of a second of a large library's rebuild, on one core).
+        BuildStep(ImageStage.name, releasing: { $0.earlier.take() }) { (context: inout BuildContext) async throws(SiteError) in
+            let work = context.work!
+            let images = try await ImageStage(work: work, jobs: context.jobs).run(
+                scan: context.scan, images: context.imagePlan, previous: context.earlier.stored.photos, progress: context.progress)
+            PixelMemory.releaseKept()  // the pictures' memory kept for the next photo: none is left
+            if let store = work.store {
+                let recipe = work.recipe
+                try store.recordSite(output: context.output, keys: images.published.compactMap { photo in
+                    photo.map { recipe.storeKey(hash: $0.images.contentHash, size: $0.photo.fileSize) }
+                })
+            }
+            context.images = images
+        }
+    }
+
+    /// Publishes the originals for download (``OriginalsStage``), and starts gathering the
+    /// photos' files on another core.
+    static var originals: BuildStep {
+        BuildStep(OriginalsStage.name) { (context: inout BuildContext) throws(SiteError) in
+            let images = context.images!
+            var published = images.published
+            let originals = try OriginalsStage(options: context.options, writer: context.work.writer)
+                .run(plan: images.plan, published: &published, kept: context.imagePlan.kept, progress: context.progress)
+            context.published = published
+            // (Of the image step's photos: what the originals added to them is `originals`.)
+            context.photoFiles = BackgroundWork { SiteBuilder.photoFiles(images.published, originals: originals) }
+        }
+    }
+
+    /// Renders and writes the pages (``PageStage``).
+    static var pages: BuildStep {
+        BuildStep(PageStage.name) { (context: inout BuildContext) throws(SiteError) in
+            let options = context.options
+            let plan = context.images.plan
+            let tags = TagKind.allCases.map { TagIndex(plan: plan, sort: options.sort, kind: $0, enabled: options.enables($0)) }
+            let renderer = PageRenderer(plan: plan, published: context.published, options: options, theme: context.theme,
+                                        jobs: context.jobs, indexes: tags)
+            context.tags = tags
+            context.renderer = renderer
+            context.pages = try PageStage(renderer: renderer, writer: context.work.writer, listing: context.listing, jobs: context.jobs)
+                .run(previousKeys: context.earlierPages)
+        }
+    }
+
+    /// Writes the sitemap (``SitemapStage``). (It lists pages, and no photo's file is one.)
+    static var sitemap: BuildStep {
+        BuildStep(SitemapStage.name) { (context: inout BuildContext) throws(SiteError) in
+            if let sitemap = try SitemapStage(baseURL: context.options.baseURL, writer: context.work.writer)
+                .run(plan: context.images.plan, files: context.pages.files) {
+                context.sitePages.insert(sitemap)
+            }
+        }
+    }
+
+    /// Writes the feed (``FeedStage``).
+    static var feed: BuildStep {
+        BuildStep(FeedStage.name) { (context: inout BuildContext) throws(SiteError) in
+            if let feed = try FeedStage(options: context.options, writer: context.work.writer).run(renderer: context.renderer) {
+                context.sitePages.insert(feed)
+            }
+        }
+    }
+
+    /// The search index (``SearchStage``), last: Pagefind reads the pages as written.
+    /// (Only photo pages carry `data-pagefind-body`; a site without one, every photo in a hidden
+    /// album, gets no index: Pagefind would index every page.)
+    static var searchIndex: BuildStep {
+        BuildStep.withOutcome(SearchStage.name) { (context: inout BuildContext) throws(SiteError) -> Outcome in
+            let plan = context.images.plan
+            guard let indexer = context.options.searchIndexer, let folder = plan.searchFolder,
+                  plan.albums.contains(where: { !$0.hidden && !$0.photos.isEmpty })
+            else { return .skipped }
+            let pages = context.pages!
+            context.sitePages.formUnion(try SearchStage(indexer: indexer, folder: folder, writer: context.work.writer, catalog: context.catalog).run(
+                earlierFiles: context.imagePlan.pending.files,
+                pagesChanged: !pages.changedKeys.isEmpty || !pages.removedKeys.isEmpty,
+                pages: pages.files, progress: context.progress))
+            return .done
+        }
+    }
+
+    /// Deletes what the site no longer needs and saves the catalog (``SweepStage``); the output
+    /// folder's stamp for the next build is taken while the catalog is saved.
+    static var sweep: BuildStep {
+        BuildStep(SweepStage.name) { (context: inout BuildContext) throws(SiteError) in
+            let made = MadeFiles(pages: context.pages.files, others: context.photoFiles.take()!.wait().union(context.sitePages))
+            context.made = made
+            let (output, jobs) = (context.output, context.jobs)
+            let pages = context.pages!
+            (context.filesRemoved, context.outputStamp) = try SweepStage(writer: context.work.writer, catalog: context.catalog, jobs: jobs).run(
+                made: made, refused: context.scan.refused, published: context.published, changedRecords: context.images.changedRecords,
+                // (The page keys' changes are against the earlier build's, the catalog's.)
+                pageKeys: pages.keys, pageChanges: (pages.changedKeys, pages.removedKeys),
+                pending: context.imagePlan.pending, progress: context.progress,
+                whileSaving: { BuildStamp.output(root: output, jobs: jobs, keepFiles: true) })
+            context.reportDamage()
+        }
+    }
+
+    /// The build's report, and its record in the catalog: what the next build compares the
+    /// site's files with, and the stamp of a complete build, unless a photo failed here (it is
+    /// tried again next time: a video's encoder may have been stopped for taking too long on a
+    /// busy machine). (Not timed: it is the end of the sweep's work.)
+    static var recordBuild: BuildStep {
+        BuildStep("record the build", timing: .withNext) { (context: inout BuildContext) throws(SiteError) in
+            let (scan, images, pages) = (context.scan!, context.images!, context.pages!)
+            let albums = images.plan.reachableAlbums
+            let (photoCount, videoCount) = SiteBuilder.count(albums, of: images.plan)
+            var report = BuildReport(
+                albums: albums.count,
+                photos: photoCount,
+                photosMade: images.photosMade, photosReused: images.photosReused, photosFromStore: images.photosFromStore,
+                imagesWritten: images.imagesWritten, pagesWritten: pages.written, pages: pages.pages,
+                filesRemoved: context.filesRemoved,
+                skipped: (scan.problems.filter { !$0.isWarning } + images.problems).sorted { $0.path < $1.path },
+                outputDirectory: context.output)
+            report.videos = videoCount
+            if let outputStamp = context.outputStamp { try context.catalog.recordOutputState(outputStamp) }
+            if let inputs = context.inputs, images.problems.isEmpty, let outputStamp = context.outputStamp {
+                try context.catalog.recordLastBuild(LastBuild(
+                    stamp: BuildStamp(inputs: inputs, output: outputStamp.hex),
+                    scannedPhotos: scan.plan.photos.count, scannedAlbums: scan.plan.albums.count,
+                    albums: report.albums, photos: report.photos, videos: report.videos, pages: report.pages,
+                    events: context.recorder.events))
+            }
+            context.reportDamage()
+            context.report = report
+        }
+    }
+}
