@@ -121,7 +121,8 @@ struct PhotoWork: Sendable {
         case .move(let staged):
             do throws(SiteError) { try writer.place(staged, at: videoPath) } catch { return .failure(.write(error)) }
             made.imagesWritten += 1
-        case .make:
+        // (A web version to take was staged, or is made: one that was not is made.)
+        case .make, .take:
             let temporary: String
             do throws(SiteError) { temporary = try writer.temporaryPath() } catch { return .failure(.write(error)) }
             do throws(VideoError) {

@@ -105,7 +105,7 @@ extension BuildStep where Context == BuildContext {
         }
     }
 
-    /// Decides what happens to each photo's images (``ImagePlanStage``).
+    /// Decides what happens to each photo's images (``ImagePlanStage``); writes nothing.
     static var planImages: BuildStep {
         BuildStep(ImagePlanStage.name) { (context: inout BuildContext) throws(SiteError) in
             let options = context.options
@@ -121,7 +121,15 @@ extension BuildStep where Context == BuildContext {
                 })
             work.store = context.store
             context.work = work
-            context.imagePlan = try ImagePlanStage(work: work, jobs: jobs).run(scan: context.scan, earlier: context.earlier, catalog: context.catalog)
+            context.imagePlan = ImagePlanStage(work: work, jobs: jobs).run(scan: context.scan, earlier: context.earlier)
+        }
+    }
+
+    /// Stages the plan's moves and tells the catalog what the build is about to write
+    /// (``StagingStage``), before any file is written. (Timed with the images.)
+    static var stageImages: BuildStep {
+        BuildStep(StagingStage.name, timing: .withNext) { (context: inout BuildContext) throws(SiteError) in
+            try StagingStage(writer: context.work.writer, catalog: context.catalog).run(plan: &context.imagePlan!)
             context.reportDamage()
         }
     }

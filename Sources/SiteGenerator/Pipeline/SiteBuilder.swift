@@ -124,6 +124,7 @@ public struct SiteBuilder: Sendable {
             .readCatalog,
             .scan,
             .planImages,
+            .stageImages,
             .makeImages,
             .group(PageStage.name, [.originals, .pages, .sitemap, .feed]),
             .searchIndex,

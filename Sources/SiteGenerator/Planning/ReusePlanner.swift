@@ -17,6 +17,10 @@ enum ImageDecision: Equatable, Sendable {
 enum VideoDecision: Equatable, Sendable {
     /// The web version at the video's own path was made from this content with these settings.
     case keep
+    /// The same content was published before under another name: its web version, at `from`
+    /// (site-relative), is to be linked into the build's temporary folder before any file is
+    /// written (``StagingStage``, which turns this into `move` or, when it cannot, `make`).
+    case take(from: String)
     /// The same content was published before under another name: its web version was linked
     /// to `staged` (absolute, in the build's temporary folder) and is moved into place.
     case move(staged: String)

@@ -10,11 +10,10 @@ enum PhotoPlan: Sendable {
     case planned(hash: String, decision: ImageDecision)
 }
 
-/// The second stage: each photo's content hash and reuse decision (``ReusePlanner``), the files
-/// that moves take staged under temporary names (so that any permutation of names, a swap or a
-/// rotation, ends like a clean build), and the catalog told which files this build may write and
-/// which records it may replace: an interrupted build leaves a catalog that makes those again
-/// rather than trust them.
+/// The second stage: each photo's content hash and reuse decision (``ReusePlanner``), what its
+/// video or motion clip needs, which files moves take, which files this build may write that
+/// the catalog does not list yet, and which of the catalog's records it replaces. It decides
+/// and writes nothing: ``StagingStage`` then stages the moves and tells the catalog.
 struct ImagePlanStage {
     static let name = "plan"
 
@@ -24,8 +23,17 @@ struct ImagePlanStage {
         /// Per photo of the plan, what happens to its web version when it is a video, or to
         /// its motion clip when it is a Live Photo.
         var videos: [VideoJob?] = []
-        /// Where the files that moves take were staged (absolute), by their site-relative path.
-        var staged: [String: String]
+        /// The photos whose images a move takes (with the earlier files it takes, in order) or
+        /// whose video's web version is taken (``VideoDecision/take(from:)``), in order: what
+        /// ``StagingStage`` stages before any file is written.
+        var toStage: [(photo: Int, files: [String])] = []
+        /// Where the files that moves take were staged (absolute), by their site-relative path:
+        /// empty until ``StagingStage``.
+        var staged: [String: String] = [:]
+        /// The files this build may make that the catalog does not list yet, and the catalog's
+        /// photo records this build replaces (``Catalog/prepare(addingFiles:forgettingPhotos:)``).
+        var adding: [String] = []
+        var forgetting: [String] = []
         /// Source paths of the photos whose images stay as they are.
         var kept: Set<String>
         /// What the catalog holds now that this stage changed it.
@@ -35,7 +43,7 @@ struct ImagePlanStage {
     var work: PhotoWork
     var jobs: Int
 
-    func run(scan: ScanStage.Output, earlier: EarlierBuild, catalog: Catalog) throws(SiteError) -> Output {
+    func run(scan: ScanStage.Output, earlier: EarlierBuild) -> Output {
         let plan = scan.plan
         let previous = earlier.stored.photos
         let scanned = earlier.scanned
@@ -43,7 +51,7 @@ struct ImagePlanStage {
         let work = self.work
         // Hashes and decisions on every core (they read files and the listing, nothing else);
         // moves are staged afterwards, one photo after another.
-        var photos = parallelMap(Array(plan.photos.indices), jobs: jobs) { index -> PhotoPlan in
+        let photos = parallelMap(Array(plan.photos.indices), jobs: jobs) { index -> PhotoPlan in
             let photo = plan.photos[index].photo
             let record = previous.boxed(photo.relativePath)
             let hash: Result<String, ImagingError>
@@ -60,8 +68,8 @@ struct ImagePlanStage {
                 return .planned(hash: hash, decision: planner.decide(path: photo.relativePath, hash: hash, widths: widths, wanted: wanted))
             }
         }
-        var staged: [String: String] = [:]
         var videos = [VideoJob?](repeating: nil, count: photos.count)
+        var toStage: [(photo: Int, files: [String])] = []
         // The photos with more to decide, in order: moves to stage, videos and motion clips
         // (found on every core; most of a large library's photos have none of these).
         let decided = photos
@@ -86,34 +94,28 @@ struct ImagePlanStage {
         for index in special {
             guard case .planned(let hash, let decision) = photos[index] else { continue }
             let path = plan.photos[index].photo.relativePath
-            switch decision {
-            case .keep: break
-            case .move(let from):
-                for file in planner.sources(of: previous[from]!).joined() where staged[file] == nil {
-                    let temporary = try work.writer.temporaryPath()
-                    guard work.writer.stage(file, at: temporary) else {
-                        photos[index] = .planned(hash: hash, decision: .make)
-                        break
-                    }
-                    staged[file] = temporary
-                }
-            case .make: break
-            }
+            var files: [String] = []
+            if case .move(let from) = decision { files = Array(planner.sources(of: previous[from]!).joined()) }
             // (The photo is read in place, not copied.)
             if let info = plan.photos[index].photo.video {
                 let wanted = plan.videoPath(photo: index)
-                let (decision, settings) = try videoDecision(
+                let (decision, settings) = videoDecision(
                     path: path, sourceHash: hash, settings: work.videoSettingsKey(for: info), wanted: wanted, previous: previous, sources: sources)
                 videos[index] = VideoJob(decision: decision, path: wanted, settings: settings)
             } else if let motion = plan.photos[index].photo.motion, let motionHash = motionHash(motion, previous: previous[path]) {
                 let wanted = plan.livePath(photo: index)
-                let (decision, settings) = try videoDecision(
+                let (decision, settings) = videoDecision(
                     path: path, sourceHash: motionHash, settings: work.liveSettingsKey(for: motion.video), wanted: wanted, previous: previous, sources: sources)
                 videos[index] = VideoJob(decision: decision, path: wanted, sourceHash: motionHash, settings: settings)
             }
+            if case .move = decision {
+                toStage.append((index, files))
+            } else if case .take? = videos[index]?.decision {
+                toStage.append((index, []))
+            }
         }
         // The photos kept, the catalog's photos to forget, and what it then holds.
-        // (The kept photos are read from `decided`: the loop above turns only moves into makes.)
+        // (Read from `decided`: the staging turns only moves into makes.)
         @Sendable func keptPhotos() -> (kept: Set<String>, forgetting: [String], remaining: Set<String>) {
             var kept = Set<String>(minimumCapacity: decided.count)
             // The catalog's records of the photos not kept (few in a rebuild).
@@ -158,10 +160,12 @@ struct ImagePlanStage {
         // longer makes of them is deleted, as with a catalog's.
         adding += earlier.recovered
         adding = Array(Set(adding))
-        try catalog.prepare(addingFiles: adding, forgettingPhotos: forgetting)
         let pending = CatalogState(files: earlier.stored.files + adding, pages: earlier.stored.pages, photoPaths: remaining)
-        var output = Output(photos: photos, staged: staged, kept: kept, pending: pending)
+        var output = Output(photos: photos, kept: kept, pending: pending)
         output.videos = videos
+        output.toStage = toStage
+        output.adding = adding
+        output.forgetting = forgetting
         return output
     }
 
@@ -176,22 +180,21 @@ struct ImagePlanStage {
 
     /// What happens to a video's web version, and the settings its record names: kept when the
     /// catalog says it was made from this content with these settings at this path and it is
-    /// there; else taken (linked, staged before any file is written, so that swapped names end
-    /// like a clean build) from a record of the same content and settings; else made.
+    /// there; else taken (linked by ``StagingStage`` before any file is written, so that swapped
+    /// names end like a clean build) from a record of the same content and settings; else made.
     /// Without ffmpeg, nothing can be made: the one at this path made from this content is kept
     /// whatever its settings (they stay the record's), and anything else is "made" (which
     /// fails: the item is skipped, or a Live Photo published still).
     private func videoDecision(
         path: String, sourceHash: String, settings: String, wanted: String, previous: PhotoRecords,
         sources: [String: BuildManifest.VideoRecord]
-    ) throws(SiteError) -> (VideoDecision, settings: String) {
+    ) -> (VideoDecision, settings: String) {
         if let record = previous[path], let video = record.video, (video.sourceHash ?? record.contentHash) == sourceHash,
            video.settings == settings || work.video == nil, video.path == wanted, work.writer.exists(wanted) {
             return (.keep, video.settings)
         }
         if work.video != nil, let source = sources[sourceHash + "|" + settings], work.writer.exists(source.path) {
-            let temporary = try work.writer.temporaryPath()
-            if work.writer.stage(source.path, at: temporary) { return (.move(staged: temporary), settings) }
+            return (.take(from: source.path), settings)
         }
         return (.make, settings)
     }
