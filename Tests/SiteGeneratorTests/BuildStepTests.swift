@@ -133,4 +133,47 @@ struct BuildStepTests {
         #expect(report.upToDate)
         #expect(Self.stages(second) == ["up to date"])
     }
+
+    @Test("The image plan writes nothing; the staging step links the files a move takes and prepares the catalog")
+    func planThenStaging() async throws {
+        let source = try TemporaryFolder()
+        for index in 0..<2 {
+            var image = try Image(width: 300 + 10 * index, height: 200)
+            image.fill(x: 0, y: 0, width: 300 + 10 * index, height: 200, red: UInt8(90 * index), green: 90, blue: 160)
+            try source.write("A/photo \(index).jpg", try image.encoded(as: .jpeg(quality: 85)))
+        }
+        let output = try TemporaryFolder()
+        let catalogPath = output.path + "-catalog.sqlite"
+        defer { try? FileManager.default.removeItem(atPath: catalogPath) }
+        var options = SiteOptions(sourceDirectory: source.path, outputDirectory: output.path, title: "T",
+                                  imageFormat: .jpeg(quality: 82), jobs: 2)
+        options.tileWidths = [100]
+        options.photoWidths = [300]
+        options.catalogPath = catalogPath
+        _ = try await SiteBuilder(options: options).build()
+        // Renamed: its images are moved.
+        try FileManager.default.moveItem(atPath: source.path + "/A/photo 0.jpg", toPath: source.path + "/A/renamed.jpg")
+
+        // The steps up to the plan, on their own.
+        let (sourcePath, outputPath) = try OutputSafety.resolve(source: source.path, output: output.path)
+        let catalog = try Catalog(path: catalogPath, source: sourcePath, output: outputPath) { Issue.record("\($0)") }
+        var context = BuildContext(options: options, source: sourcePath, output: outputPath, theme: try Theme(overrides: nil),
+                                   jobs: 2, catalog: catalog, catalogReadAhead: nil, progress: { _ in })
+        var runner = StepRunner<BuildContext>(progress: { _ in })
+        _ = try await runner.run([.upToDateCheck, .readCatalog, .scan, .planImages], on: &context)
+        let temporary = outputPath + "/" + SiteWriter.temporaryFolder
+        func staged() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? [] }
+        func recorded(_ path: String) throws -> Bool { try catalog.snapshotAndFileSet(fileSet: false).manifest.photos[path] != nil }
+        let plan = try #require(context.imagePlan)
+        #expect(plan.toStage.count == 1)
+        #expect(plan.staged.isEmpty)
+        #expect(staged().isEmpty)
+        #expect(try recorded("A/photo 0.jpg"), "the plan told the catalog")
+
+        _ = try await runner.run([.stageImages], on: &context)
+        #expect(context.imagePlan.staged.count == 2)
+        #expect(staged().count == 2)
+        #expect(try !recorded("A/photo 0.jpg"))
+        SiteWriter(root: outputPath).removeTemporaryFiles()
+    }
 }
