@@ -66,7 +66,6 @@ extension BuildStep where Context == BuildContext {
                 progress(.warning("\(path): changed since the build that made it; it is made again"))
             }
             if damaged.count > 10 { progress(.warning("\(damaged.count - 10) more files of the site changed since the build that made them; they are made again")) }
-            SiteWriter(root: output).removeTemporaryFiles()
             // A sharded build's store: the shards' records spare reading every photo again.
             let store = try context.options.storeDirectory.map { folder throws(SiteError) in
                 try ShardBuilder.openStore(folder, source: source, output: output)
@@ -129,7 +128,11 @@ extension BuildStep where Context == BuildContext {
     /// (``StagingStage``), before any file is written. (Timed with the images.)
     static var stageImages: BuildStep {
         BuildStep(StagingStage.name, timing: .withNext) { (context: inout BuildContext) throws(SiteError) in
-            try StagingStage(writer: context.work.writer, catalog: context.catalog).run(plan: &context.imagePlan!)
+            // The first write to the output folder: what an interrupted build left in the build's
+            // temporary folder goes first.
+            let writer = context.work.writer
+            writer.removeTemporaryFiles()
+            try StagingStage(writer: writer, catalog: context.catalog).run(plan: &context.imagePlan!)
             context.reportDamage()
         }
     }
