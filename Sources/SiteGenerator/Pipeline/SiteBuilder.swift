@@ -60,10 +60,12 @@ public struct BuildReport: Sendable {
     public var upToDate = false
 }
 
-/// Builds the static site, as a pipeline of named stages, each a type with its inputs and
-/// outputs: ``ScanStage`` (the photo folder, and where everything goes), ``ImagePlanStage``
-/// (what happens to each photo's images, decided before any file is written),
-/// ``ImageStage``, ``OriginalsStage``, ``PageStage``, ``SitemapStage``, ``FeedStage``, ``SearchStage`` and ``SweepStage``.
+/// Builds the static site, as a list of named steps (``BuildStep``, in `SiteBuildSteps.swift`)
+/// over one ``BuildContext``, run by a ``StepRunner``. Each step hands its work to a stage, a
+/// type with its inputs and outputs: ``ScanStage`` (the photo folder, and where everything
+/// goes), ``ImagePlanStage`` (what happens to each photo's images, decided before any file is
+/// written), ``StagingStage``, ``ImageStage``, ``OriginalsStage``, ``PageStage``,
+/// ``SitemapStage``, ``FeedStage``, ``SearchStage`` and ``SweepStage``.
 ///
 /// Builds are incremental: the ``Catalog`` says what earlier builds made from what, so only
 /// photos that changed are decoded again, and files the site no longer needs are deleted (only
