@@ -55,8 +55,8 @@ struct PageRenderer: Sendable {
         var files = try parallelMap(Array(1...pageCount), jobs: jobs) { page throws(SiteError) -> (path: String, key: String?, contents: String?) in
             let path = renderer.plan.albumPagePath(album: index, page: page)
             let context = try renderer.albumContext(index, page: page, pageCount: pageCount, wall: wall, author: author)
-            let key = renderer.fingerprint(context)
-            return (path, key, unchanged(path, key) ? nil : try renderer.theme.render("album", context))
+            let (key, contents) = try renderer.render(context, at: path, unchanged: unchanged)
+            return (path, key, contents)
         }
         files += framesFiles(album: index, wall: wall).map { ($0.0, nil, $0.1) }
         return files
@@ -88,112 +88,103 @@ struct PageRenderer: Sendable {
     /// One static page of an album. Page 1 holds the sub-albums and the first tiles of the
     /// whole album's wall (the viewer adds the rest); page n > 1 holds its own slice of the
     /// photos as a wall of its own, for browsers without scripts.
-    private func albumContext(_ index: Int, page: Int, pageCount: Int, wall: AlbumWall, author: String?) throws(SiteError) -> [String: Any] {
+    private func albumContext(_ index: Int, page: Int, pageCount: Int, wall: AlbumWall, author: String?) throws(SiteError) -> AlbumPageContext {
         let album = plan.albums[index]
         let photos = album.photos
         let directory = page == 1 ? album.directory : album.directory + "pages/"
         let range = ((page - 1) * options.tilesPerPage)..<min(page * options.tilesPerPage, photos.count)
         let pageWall = page == 1 ? wall : try makeWall(Array(photos[range]), group: album.group, layout: album.layout)
         let title = page == 1 ? album.title : pageTitle(album.title, page: page, of: pageCount)
-        var context = common(directory: directory, title: title, ancestors: album.ancestors,
-                             page: plan.albumPagePath(album: index, page: page), image: coverImage(of: index), author: author)
-        context["album"] = [
-            "name": album.title,
-            "descriptionHTML": page == 1 ? album.descriptionHTML ?? "" : "",
-            "hasDescription": page == 1 && album.descriptionHTML != nil,
-            "photoCount": photos.count,
-            "totalPhotoCount": totalPhotos(index),
-            "countLabel": albumCountLabel(index),
-            "isRoot": index == 0,
-        ] as [String: Any]
         let albums = page == 1 ? album.listed : []
-        // The first covers are above the fold: loaded at once, not lazily.
-        context["albums"] = albums.enumerated().map { albumCard($1, from: directory, position: $0) }
-        context["hasAlbums"] = !albums.isEmpty
-        context["hasPhotos"] = !photos.isEmpty
-        context["isEmpty"] = album.listed.isEmpty && photos.isEmpty
-        context["wallCSS"] = page == 1 ? wall.css(renderedCount: range.count) : pageWall.css()
-        // Every static page carries the viewer: page 1 shows the whole wall, the others keep
-        // their own tiles and get the lightbox (`wallIsSlice`).
-        context["framesURL"] = page == 1 ? "frames.json" : "../frames.json"
-        context["wallIsSlice"] = page > 1
-        context["wallIsGrouped"] = pageWall.isGrouped
-        context["wallIsRows"] = pageWall.isRows
-        context["slideshowInterval"] = options.slideshowInterval
-        context["lightboxThumbnails"] = options.lightboxThumbnails
         let sizesAttribute = pageWall.sizesAttribute(pagePadding: options.pagePadding)
-        context["tiles"] = range.map { position in
-            tile(photos[position], position: position, wallIndex: position - range.lowerBound, wall: pageWall,
-                 renderedCount: range.count, sizes: sizesAttribute, directory: directory)
-        }
-        if pageCount > 1 {
-            context["pagination"] = pagination(page: page, pageCount: pageCount, from: directory) { plan.albumPagePath(album: index, page: $0) }
-        }
-        return context
+        return AlbumPageContext(
+            frame: frame(directory: directory, title: title, ancestors: album.ancestors,
+                         page: plan.albumPagePath(album: index, page: page), image: coverImage(of: index), author: author),
+            album: AlbumSummary(
+                name: album.title, descriptionHTML: page == 1 ? album.descriptionHTML : nil, photoCount: photos.count,
+                totalPhotoCount: totalPhotos(index), countLabel: albumCountLabel(index), isRoot: index == 0, isTag: false),
+            // The first covers are above the fold: loaded at once, not lazily.
+            albums: albums.enumerated().map { albumCard($1, from: directory, position: $0) },
+            hasPhotos: !photos.isEmpty,
+            isEmpty: album.listed.isEmpty && photos.isEmpty,
+            wallCSS: page == 1 ? wall.css(renderedCount: range.count) : pageWall.css(),
+            // Every static page carries the viewer: page 1 shows the whole wall, the others keep
+            // their own tiles and get the lightbox (`wallIsSlice`).
+            framesURL: page == 1 ? "frames.json" : "../frames.json",
+            wallIsSlice: page > 1,
+            wallIsGrouped: pageWall.isGrouped,
+            wallIsRows: pageWall.isRows,
+            slideshowInterval: options.slideshowInterval,
+            lightboxThumbnails: options.lightboxThumbnails,
+            tiles: range.map { position in
+                tile(photos[position], position: position, wallIndex: position - range.lowerBound, wall: pageWall,
+                     renderedCount: range.count, sizes: sizesAttribute, directory: directory)
+            },
+            pagination: pageCount > 1 ? pagination(page: page, pageCount: pageCount, from: directory) { plan.albumPagePath(album: index, page: $0) } : nil)
     }
 
     /// Links to the other static pages: previous, next, the first, the last and the two on
     /// either side of the current one.
-    func pagination(page: Int, pageCount: Int, from directory: String, path: (Int) -> String) -> [String: Any] {
+    func pagination(page: Int, pageCount: Int, from directory: String, path: (Int) -> String) -> Pagination {
         func url(_ number: Int) -> String { relativeURL(from: directory, to: path(number)) }
         var shown = Set([1, pageCount])
         for number in (page - 2)...(page + 2) where number >= 1 && number <= pageCount { shown.insert(number) }
-        var links: [[String: Any]] = []
+        var links: [PageNumber] = []
         var last = 0
         for number in shown.sorted() {
-            if number > last + 1 { links.append(["ellipsis": true]) }
-            links.append(["ellipsis": false, "number": number, "url": url(number), "current": number == page])
+            if number > last + 1 { links.append(.ellipsis) }
+            links.append(.page(number: number, url: url(number), current: number == page))
             last = number
         }
-        var context: [String: Any] = ["page": page, "pageCount": pageCount, "links": links]
-        if page > 1 { context["previous"] = ["url": url(page - 1)] }
-        if page < pageCount { context["next"] = ["url": url(page + 1)] }
-        return context
+        return Pagination(page: page, pageCount: pageCount, links: links,
+                          previous: page > 1 ? PageLink(url: url(page - 1)) : nil,
+                          next: page < pageCount ? PageLink(url: url(page + 1)) : nil)
     }
 
     // MARK: - Contexts
 
-    /// Variables every page receives. `page` is the page's site-relative path, `image` the
+    /// The variables every page receives. `page` is the page's site-relative path, `image` the
     /// site-relative path of the image that represents it (for link previews), `author` whom its
     /// photos are by (``credit(_:)``; the site's `author` when the page shows no photo).
-    func common(
+    func frame(
         directory: String, title: String, ancestors: [(name: String, directory: String)], page: String, image: String?,
         author: String?? = nil
-    ) -> [String: Any] {
+    ) -> PageFrame {
         let author = author ?? options.author
-        var crumbs: [[String: Any]] = ancestors.map { ["name": $0.name, "url": relativeURL(from: directory, to: $0.directory + "index.html")] }
+        var crumbs = ancestors.map { Breadcrumb(name: $0.name, url: relativeURL(from: directory, to: $0.directory + "index.html"), current: false) }
         if !crumbs.isEmpty || !directory.isEmpty {
-            crumbs.append(["name": title, "current": true])
+            crumbs.append(Breadcrumb(name: title, url: nil, current: true))
         }
-        var context: [String: Any] = [
-            "site": ["title": options.title, "author": options.author ?? ""] as [String: Any],
-            "title": title,
-            "pageTitle": directory.isEmpty && ancestors.isEmpty ? options.title : "\(title) · \(options.title)",
-            "rootURL": relativeURL(from: directory, to: "index.html"),
-            "assetsURL": relativeURL(from: directory, to: plan.assetsFolder + "/"),
-            "breadcrumbs": crumbs,
-            "hasBreadcrumbs": crumbs.count > 1,
-            "gap": options.gap,
-            "pagePadding": options.pagePadding,
-            "author": author ?? "",
-            "hasAuthor": author != nil,
-            "footerCredit": author.map { theme.strings.text("footer_photos_by", ["author": $0]) } ?? "",
-        ]
         // Open Graph: a shared link shows the title and, with the site's address known, the image.
-        var og: [String: Any] = ["title": title, "siteName": options.title]
+        var ogURL: String?
+        var ogImage: String?
         if let base = options.baseURL {
-            context["feedURL"] = base + plan.feedPath
             let pageURL = page.hasSuffix("index.html") ? String(page.dropLast("index.html".count)) : page
-            og["url"] = base + URLPath.encode(path: pageURL)
-            if let image { og["image"] = base + URLPath.encode(path: image) }
+            ogURL = base + URLPath.encode(path: pageURL)
+            ogImage = image.map { base + URLPath.encode(path: $0) }
         }
-        context["og"] = og
-        for index in indexes where !index.isEmpty {
-            context[index.kind.rawValue + "URL"] = relativeURL(from: directory, to: index.indexPath)
+        func indexURL(_ kind: TagKind) -> String? {
+            guard let index = indexes.first(where: { $0.kind == kind }), !index.isEmpty else { return nil }
+            return relativeURL(from: directory, to: index.indexPath)
         }
-        // The search box, and where its script finds the index (Pagefind's `pagefind.js`).
-        if let folder = plan.searchFolder { context["searchURL"] = relativeURL(from: directory, to: folder + "/") }
-        return context
+        return PageFrame(
+            site: SiteInfo(title: options.title, author: options.author ?? ""),
+            title: title,
+            pageTitle: directory.isEmpty && ancestors.isEmpty ? options.title : "\(title) · \(options.title)",
+            rootURL: relativeURL(from: directory, to: "index.html"),
+            assetsURL: relativeURL(from: directory, to: plan.assetsFolder + "/"),
+            breadcrumbs: crumbs,
+            gap: options.gap,
+            pagePadding: options.pagePadding,
+            author: author,
+            footerCredit: author.map { theme.strings.text("footer_photos_by", ["author": $0]) },
+            og: OpenGraph(title: title, siteName: options.title, url: ogURL, image: ogImage),
+            feedURL: options.baseURL.map { $0 + plan.feedPath },
+            tagsURL: indexURL(.tags),
+            peopleURL: indexURL(.people),
+            placesURL: indexURL(.places),
+            // The search box, and where its script finds the index (Pagefind's `pagefind.js`).
+            searchURL: plan.searchFolder.map { relativeURL(from: directory, to: $0 + "/") })
     }
 
     /// Whom `photos` are by, each name once, in the photos' order: each one's creator, the
@@ -237,71 +228,67 @@ struct PageRenderer: Sendable {
         return (coverImages.renditions.last { $0.width <= tileImageLimit } ?? coverImages.renditions.first)?.path
     }
 
-    private func albumCard(_ index: Int, from directory: String, position: Int) -> [String: Any] {
+    private func albumCard(_ index: Int, from directory: String, position: Int) -> AlbumCard {
         let album = plan.albums[index]
-        var card: [String: Any] = [
-            "name": album.title,
-            "url": relativeURL(from: directory, to: album.directory + "index.html"),
-            "photoCount": totalPhotos(index),
-            "countLabel": albumCountLabel(index),
-        ]
-        if let cover = cover(of: index), let coverImages = published[cover]?.images {
+        var cover: CardCover?
+        if let coverPhoto = self.cover(of: index), let coverImages = published[coverPhoto]?.images {
             let tileImages = coverImages.renditions.filter { $0.width <= tileImageLimit }
             let chosen = tileImages.first { $0.width >= 600 } ?? tileImages.last ?? coverImages.renditions[0]
             let sizes = "(min-width: 700px) 320px, 50vw"
-            card["cover"] = [
-                "src": relativeURL(from: directory, to: chosen.path),
-                "srcset": srcset(tileImages, from: directory),
-                "sizes": sizes,
-                "sources": pictureSources(coverImages, widths: tileImages.map(\.width), sizes: sizes, from: directory),
-                "width": chosen.width, "height": chosen.height,
-                "alt": altText(cover),
-                "color": coverImages.color,
-                "loading": position < 8 ? "eager" : "lazy",
-            ] as [String: Any]
+            cover = CardCover(
+                src: relativeURL(from: directory, to: chosen.path),
+                srcset: srcset(tileImages, from: directory),
+                sizes: sizes,
+                sources: pictureSources(coverImages, widths: tileImages.map(\.width), sizes: sizes, from: directory),
+                width: chosen.width, height: chosen.height,
+                alt: altText(coverPhoto),
+                color: coverImages.color,
+                loading: position < 8 ? "eager" : "lazy")
         }
-        return card
+        return AlbumCard(
+            name: album.title,
+            url: relativeURL(from: directory, to: album.directory + "index.html"),
+            photoCount: totalPhotos(index),
+            countLabel: albumCountLabel(index),
+            cover: cover)
     }
 
     func tile(
         _ photo: Int, position: Int, wallIndex: Int, wall: AlbumWall, renderedCount: Int, sizes: String, directory: String
-    ) -> [String: Any] {
+    ) -> Tile {
         let photoImages = published[photo]!.images
         let tileImages = photoImages.renditions.filter { $0.width <= tileImageLimit }
         let usable = tileImages.isEmpty ? [photoImages.renditions[0]] : tileImages
         let src = usable.first { $0.width >= 400 } ?? usable.last!
         let eager = wall.isInFirstRow(index: wallIndex)
         let isLive = plan.photos[photo].photo.motion != nil && photoImages.video != nil
-        var context: [String: Any] = [
-            "index": position,
-            "url": relativeURL(from: directory, to: plan.pagePath(photo: photo)),
-            "style": wall.tileStyle(index: wallIndex) + ";--bg:\(photoImages.color)",
-            "src": relativeURL(from: directory, to: src.path),
-            "srcset": srcset(usable, from: directory),
-            "sizes": sizes,
-            "sources": pictureSources(photoImages, widths: usable.map(\.width), sizes: sizes, from: directory),
-            "width": photoImages.width,
-            "height": photoImages.height,
-            "alt": altText(photo),
-            "caption": plan.photos[photo].photo.caption ?? "",
-            "loading": eager ? "eager" : "lazy",
-            "color": photoImages.color,
-            "isVideo": plan.photos[photo].photo.isVideo,
-            "duration": plan.photos[photo].photo.video.map { Duration.label($0.duration) } ?? "",
-            "isLive": isLive,
+        // A grouped album's section header comes before the section's first tile.
+        let section = wall.section(startingAt: wallIndex).map { section in
+            SectionHeader(label: wall.sections[section].label, index: section, start: position,
+                          style: wall.sectionStyle(section, renderedCount: renderedCount))
+        }
+        return Tile(
+            index: position,
+            url: relativeURL(from: directory, to: plan.pagePath(photo: photo)),
+            style: wall.tileStyle(index: wallIndex) + ";--bg:\(photoImages.color)",
+            src: relativeURL(from: directory, to: src.path),
+            srcset: srcset(usable, from: directory),
+            sizes: sizes,
+            sources: pictureSources(photoImages, widths: usable.map(\.width), sizes: sizes, from: directory),
+            width: photoImages.width,
+            height: photoImages.height,
+            alt: altText(photo),
+            caption: plan.photos[photo].photo.caption ?? "",
+            loading: eager ? "eager" : "lazy",
+            color: photoImages.color,
+            isVideo: plan.photos[photo].photo.isVideo,
+            duration: plan.photos[photo].photo.video.map { Duration.label($0.duration) } ?? "",
+            isLive: isLive,
             // One name for the whole tile, as viewer.js's tileLabel writes it.
-            "label": plan.photos[photo].photo.video.map {
+            label: plan.photos[photo].photo.video.map {
                 theme.strings.text("viewer_video_label", ["duration": Duration.label($0.duration), "alt": altText(photo)])
             } ?? (isLive ? theme.strings.text("viewer_live_label", ["alt": altText(photo)]) : ""),
-        ]
-        // A grouped album's section header comes before the section's first tile.
-        if let section = wall.section(startingAt: wallIndex) {
-            context["section"] = [
-                "label": wall.sections[section].label, "index": section, "start": position,
-                "style": wall.sectionStyle(section, renderedCount: renderedCount),
-            ] as [String: Any]
-        }
-        return context
+            section: section)
     }
 
     /// The page of the photo at `position` in album `index`, unless `unchanged(path, key)`
@@ -312,104 +299,98 @@ struct PageRenderer: Sendable {
     ) throws(SiteError) -> (path: String, key: String, contents: String?) {
         let photo = plan.albums[index].photos[position]
         let path = plan.pagePath(photo: photo)
-        let context = photoContext(photo, position: position, in: index)
-        let key = fingerprint(context)
-        if unchanged(path, key) { return (path, key, nil) }
-        return (path, key, try theme.render("photo", context))
+        let (key, contents) = try render(photoContext(photo, position: position, in: index), at: path, unchanged: unchanged)
+        return (path, key, contents)
     }
 
-    /// What a page is made from: the theme and the page's variables.
-    func fingerprint(_ context: [String: Any]) -> String {
+    /// The page at `path` made from `context`: its key (``fingerprint(_:)``) and its text, nil
+    /// when `unchanged(path, key)` says the page there was made from the same and is kept.
+    func render(
+        _ context: some PageContext, at path: String, unchanged: (String, String) -> Bool
+    ) throws(SiteError) -> (key: String, contents: String?) {
+        // Converted once, for both the fingerprint and the template.
+        let variables = context.mustache
+        let key = fingerprint(variables)
+        if unchanged(path, key) { return (key, nil) }
+        return (key, try theme.render(type(of: context).template, variables))
+    }
+
+    /// What a page is made from: the theme and the page's variables (``PageContext/mustache``).
+    func fingerprint(_ variables: [String: Any]) -> String {
         var hasher = FingerprintHasher()
-        hasher.combine(context: context)
+        hasher.combine(context: variables)
         return theme.fingerprint + "-" + hasher.hex
     }
 
-    private func photoContext(_ photo: Int, position: Int, in albumIndex: Int) -> [String: Any] {
+    private func photoContext(_ photo: Int, position: Int, in albumIndex: Int) -> PhotoPageContext {
         let album = plan.albums[albumIndex]
         let entry = plan.photos[photo]
         let photoImages = published[photo]!.images
         let title = photoTitle(photo)
         let date = entry.photo.date
-        let showCaption = entry.photo.captionHTML != nil || (entry.photo.caption.map { $0 != title } ?? false)
-        let camera = cameraSummary(photo)
         let large = photoImages.renditions.last { $0.width <= 1600 } ?? photoImages.renditions[0]
         let ratio = String(format: "%.4f", Double(photoImages.width) / Double(max(photoImages.height, 1)))
         let largeSizes = "(min-aspect-ratio: \(photoImages.width)/\(photoImages.height)) calc(\(ratio) * (100vh - 140px)), 100vw"
-        var context = common(directory: album.directory, title: title,
-                             ancestors: album.ancestors + [(album.title, album.directory)],
-                             page: plan.pagePath(photo: photo), image: large.path, author: credit([photo]))
-        let people = tagLinks(.people, photo, from: album.directory)
-        let places = tagLinks(.places, photo, from: album.directory)
-        context["photo"] = [
-            "title": title,
-            "alt": altText(photo),
-            "caption": entry.photo.caption ?? "",
-            "captionHTML": entry.photo.captionHTML ?? "",
-            "hasCaptionHTML": entry.photo.captionHTML != nil,
-            "hasCaption": entry.photo.caption != nil,
+        let details = PhotoDetails(
+            title: title,
+            alt: altText(photo),
+            caption: entry.photo.caption,
+            captionHTML: entry.photo.captionHTML,
             // The caption under the image, unless it is plain text all in the title above it.
-            "showCaption": showCaption,
-            "date": date.map(dateText) ?? "",
-            "isoDate": date?.iso8601 ?? "",
-            "hasDate": date != nil,
-            "hasDetails": showCaption || date != nil,
-            "camera": camera.entries.map { ["name": cameraName($0.name), "value": $0.value] },
-            "hasCamera": !camera.isEmpty,
-            "keywords": tagLinks(.tags, photo, from: album.directory),
-            "hasKeywords": !entry.photo.keywords.isEmpty,
-            "creator": entry.photo.creator ?? "",
-            "copyright": entry.photo.copyright ?? "",
-            "hasCredits": entry.photo.creator != nil || entry.photo.copyright != nil,
-            "hasCreator": entry.photo.creator != nil,
-            "hasCopyright": entry.photo.copyright != nil,
-            "people": people,
-            "hasPeople": !people.isEmpty,
-            "places": places,
-            "hasPlaces": !places.isEmpty,
-            "fileName": entry.photo.fileName,
-            "src": relativeURL(from: album.directory, to: large.path),
-            "srcset": srcset(photoImages.renditions, from: album.directory),
-            "sizes": largeSizes,
-            "sources": pictureSources(photoImages, widths: photoImages.renditions.map(\.width), sizes: largeSizes, from: album.directory),
-            "width": photoImages.width,
-            "height": photoImages.height,
-            "color": photoImages.color,
-            "position": number(position + 1),
-            "count": number(album.photos.count),
-            "isVideo": entry.photo.isVideo,
-            "videoURL": photoImages.video.map { relativeURL(from: album.directory, to: $0.path) } ?? "",
-            "duration": entry.photo.video.map { Duration.label($0.duration) } ?? "",
-            "poster": relativeURL(from: album.directory, to: (photoImages.renditions.last ?? large).path),
-            "isLive": entry.photo.motion != nil && photoImages.video != nil,
-            "liveURL": entry.photo.motion == nil ? "" : photoImages.video.map { relativeURL(from: album.directory, to: $0.path) } ?? "",
-        ] as [String: Any]
+            showCaption: entry.photo.captionHTML != nil || (entry.photo.caption.map { $0 != title } ?? false),
+            date: date.map(dateText),
+            isoDate: date?.iso8601,
+            camera: cameraSummary(photo).entries.map { CameraSetting(name: cameraName($0.name), value: $0.value) },
+            keywords: tagLinks(.tags, photo, from: album.directory),
+            hasKeywords: !entry.photo.keywords.isEmpty,
+            creator: entry.photo.creator,
+            copyright: entry.photo.copyright,
+            people: tagLinks(.people, photo, from: album.directory),
+            places: tagLinks(.places, photo, from: album.directory),
+            fileName: entry.photo.fileName,
+            src: relativeURL(from: album.directory, to: large.path),
+            srcset: srcset(photoImages.renditions, from: album.directory),
+            sizes: largeSizes,
+            sources: pictureSources(photoImages, widths: photoImages.renditions.map(\.width), sizes: largeSizes, from: album.directory),
+            width: photoImages.width,
+            height: photoImages.height,
+            color: photoImages.color,
+            position: number(position + 1),
+            count: number(album.photos.count),
+            isVideo: entry.photo.isVideo,
+            videoURL: photoImages.video.map { relativeURL(from: album.directory, to: $0.path) } ?? "",
+            duration: entry.photo.video.map { Duration.label($0.duration) } ?? "",
+            poster: relativeURL(from: album.directory, to: (photoImages.renditions.last ?? large).path),
+            isLive: entry.photo.motion != nil && photoImages.video != nil,
+            liveURL: entry.photo.motion == nil ? "" : photoImages.video.map { relativeURL(from: album.directory, to: $0.path) } ?? "")
         let albumPage = plan.albumPagePath(album: albumIndex, page: position / options.tilesPerPage + 1)
-        // Back to the photo's place: the album's page that holds its tile (`id="p<position>"`).
-        context["album"] = ["name": album.title, "url": relativeURL(from: album.directory, to: albumPage) + "#p\(position)"] as [String: Any]
-        if let original = published[photo]?.original {
-            context["original"] = [
-                "url": relativeURL(from: album.directory, to: original.path),
-                "label": "\(number(entry.photo.info.displayWidth)) × \(number(entry.photo.info.displayHeight)), \(byteCount(original.size))",
-                "fileName": entry.photo.fileName,
-            ] as [String: Any]
+        let original = published[photo]?.original.map { original in
+            OriginalDownload(
+                url: relativeURL(from: album.directory, to: original.path),
+                label: "\(number(entry.photo.info.displayWidth)) × \(number(entry.photo.info.displayHeight)), \(byteCount(original.size))",
+                fileName: entry.photo.fileName)
         }
-        if position > 0 {
-            let previous = album.photos[position - 1]
-            context["previous"] = ["url": relativeURL(from: album.directory, to: plan.pagePath(photo: previous)), "title": linkTitle(previous)] as [String: Any]
-        }
-        if position + 1 < album.photos.count {
-            let next = album.photos[position + 1]
-            context["next"] = ["url": relativeURL(from: album.directory, to: plan.pagePath(photo: next)), "title": linkTitle(next)] as [String: Any]
+        func link(_ neighbour: Int) -> PageLink {
+            PageLink(url: relativeURL(from: album.directory, to: plan.pagePath(photo: neighbour)), title: linkTitle(neighbour))
         }
         // A hidden album's photos stay out of the search index, as they are out of the sitemap.
+        var search: SearchFields?
         if plan.searchFolder != nil, !album.hidden {
-            context["search"] = [
-                "meta": searchMeta(photo, album: albumIndex).map { ["key": $0.key, "value": $0.value] },
-                "filters": searchFilters(photo, album: albumIndex).map { ["key": $0.key, "value": $0.value] },
-            ] as [String: Any]
+            search = SearchFields(
+                meta: searchMeta(photo, album: albumIndex).map { SearchField(key: $0.key, value: $0.value) },
+                filters: searchFilters(photo, album: albumIndex).map { SearchField(key: $0.key, value: $0.value) })
         }
-        return context
+        return PhotoPageContext(
+            frame: frame(directory: album.directory, title: title,
+                         ancestors: album.ancestors + [(album.title, album.directory)],
+                         page: plan.pagePath(photo: photo), image: large.path, author: credit([photo])),
+            photo: details,
+            // Back to the photo's place: the album's page that holds its tile (`id="p<position>"`).
+            album: AlbumLink(name: album.title, url: relativeURL(from: album.directory, to: albumPage) + "#p\(position)"),
+            original: original,
+            previous: position > 0 ? link(album.photos[position - 1]) : nil,
+            next: position + 1 < album.photos.count ? link(album.photos[position + 1]) : nil,
+            search: search)
     }
 
     /// What a search result shows of a photo besides its title (its page's `h1`), for Pagefind's
@@ -544,14 +525,14 @@ struct PageRenderer: Sendable {
 
     /// The `<source>` elements of a photo's `<picture>`: per further format (best first), its
     /// MIME type and the srcset of its images at `widths`; empty when the site has one format.
-    private func pictureSources(_ photoImages: PhotoImages, widths: [Int], sizes: String, from directory: String) -> [[String: Any]] {
+    private func pictureSources(_ photoImages: PhotoImages, widths: [Int], sizes: String, from directory: String) -> [PictureSource] {
         let chosen = Set(widths)
         return (photoImages.sources ?? []).map { source in
             // The same images as the <img>'s, at this format's paths.
             let images = zip(photoImages.renditions, source.paths).filter { chosen.contains($0.0.width) }.map { rendition, path in
                 BuildManifest.RenditionRecord(width: rendition.width, height: rendition.height, path: path)
             }
-            return ["type": source.type, "srcset": srcset(images, from: directory), "sizes": sizes]
+            return PictureSource(type: source.type, srcset: srcset(images, from: directory), sizes: sizes)
         }
     }
 

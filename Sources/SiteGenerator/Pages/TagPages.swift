@@ -23,9 +23,8 @@ extension PageRenderer {
 
     /// The list of `index`'s entries, unless `unchanged(path, key)` says it need not be rendered again.
     func tagListFile(_ index: TagIndex, unchanged: (String, String) -> Bool) throws(SiteError) -> (path: String, key: String, contents: String?) {
-        let context = tagListContext(index)
-        let key = fingerprint(context)
-        return (index.indexPath, key, unchanged(index.indexPath, key) ? nil : try theme.render("tags", context))
+        let (key, contents) = try render(tagListContext(index), at: index.indexPath, unchanged: unchanged)
+        return (index.indexPath, key, contents)
     }
 
     /// One entry's static pages (500 tiles a page, as an album's) and frame data.
@@ -39,8 +38,8 @@ extension PageRenderer {
         for page in 1...pageCount {
             let path = index.pagePath(entry, page: page)
             let context = try tagPageContext(entry, of: index, page: page, pageCount: pageCount, wall: wall, author: author)
-            let key = fingerprint(context)
-            files.append((path, key, unchanged(path, key) ? nil : try theme.render("album", context)))
+            let (key, contents) = try render(context, at: path, unchanged: unchanged)
+            files.append((path, key, contents))
         }
         let frames = framesFiles(directory: directory, photos: tag.photos, wall: wall, imageURL: "{dir}thumbs/{name}-{width}.") { photo in
             relativeURL(from: directory, to: plan.photos[photo].directory + plan.photos[photo].slug)
@@ -49,58 +48,55 @@ extension PageRenderer {
         return files
     }
 
-    private func tagPageContext(_ entry: Int, of index: TagIndex, page: Int, pageCount: Int, wall: AlbumWall, author: String?) throws(SiteError) -> [String: Any] {
+    private func tagPageContext(_ entry: Int, of index: TagIndex, page: Int, pageCount: Int, wall: AlbumWall, author: String?) throws(SiteError) -> AlbumPageContext {
         let tag = index.tags[entry]
         let photos = tag.photos
         let directory = page == 1 ? index.directory(entry) : index.directory(entry) + "pages/"
         let range = ((page - 1) * options.tilesPerPage)..<min(page * options.tilesPerPage, photos.count)
         let pageWall = page == 1 ? wall : try makeWall(Array(photos[range]), group: .none, layout: .columns)
         let title = page == 1 ? tag.name : pageTitle(tag.name, page: page, of: pageCount)
-        var context = common(directory: directory, title: title, ancestors: [(options.title, ""), (theme.strings.text(index.kind.titleKey), index.folder)],
-                             page: index.pagePath(entry, page: page), image: coverImage(photo: photos.first), author: author)
-        context["album"] = [
-            "name": tag.name, "descriptionHTML": "", "hasDescription": false, "photoCount": photos.count,
-            "totalPhotoCount": photos.count, "countLabel": itemCountLabel(photos), "isRoot": false, "isTag": true,
-        ] as [String: Any]
-        context["albums"] = [[String: Any]]()
-        context["hasAlbums"] = false
-        context["hasPhotos"] = true
-        context["isEmpty"] = false
-        context["wallCSS"] = page == 1 ? wall.css(renderedCount: range.count) : pageWall.css()
-        context["framesURL"] = page == 1 ? "frames.json" : "../frames.json"
-        context["wallIsSlice"] = page > 1
-        context["slideshowInterval"] = options.slideshowInterval
-        context["lightboxThumbnails"] = options.lightboxThumbnails
         let sizes = pageWall.sizesAttribute(pagePadding: options.pagePadding)
-        context["tiles"] = range.map { position in
-            tile(photos[position], position: position, wallIndex: position - range.lowerBound, wall: pageWall, renderedCount: range.count, sizes: sizes, directory: directory)
-        }
-        if pageCount > 1 {
-            context["pagination"] = pagination(page: page, pageCount: pageCount, from: directory) { index.pagePath(entry, page: $0) }
-        }
-        return context
+        return AlbumPageContext(
+            frame: frame(directory: directory, title: title, ancestors: [(options.title, ""), (theme.strings.text(index.kind.titleKey), index.folder)],
+                         page: index.pagePath(entry, page: page), image: coverImage(photo: photos.first), author: author),
+            album: AlbumSummary(
+                name: tag.name, descriptionHTML: nil, photoCount: photos.count, totalPhotoCount: photos.count,
+                countLabel: itemCountLabel(photos), isRoot: false, isTag: true),
+            albums: [],
+            hasPhotos: true,
+            isEmpty: false,
+            wallCSS: page == 1 ? wall.css(renderedCount: range.count) : pageWall.css(),
+            framesURL: page == 1 ? "frames.json" : "../frames.json",
+            wallIsSlice: page > 1,
+            wallIsGrouped: nil,
+            wallIsRows: nil,
+            slideshowInterval: options.slideshowInterval,
+            lightboxThumbnails: options.lightboxThumbnails,
+            tiles: range.map { position in
+                tile(photos[position], position: position, wallIndex: position - range.lowerBound, wall: pageWall, renderedCount: range.count, sizes: sizes, directory: directory)
+            },
+            pagination: pageCount > 1 ? pagination(page: page, pageCount: pageCount, from: directory) { index.pagePath(entry, page: $0) } : nil)
     }
 
-    private func tagListContext(_ index: TagIndex) -> [String: Any] {
-        var context = common(directory: index.folder, title: theme.strings.text(index.kind.titleKey), ancestors: [(options.title, "")], page: index.indexPath, image: nil)
-        context["tags"] = index.tags.indices.map { entry -> [String: Any] in
-            let tag = index.tags[entry]
-            return ["name": tag.name, "url": relativeURL(from: index.folder, to: index.pagePath(entry, page: 1)),
-                    "count": number(tag.photos.count), "countLabel": itemCountLabel(tag.photos)]
-        }
-        context["hasTags"] = !index.isEmpty
-        return context
+    private func tagListContext(_ index: TagIndex) -> TagListContext {
+        TagListContext(
+            frame: frame(directory: index.folder, title: theme.strings.text(index.kind.titleKey), ancestors: [(options.title, "")], page: index.indexPath, image: nil),
+            tags: index.tags.indices.map { entry in
+                let tag = index.tags[entry]
+                return TagListEntry(name: tag.name, url: relativeURL(from: index.folder, to: index.pagePath(entry, page: 1)),
+                                    count: number(tag.photos.count), countLabel: itemCountLabel(tag.photos))
+            })
     }
 
     /// The entries of `kind` a photo is under, for its page: each with the URL of its page from
     /// the album `directory` when the photo is on it (not for photos of hidden albums).
-    func tagLinks(_ kind: TagKind, _ photo: Int, from directory: String) -> [[String: Any]] {
+    func tagLinks(_ kind: TagKind, _ photo: Int, from directory: String) -> [TagLink] {
         let index = index(kind)
         guard index.enabled else { return [] }
         let names = kind.names(of: plan.photos[photo].photo)
-        guard let tagged = index.tagsOfPhoto[photo] else { return names.map { ["name": $0] } }
+        guard let tagged = index.tagsOfPhoto[photo] else { return names.map { TagLink(name: $0, url: nil) } }
         return tagged.map { entry in
-            ["name": index.tags[entry].name, "url": relativeURL(from: directory, to: index.pagePath(entry, page: 1))]
+            TagLink(name: index.tags[entry].name, url: relativeURL(from: directory, to: index.pagePath(entry, page: 1)))
         }
     }
 }

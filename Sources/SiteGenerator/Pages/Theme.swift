@@ -90,16 +90,12 @@ struct Theme: Sendable {
         self.assets = assets
     }
 
-    /// Renders template `name` with `context`.
-    /// Every page also gets `t` (the strings: `{{t.key}}`), `htmlLang` and `rtl`.
-    func render(_ name: String, _ context: [String: Any]) throws(SiteError) -> String {
-        var context = context
-        context["t"] = strings.texts
-        context["htmlLang"] = strings.language.identifier
-        context["rtl"] = strings.language.isRightToLeft
-        if let json = strings.viewerJSON { context["viewerStrings"] = json }
-        if let json = strings.searchJSON { context["searchStrings"] = json }
-        guard let output = library.render(context, withTemplate: name) else {
+    /// Renders template `name` with a page's variables (``PageContext/mustache``).
+    /// Every page also gets the theme's (``ThemeVariables``: `{{t.key}}`, `htmlLang`, `rtl`).
+    func render(_ name: String, _ variables: [String: Any]) throws(SiteError) -> String {
+        var variables = variables
+        ThemeVariables(strings).add(to: &variables)
+        guard let output = library.render(variables, withTemplate: name) else {
             throw .template(file: "\(name).mustache", reason: "missing from the theme")
         }
         return output
