@@ -134,7 +134,7 @@ struct BuildStepTests {
         #expect(Self.stages(second) == ["up to date"])
     }
 
-    @Test("The image plan writes nothing; the staging step links the files a move takes and prepares the catalog")
+    @Test("The up-to-date check and the image plan write nothing; the staging step forgets the last build, links the files a move takes and prepares the catalog")
     func planThenStaging() async throws {
         let source = try TemporaryFolder()
         for index in 0..<2 {
@@ -169,8 +169,10 @@ struct BuildStepTests {
         #expect(plan.staged.isEmpty)
         #expect(staged().isEmpty)
         #expect(try recorded("A/photo 0.jpg"), "the plan told the catalog")
+        #expect(catalog.lastBuild() != nil, "the check and the plan keep the last build's summary")
 
         _ = try await runner.run([.stageImages], on: &context)
+        #expect(catalog.lastBuild() == nil, "staging, the first write, forgets it")
         #expect(context.imagePlan.staged.count == 2)
         #expect(staged().count == 2)
         #expect(try !recorded("A/photo 0.jpg"))

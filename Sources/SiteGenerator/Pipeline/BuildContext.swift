@@ -29,6 +29,9 @@ struct BuildContext {
     var listings: FolderListings?
     /// Whether the site was found up to date: the report is the last build's, nothing else was done.
     var upToDate = false
+    /// Whether the catalog holds the last complete build's summary, which the first step that
+    /// writes (staging) forgets (``Catalog/forgetLastBuild()``).
+    var lastBuildRecorded = false
     var readAhead: (manifest: BuildManifest, files: Set<String>)?
     /// The tool's files changed since the last build (they are made again).
     var changed: [String] = []

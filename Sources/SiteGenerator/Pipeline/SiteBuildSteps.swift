@@ -30,7 +30,8 @@ extension BuildStep where Context == BuildContext {
             }
             // (Taken before this build writes to the catalog.)
             context.readAhead = context.catalogReadAhead?.take(path: catalog.path)
-            if last != nil { try catalog.forgetLastBuild() }
+            // (Forgotten by the staging step, the first that writes: a check decides only.)
+            context.lastBuildRecorded = last != nil
             // The tool's files changed since the end of the last build (a truncated image, an
             // edited page) are found by a walk compared with what that build recorded; they are
             // made again.
@@ -128,6 +129,13 @@ extension BuildStep where Context == BuildContext {
     /// (``StagingStage``), before any file is written. (Timed with the images.)
     static var stageImages: BuildStep {
         BuildStep(StagingStage.name, timing: .withNext) { (context: inout BuildContext) throws(SiteError) in
+            // The first write: from here until the sweep records this build, the catalog holds no
+            // summary that says the site is complete, so a build stopped half way is never
+            // taken for up to date. (A build stopped before this step changed nothing.)
+            if context.lastBuildRecorded {
+                try context.catalog.forgetLastBuild()
+                context.lastBuildRecorded = false
+            }
             // The first write to the output folder: what an interrupted build left in the build's
             // temporary folder goes first.
             let writer = context.work.writer
