@@ -553,27 +553,18 @@ final class Catalog: Sendable {
     /// catalog holds (`old`): nothing at all when nothing changed.
     func save(_ new: BuildManifest, replacing old: BuildManifest) throws(SiteError) {
         let changed = new.photos.filter { old.photos[$0.key] != $0.value }.map { ($0.key, $0.value) }
-        try save(files: MadeFiles(pages: Set(new.files)), pages: new.pages, photoPaths: Array(new.photos.keys), changedPhotos: changed,
+        try save(BuildRecord(files: MadeFiles(pages: Set(new.files)), pages: new.pages, photoPaths: Array(new.photos.keys), changedPhotos: changed),
                  replacing: CatalogState(files: old.files, pages: old.pages, photoPaths: Set(old.photos.keys)))
     }
 
-    /// Records what a build made: its files, its pages' fingerprints, the paths of its photos
-    /// and the records that differ from the catalog's (a large library's build does not hold
-    /// both every old and every new record to compare them), writing only the rows that differ
-    /// from `old`.
-    ///
-    /// `removedFiles`, when the caller knows them, are the files of `old` that `files` lacks;
-    /// `pageChanges`, the pages of `pages` whose fingerprint `old` lacks or differs, and the
-    /// pages of `old` that `pages` lacks; `photoPaths` lists each photo once.
-    func save(
-        files: MadeFiles, removedFiles known: [String]? = nil, pages: [String: String],
-        pageChanges: (changed: [(String, String)], removed: [String])? = nil, photoPaths: [String],
-        changedPhotos: [(String, BuildManifest.PhotoRecord)], replacing old: CatalogState
-    ) throws(SiteError) {
+    /// Records what a build made (``BuildRecord``), writing only the rows that differ from
+    /// `old`, in one transaction.
+    func save(_ record: BuildRecord, replacing old: CatalogState) throws(SiteError) {
+        let (files, known, pages, pageChanges, photoPaths, changedPhotos) =
+            (record.files, record.removedFiles, record.pages, record.pageChanges, record.photoPaths, record.changedPhotos)
         // A catalog set aside during this build was replaced by an empty one: everything is new to it.
         if replaced.load(ordering: .sequentiallyConsistent), !(old.files.isEmpty && old.pages.isEmpty && old.photoPaths.isEmpty) {
-            return try save(files: files, pages: pages, photoPaths: photoPaths, changedPhotos: changedPhotos,
-                            replacing: CatalogState(files: [], pages: [:], photoPaths: []))
+            return try save(record.everythingNew, replacing: CatalogState(files: [], pages: [:], photoPaths: []))
         }
         // The three comparisons (each over a large library's hundreds of thousands of entries)
         // on as many cores.
@@ -616,9 +607,36 @@ final class Catalog: Sendable {
             }
         } catch {
             try recover(from: error)
-            try save(files: files, pages: pages, photoPaths: photoPaths, changedPhotos: changedPhotos,
-                     replacing: CatalogState(files: [], pages: [:], photoPaths: []))
+            try save(record.everythingNew, replacing: CatalogState(files: [], pages: [:], photoPaths: []))
         }
+    }
+}
+
+/// What a build tells the catalog it made (``Catalog/save(_:replacing:)``): its files, its
+/// pages' fingerprints, the paths of its photos and the records that differ from the catalog's
+/// (a large library's build does not hold both every old and every new record to compare them).
+struct BuildRecord: Sendable {
+    var files: MadeFiles
+    /// The catalog's files that `files` lacks, when the build knows them (the sweep does).
+    var removedFiles: [String]?
+    var pages: [String: String]
+    /// The pages of `pages` whose fingerprint the catalog lacks or differs, and the catalog's
+    /// pages that `pages` lacks, when the build knows them.
+    var pageChanges: (changed: [(String, String)], removed: [String])?
+    /// Each photo once.
+    var photoPaths: [String]
+    var changedPhotos: [(String, BuildManifest.PhotoRecord)]
+
+    init(files: MadeFiles, removedFiles: [String]? = nil, pages: [String: String],
+         pageChanges: (changed: [(String, String)], removed: [String])? = nil, photoPaths: [String],
+         changedPhotos: [(String, BuildManifest.PhotoRecord)]) {
+        (self.files, self.removedFiles, self.pages, self.pageChanges, self.photoPaths, self.changedPhotos) =
+            (files, removedFiles, pages, pageChanges, photoPaths, changedPhotos)
+    }
+
+    /// The same build told to an empty catalog: every file, page and photo is new to it.
+    var everythingNew: BuildRecord {
+        BuildRecord(files: files, pages: pages, photoPaths: photoPaths, changedPhotos: changedPhotos)
     }
 }
 

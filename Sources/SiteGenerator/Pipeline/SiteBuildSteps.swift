@@ -238,11 +238,13 @@ extension BuildStep where Context == BuildContext {
             context.made = made
             let (output, jobs) = (context.output, context.jobs)
             let pages = context.pages!
-            (context.filesRemoved, context.outputStamp) = try SweepStage(writer: context.work.writer, catalog: context.catalog, jobs: jobs).run(
-                made: made, refused: context.scan.refused, published: context.published, changedRecords: context.images.changedRecords,
+            let record = BuildRecord(
+                files: made, pages: pages.keys,
                 // (The page keys' changes are against the earlier build's, the catalog's.)
-                pageKeys: pages.keys, pageChanges: (pages.changedKeys, pages.removedKeys),
-                pending: context.imagePlan.pending, progress: context.progress,
+                pageChanges: (pages.changedKeys, pages.removedKeys),
+                photoPaths: context.published.compactMap { $0?.photo.relativePath }, changedPhotos: context.images.changedRecords)
+            (context.filesRemoved, context.outputStamp) = try SweepStage(writer: context.work.writer, catalog: context.catalog, jobs: jobs).run(
+                record: record, refused: context.scan.refused, pending: context.imagePlan.pending, progress: context.progress,
                 whileSaving: { BuildStamp.output(root: output, jobs: jobs, keepFiles: true) })
             context.reportDamage()
         }

@@ -12,22 +12,25 @@ struct SweepStage {
     var catalog: Catalog
     var jobs: Int
 
-    /// Returns how many stale files were deleted, and what `whileSaving` returned: it runs on
-    /// another core while the file system is synced and the catalog saved, once the output
-    /// folder is as the build leaves it.
+    /// Deletes the stale files and saves `record`, completed with them and with the published
+    /// photos' paths (`refused`: files this build was refused, the user's own, never the tool's;
+    /// `pending`: what the catalog holds). Returns how many stale files were deleted, and what
+    /// `whileSaving` returned: it runs on another core while the file system is synced and the
+    /// catalog saved, once the output folder is as the build leaves it.
     func run<Value: Sendable>(
-        made: MadeFiles, refused: Set<String>, published: [PublishedPhoto?], changedRecords: [(String, BuildManifest.PhotoRecord)],
-        pageKeys: [String: String], pageChanges: (changed: [(String, String)], removed: [String])?, pending: CatalogState,
+        record: BuildRecord, refused: Set<String>, pending: CatalogState,
         progress: @Sendable (BuildEvent) -> Void, whileSaving: @Sendable () -> Value
     ) throws(SiteError) -> (removed: Int, value: Value) {
+        var record = record
         // A file this build was refused (the user's own) is never the tool's.
-        let made = refused.isEmpty ? made : made.subtracting(refused)
+        if !refused.isEmpty { record.files = record.files.subtracting(refused) }
+        let made = record.files
         var removed = 0
         // The stale files (asked of a large library's every file) on every core.
         let stale = Array(parallelMap(indexRuns(pending.files.count, length: 16_384), jobs: jobs) { run in
             pending.files[run].filter { !made.contains($0) }
         }.joined())
-        let photoPaths = published.compactMap { $0?.photo.relativePath }
+        record.removedFiles = stale
         for path in stale.sorted() {
             // A page the tool made carries its mark: one without it was put there since (the
             // user's page at a removed photo's address) and stays. The catalog forgets it.
@@ -44,11 +47,9 @@ struct SweepStage {
         }
         writer.removeTemporaryFiles()
         // Everything written is on disk before the catalog says so.
-        let (saved, value) = parallel({ [writer, catalog] () -> Result<Void, SiteError> in
+        let (saved, value) = parallel({ [writer, catalog, record] () -> Result<Void, SiteError> in
             writer.syncFileSystem()
-            return Result { () throws(SiteError) in
-                try catalog.save(files: made, removedFiles: stale, pages: pageKeys, pageChanges: pageChanges, photoPaths: photoPaths, changedPhotos: changedRecords, replacing: pending)
-            }
+            return Result { () throws(SiteError) in try catalog.save(record, replacing: pending) }
         }, whileSaving)
         try saved.get()
         return (removed, value)
