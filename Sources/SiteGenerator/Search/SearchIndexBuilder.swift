@@ -29,7 +29,7 @@ struct SearchFilter: Sendable, Equatable {
     var value: String
 }
 
-/// The files of Cascade's search index (format 1, /work/notes/SEARCH-INDEX.md and
+/// The files of Cascade's search index (format 1, described in
 /// docs/layout.md "Search") made from the photos' ``SearchDocument``s: a pure function of its
 /// input, so the same photos give the same bytes (and a rebuild rewrites no file).
 struct SearchIndexBuilder {
