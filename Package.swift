@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // GitHub's CommonMark with its extensions, behind `Gallery.MarkdownRenderer`.
         .systemLibrary(name: "CMarkGFM", pkgConfig: "libcmark-gfm", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
+        // Snowball's stemmers, behind `SiteGenerator.Stemmer` (the search index); no pkg-config file.
+        .systemLibrary(name: "CStemmer", providers: [.apt(["libstemmer-dev"])]),
 
         // Cascade's own C: AVX2 kernels for pixel loops with table lookups, chosen at run time.
         .target(name: "CPixelKernels"),
@@ -55,7 +57,7 @@ let package = Package(
         .target(
             name: "SiteGenerator",
             dependencies: [
-                "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "Support",
+                "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "Support", "CStemmer", "CZlib",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -79,7 +79,7 @@ extension SiteConfiguration {
         download_originals: false
 
         # A search box on every page, over captions, keywords, cameras, albums and dates (the
-        # index is made by Pagefind, when it is installed: pip install pagefind-bin).
+        # build writes its index into search/).
         search: true
 
         # How capture dates are shown: YYYY year, MMMM month name, MMM short month name, MM or M

@@ -114,7 +114,7 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var language: LanguageTag
     /// Whether the people named in photos' face regions are listed on their pages and get pages of their own.
     public var people: Bool
-    /// Whether the site gets its static search (Pagefind): the search box and the index.
+    /// Whether the site gets its static search: the search box and Cascade's own index.
     public var search: Bool
 
     /// The defaults: the settings of a photo folder without `cascade.yml`.

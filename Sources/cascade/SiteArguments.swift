@@ -85,7 +85,6 @@ struct SiteArguments: ParsableArguments {
         if let language, let tag = LanguageTag(language) { options.language = tag }
         options.catalogPath = catalog.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         options.waitForLock = !noWait
-        if options.search { options.searchIndexer = SearchIndexer.locate() }
         return options
     }
 }

@@ -60,8 +60,8 @@ enum RecoveredFiles {
         var found = Set<String>()
         var pending: [String] = []
         func adopt(_ path: String) {
-            // The search index (the header's `data-pagefind` names its `pagefind.js`): the whole
-            // bundle, whose files Pagefind names and which only its own script refers to.
+            // The search index (the header's `data-index` names its `index.gz`): the whole folder,
+            // whose other files only the search box's script names.
             if let bundle = searchBundle(path), others.contains(path) {
                 for file in others where file.hasPrefix(bundle) { found.insert(file) }
                 return
@@ -112,13 +112,13 @@ enum RecoveredFiles {
         return middle.isEmpty || (middle.hasPrefix("-") && Int(middle.dropFirst()) != nil)
     }
 
-    /// The folder (ending in `/`) of the search index whose script is `path`, when `path` is
-    /// `pagefind/pagefind.js` (or `pagefind-N/…`, when `pagefind/` was the user's) at the root.
+    /// The folder (ending in `/`) of the search index whose entry file is `path`, when `path` is
+    /// `search/index.gz` (or `search-N/…`, when `search/` was the user's) at the root.
     static func searchBundle(_ path: String) -> String? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[1] == "pagefind.js" else { return nil }
+        guard parts.count == 2, parts[1] == "index.gz" else { return nil }
         let folder = parts[0]
-        guard folder == "pagefind" || (folder.hasPrefix("pagefind-") && Int(folder.dropFirst(9)) != nil) else { return nil }
+        guard folder == "search" || (folder.hasPrefix("search-") && Int(folder.dropFirst(7)) != nil) else { return nil }
         return folder + "/"
     }
 

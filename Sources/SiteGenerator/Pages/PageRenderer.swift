@@ -183,7 +183,7 @@ struct PageRenderer: Sendable {
             tagsURL: indexURL(.tags),
             peopleURL: indexURL(.people),
             placesURL: indexURL(.places),
-            // The search box, and where its script finds the index (Pagefind's `pagefind.js`).
+            // The search box, and where its script finds the index (`index.gz`).
             searchURL: plan.searchFolder.map { relativeURL(from: directory, to: $0 + "/") })
     }
 
@@ -373,13 +373,6 @@ struct PageRenderer: Sendable {
         func link(_ neighbour: Int) -> PageLink {
             PageLink(url: relativeURL(from: album.directory, to: plan.pagePath(photo: neighbour)), title: linkTitle(neighbour))
         }
-        // A hidden album's photos stay out of the search index, as they are out of the sitemap.
-        var search: SearchFields?
-        if plan.searchFolder != nil, !album.hidden {
-            search = SearchFields(
-                meta: searchMeta(photo, album: albumIndex).map { SearchField(key: $0.key, value: $0.value) },
-                filters: searchFilters(photo, album: albumIndex).map { SearchField(key: $0.key, value: $0.value) })
-        }
         return PhotoPageContext(
             frame: frame(directory: album.directory, title: title,
                          ancestors: album.ancestors + [(album.title, album.directory)],
@@ -389,46 +382,58 @@ struct PageRenderer: Sendable {
             album: AlbumLink(name: album.title, url: relativeURL(from: album.directory, to: albumPage) + "#p\(position)"),
             original: original,
             previous: position > 0 ? link(album.photos[position - 1]) : nil,
-            next: position + 1 < album.photos.count ? link(album.photos[position + 1]) : nil,
-            search: search)
+            next: position + 1 < album.photos.count ? link(album.photos[position + 1]) : nil)
     }
 
-    /// What a search result shows of a photo besides its title (its page's `h1`), for Pagefind's
-    /// `data-pagefind-meta`: its tile image, its album, its date as shown, and `open`, the
-    /// address that opens it in its album's lightbox. Paths are from the site's root,
-    /// URL-encoded (the search script resolves them against the root).
-    func searchMeta(_ photo: Int, album albumIndex: Int) -> [(key: String, value: String)] {
+    /// What the search index holds of the site's photos (``SearchIndexBuilder``): the titles
+    /// of the albums that are not hidden and have photos, and their photos in site order (album
+    /// by album in the plan's order). A hidden album's photos stay out, as they are out of the
+    /// sitemap.
+    func searchDocuments() -> (albums: [String], photos: [SearchDocument]) {
+        var albums: [String] = []
+        var photos: [SearchDocument] = []
+        for (albumIndex, album) in plan.albums.enumerated() where !album.hidden && !album.photos.isEmpty {
+            for photo in album.photos { photos.append(searchDocument(photo, album: albumIndex, number: albums.count)) }
+            albums.append(album.title)
+        }
+        return (albums, photos)
+    }
+
+    /// What the search index holds of a photo of the album `albumIndex`, whose number among the
+    /// index's albums is `number`: its result (its tile image, its title as its page's `h1`, its
+    /// date as shown, and `open`, the address that opens it in its album's lightbox; paths from
+    /// the site's root, URL-encoded), the text of its page that is indexed, and its filters: its
+    /// year, its album, its camera (as its page shows it: none with `show_exif: false`), the
+    /// people named in it and the parts of its place (with their tag pages on).
+    func searchDocument(_ photo: Int, album albumIndex: Int, number: Int) -> SearchDocument {
         let entry = plan.photos[photo]
         let album = plan.albums[albumIndex]
-        var meta: [(key: String, value: String)] = []
         let images = published[photo]!.images
         let tileImages = images.renditions.filter { $0.width <= tileImageLimit }
         let usable = tileImages.isEmpty ? [images.renditions[0]] : tileImages
         let image = usable.first { $0.width >= 400 } ?? usable.last!
-        meta.append(("image", URLPath.encode(path: image.path)))
-        meta.append(("image_width", String(image.width)))
-        meta.append(("image_height", String(image.height)))
-        meta.append(("album", album.title))
-        if let date = entry.photo.date { meta.append(("date", dateText(date))) }
-        meta.append(("open", URLPath.encode(path: album.directory + "index.html") + "#photo=" + URLPath.encode(path: entry.slug)))
-        return meta
-    }
+        let title = photoTitle(photo)
+        let date = entry.photo.date.map(dateText) ?? ""
+        let camera = cameraSummary(photo).entries
+        let cameraName = camera.first(where: { $0.name == "Camera" })?.value
+        var texts = [title]
+        if let caption = entry.photo.caption { texts.append(caption) }
+        texts += entry.photo.keywords + entry.photo.people + entry.photo.places
+        texts += camera.filter { $0.name == "Camera" || $0.name == "Lens" }.map(\.value)
+        texts += [album.title, date]
 
-    /// The search filters a photo belongs to (Pagefind's `data-pagefind-filter`), each a name
-    /// and a value: its year, its album, its camera (as its page shows it: none with
-    /// `show_exif: false`), the people named in it and the parts of its place. A further field
-    /// becomes a filter here, and the search box shows every filter the index holds.
-    func searchFilters(_ photo: Int, album albumIndex: Int) -> [(key: String, value: String)] {
-        let entry = plan.photos[photo]
-        var filters: [(key: String, value: String)] = []
-        if let date = entry.photo.date { filters.append(("year", String(date.year))) }
-        filters.append(("album", plan.albums[albumIndex].title))
-        if let camera = cameraSummary(photo).entries.first(where: { $0.name == "Camera" }) { filters.append(("camera", camera.value)) }
+        var filters: [SearchFilter] = []
+        if let date = entry.photo.date { filters.append(SearchFilter(name: "year", value: String(date.year))) }
+        filters.append(SearchFilter(name: "album", value: album.title))
+        if let cameraName { filters.append(SearchFilter(name: "camera", value: cameraName)) }
         // Each person named in it, and each part of its place ("Paris", "France").
         for (kind, key) in [(TagKind.people, "person"), (.places, "place")] where index(kind).enabled {
-            for name in kind.names(of: entry.photo) { filters.append((key, name)) }
+            for name in kind.names(of: entry.photo) { filters.append(SearchFilter(name: key, value: name)) }
         }
-        return filters
+        return SearchDocument(
+            open: URLPath.encode(path: album.directory + "index.html") + "#photo=" + URLPath.encode(path: entry.slug),
+            image: URLPath.encode(path: image.path), width: image.width, height: image.height,
+            title: title, album: number, date: date, texts: texts, filters: filters)
     }
 
     // MARK: - frames.json

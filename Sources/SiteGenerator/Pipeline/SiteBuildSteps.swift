@@ -204,20 +204,20 @@ extension BuildStep where Context == BuildContext {
         }
     }
 
-    /// The search index (``SearchStage``), last: Pagefind reads the pages as written.
-    /// (Only photo pages carry `data-pagefind-body`; a site without one, every photo in a hidden
-    /// album, gets no index: Pagefind would index every page.)
+    /// The search index (``SearchStage``), last of the site's files. (A site whose every photo
+    /// is in a hidden album gets none: it would be empty.)
     static var searchIndex: BuildStep {
         BuildStep.withOutcome(SearchStage.name) { (context: inout BuildContext) throws(SiteError) -> Outcome in
             let plan = context.images.plan
-            guard let indexer = context.options.searchIndexer, let folder = plan.searchFolder,
+            guard context.options.search, let folder = plan.searchFolder,
                   plan.albums.contains(where: { !$0.hidden && !$0.photos.isEmpty })
             else { return .skipped }
-            let pages = context.pages!
-            context.sitePages.formUnion(try SearchStage(indexer: indexer, folder: folder, writer: context.work.writer, catalog: context.catalog).run(
+            let (pages, renderer) = (context.pages!, context.renderer!)
+            let builder = SearchIndexBuilder(language: context.options.language)
+            context.sitePages.formUnion(try SearchStage(folder: folder, builder: builder, writer: context.work.writer, catalog: context.catalog).run(
                 earlierFiles: context.imagePlan.pending.files,
                 pagesChanged: !pages.changedKeys.isEmpty || !pages.removedKeys.isEmpty,
-                pages: pages.files, progress: context.progress))
+                documents: { renderer.searchDocuments() }))
             return .done
         }
     }

@@ -64,14 +64,8 @@ public struct SiteOptions: Sendable {
     /// `ffmpeg` and `ffprobe`, found on the `PATH` by default; nil leaves videos out.
     public var videoTools: MediaTools? = MediaTools.locate()
     /// Whether the site gets search (`search` in `cascade.yml`, on there by default): a search
-    /// box on every page and an index of the photo pages made by ``searchIndexer``. Without an
-    /// indexer the build says so once and the site has no search box.
+    /// box on every page and Cascade's own index of the photos (``SearchStage``).
     public var search: Bool = false
-    /// Pagefind, which makes the search index (the command line finds it:
-    /// ``SearchIndexer/locate(environment:)``); nil when it is not installed.
-    public var searchIndexer: SearchIndexer?
-    /// Whether this build makes a search index: ``search`` is on and ``searchIndexer`` found.
-    var makesSearchIndex: Bool { search && searchIndexer != nil }
     /// Whether each photo's original file is published and offered for download on its page.
     /// While GPS positions are stripped, originals that carry one are not published.
     public var downloadOriginals: Bool = false

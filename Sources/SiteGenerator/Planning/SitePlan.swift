@@ -71,8 +71,8 @@ struct SitePlan: Sendable {
     /// next free name (`feed-2.xml`) when that is the user's.
     private(set) var feedPath = "feed.xml"
     private(set) var sitemapPath = "sitemap.xml"
-    /// The folder of the search index (Pagefind's bundle), when the site has search: `pagefind`,
-    /// or the next free name (`pagefind-2`) when something there is the user's.
+    /// The folder of the search index (``SearchStage``), when the site has search: `search`,
+    /// or the next free name (`search-2`) when something there is the user's.
     private(set) var searchFolder: String?
 
     /// The plan of the site for the album tree `root`. `taken(directory, slug, photo)` says

@@ -27,10 +27,8 @@ extension PageRenderer {
         pageOptions.catalogPath = nil
         pageOptions.waitForLock = true
         pageOptions.verifyAlbumKeys = false
-        // (Where Pagefind was found does not shape a page; whether the site has search does:
-        // the search folder below.)
+        // (Whether the site has search shapes a page as the search folder below does.)
         pageOptions.search = false
-        pageOptions.searchIndexer = nil
         var hasher = FingerprintHasher()
         hasher.combine(theme.fingerprint)
         hasher.combine(String(reflecting: pageOptions))

@@ -28,7 +28,7 @@ struct PageFrame: Sendable {
     let tagsURL: String?
     let peopleURL: String?
     let placesURL: String?
-    /// The search's folder (where `pagefind.js` is), nil without search.
+    /// The search index's folder (where `index.gz` is), nil without search.
     let searchURL: String?
 
     var hasBreadcrumbs: Bool { breadcrumbs.count > 1 }

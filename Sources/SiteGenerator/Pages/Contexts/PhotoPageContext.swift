@@ -1,5 +1,5 @@
 /// A photo's (or a video's) own page (`photo.mustache`): the photo, the way back to its place
-/// in its album, its neighbours, its original's download and what the search index learns of it.
+/// in its album, its neighbours and its original's download.
 struct PhotoPageContext: PageContext {
     static let template = "photo"
 
@@ -10,8 +10,6 @@ struct PhotoPageContext: PageContext {
     let original: OriginalDownload?
     let previous: PageLink?
     let next: PageLink?
-    /// Nil when the site has no search, or the photo is in a hidden album.
-    let search: SearchFields?
 
     var mustache: [String: Any] {
         var values = frame.mustache
@@ -20,7 +18,6 @@ struct PhotoPageContext: PageContext {
         if let original { values["original"] = original.mustache }
         if let previous { values["previous"] = previous.mustache }
         if let next { values["next"] = next.mustache }
-        if let search { values["search"] = search.mustache }
         return values
     }
 }
@@ -168,21 +165,4 @@ struct OriginalDownload: Sendable {
     let fileName: String
 
     var mustache: [String: Any] { ["url": url, "label": label, "fileName": fileName] }
-}
-
-/// What Pagefind indexes of a photo besides its page's text: its search result's fields
-/// (``PageRenderer/searchMeta(_:album:)``) and its filters (``PageRenderer/searchFilters(_:album:)``).
-struct SearchFields: Sendable {
-    let meta: [SearchField]
-    let filters: [SearchField]
-
-    var mustache: [String: Any] { ["meta": meta.map(\.mustache), "filters": filters.map(\.mustache)] }
-}
-
-/// One Pagefind field or filter: `data-pagefind-meta="key[value]"`.
-struct SearchField: Sendable {
-    let key: String
-    let value: String
-
-    var mustache: [String: Any] { ["key": key, "value": value] }
 }

@@ -125,10 +125,10 @@ struct ScanStage {
                 siteFiles[stem] = next
             }
         }
-        // The search index, the same way: `pagefind/` unless a file of the user's is in it or it
-        // is not a folder, else `pagefind-2/`, ….
+        // The search index, the same way: `search/` unless a file of the user's is in it or it
+        // is not a folder, else `search-2/`, ….
         var searchFolder: String?
-        if options.makesSearchIndex {
+        if options.search {
             // The first thing in `folder` (or `folder` itself) that is not the tool's.
             func usersFile(in folder: String) -> String? {
                 guard let kind = listing.kind(of: folder) else { return nil }
@@ -143,16 +143,14 @@ struct ScanStage {
                 }
                 return nil
             }
-            var folder = "pagefind"
+            var folder = "search"
             for number in 2... {
                 guard let blocker = usersFile(in: folder) else { break }
-                let next = "pagefind-\(number)"
+                let next = "search-\(number)"
                 progress(.warning("\(blocker) in the output folder is not Cascade's and stays as it is; the search index is published in \(next)/ instead"))
                 folder = next
             }
             searchFolder = folder
-        } else if options.search {
-            progress(.warning("the site has no search box: Pagefind is not installed (\(SearchIndexer.installHint))"))
         }
         let plan = SitePlan(root: scan.root, jobs: jobs, assetsFolder: assetsFolder, feedPath: siteFiles["feed"]!,
                             sitemapPath: siteFiles["sitemap"]!, searchFolder: searchFolder, taken: { directory, slug, photo in

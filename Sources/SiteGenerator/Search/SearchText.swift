@@ -1,0 +1,82 @@
+/// The search index's words: how text is folded and split, and which term shard a word is in
+/// (notes in docs/layout.md, "Search"). `search-box.js` does exactly the same to a query, so a
+/// change here is a change of the index's format.
+enum SearchText {
+    /// `text` without case and marks: Unicode NFD, every scalar of General Category M (Mn,
+    /// Mc, Me) dropped, then lower case. "Fréhel" becomes "frehel", "Maëlle" "maelle".
+    static func fold(_ text: String) -> String {
+        var kept = String.UnicodeScalarView()
+        for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark: continue
+            default: kept.append(scalar)
+            }
+        }
+        return String(kept).lowercased()
+    }
+
+    /// The words of folded text: each longest run of letters and numbers (General Category L
+    /// or N), but each scalar of a CJK script (``isOwnWord(_:)``) is a word of its own.
+    static func words(_ folded: String) -> [String] {
+        var words: [String] = []
+        var word = String.UnicodeScalarView()
+        func end() {
+            if !word.isEmpty { words.append(String(word)) }
+            word = String.UnicodeScalarView()
+        }
+        for scalar in folded.unicodeScalars {
+            if isOwnWord(scalar) {
+                end()
+                words.append(String(scalar))
+            } else if isWordScalar(scalar) {
+                word.append(scalar)
+            } else {
+                end()
+            }
+        }
+        end()
+        return words
+    }
+
+    /// The words of `text`, folded.
+    static func foldedWords(_ text: String) -> [String] {
+        words(fold(text))
+    }
+
+    /// Whether `scalar` is a letter or a number (General Category L or N).
+    static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether `scalar` is a word by itself: kana, CJK ideographs, Hangul syllables and
+    /// half-width katakana, which are written without spaces between words.
+    static func isOwnWord(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x3040...0x30FF, 0x31F0...0x31FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7AF,
+             0xF900...0xFAFF, 0xFF66...0xFF9F, 0x20000...0x2FFFF:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The name of the term shard that holds `word`: its first two scalars (or its only one)
+    /// as the lower-case hex of their UTF-8 bytes ("frehel": `6672`, "東": `e69db1`).
+    static func shardKey(_ word: String) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var key: [UInt8] = []
+        for scalar in word.unicodeScalars.prefix(2) {
+            for byte in String(scalar).utf8 {
+                key.append(digits[Int(byte >> 4)])
+                key.append(digits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: key, as: UTF8.self)
+    }
+}
