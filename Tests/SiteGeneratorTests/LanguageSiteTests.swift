@@ -38,11 +38,10 @@ struct LanguageSiteTests {
         return source
     }
 
-    /// Builds the site in `language`, with search (a stand-in for Pagefind: the pages' words are
-    /// what is checked, and Tests/browser/test_languages.py runs the real one).
+    /// Builds the site in `language`, with search (on by default: the pages' words are what is
+    /// checked, and Tests/browser/test_languages.py runs the search box).
     func build(_ source: TemporaryFolder, _ output: TemporaryFolder, language: String, templates: String? = nil,
                events: Events? = nil) async throws -> BuildReport {
-        let tools = try TemporaryFolder()
         let configuration = try SiteConfiguration.parse("""
             title: Zq
             author: Zq Xv
@@ -54,7 +53,6 @@ struct LanguageSiteTests {
         options.tilesPerPage = 2
         options.templatesDirectory = templates
         options.verifyAlbumKeys = true
-        options.searchIndexer = try SearchTests().fakeIndexer(in: tools)
         return try await SiteBuilder(options: options).build { event in events?.list.withLock { $0.append(event) } }
     }
 

@@ -15,7 +15,7 @@ struct PageContextTests {
         gap: 8, pagePadding: 12, author: "Ann", footerCredit: "Photos by Ann",
         og: OpenGraph(title: "Dune", siteName: "Site", url: "https://example.org/dune.html", image: "https://example.org/dune.jpg"),
         feedURL: "https://example.org/feed.xml", tagsURL: "../tags/index.html", peopleURL: "../people/index.html",
-        placesURL: "../places/index.html", searchURL: "../pagefind/")
+        placesURL: "../places/index.html", searchURL: "../search/")
     static let source = PictureSource(type: "image/webp", srcset: "a.webp 400w", sizes: "50vw")
     static let tile = Tile(
         index: 0, url: "dune.html", style: "--x:0", src: "a.jpg", srcset: "a.jpg 400w", sizes: "50vw", sources: [source],
@@ -42,8 +42,7 @@ struct PageContextTests {
             sizes: "100vw", sources: [source], width: 800, height: 600, color: "#808080", position: "1", count: "2", isVideo: true,
             videoURL: "v.mp4", duration: "0:04", poster: "c.jpg", isLive: true, liveURL: "l.mov"),
         album: AlbumLink(name: "Nature", url: "index.html#p0"), original: OriginalDownload(url: "o.jpg", label: "800 × 600, 1 MB", fileName: "Dune.jpg"),
-        previous: PageLink(url: "aqua.html", title: "Aqua"), next: PageLink(url: "storm.html", title: "Storm"),
-        search: SearchFields(meta: [SearchField(key: "album", value: "Nature")], filters: [SearchField(key: "year", value: "2024")]))
+        previous: PageLink(url: "aqua.html", title: "Aqua"), next: PageLink(url: "storm.html", title: "Storm"))
     static let tags = TagListContext(frame: frame, tags: [TagListEntry(name: "sea", url: "sea/index.html", count: "2", countLabel: "2 photos")])
 
     /// Every key of `value`'s dictionaries, at any depth.

@@ -7,88 +7,66 @@ import TestSupport
 
 @testable import SiteGenerator
 
-/// The search index's place in the build (``SearchStage``), with a stand-in for Pagefind: a
-/// shell script that writes a bundle named by the photo pages' content and counts its runs.
-/// (Tests/browser/test_search.py runs the real Pagefind.)
+/// The search index's place in the build (``SearchStage``): where it goes, when it is made
+/// again, what becomes of its earlier files. (Its format: SearchIndexTests.)
 @Suite("Search index")
 struct SearchTests {
-    /// A photo folder of three photos in two albums, one with a caption.
+    /// A photo folder of three photos in two albums, one with a caption, and a hidden album.
     func makeSource() throws -> TemporaryFolder {
         let source = try TemporaryFolder()
-        for index in 0..<3 {
+        for index in 0..<4 {
             var image = try Image(width: 200 + 10 * index, height: 150)
             image.fill(x: 0, y: 0, width: 200 + 10 * index, height: 150, red: UInt8(60 * index), green: 90, blue: 160)
-            try source.write((index == 2 ? "B/" : "A/") + "photo \(index).jpg", try image.encoded(as: .jpeg(quality: 85)))
+            try source.write(["A/", "A/", "B/", "C/"][index] + "photo \(index).jpg", try image.encoded(as: .jpeg(quality: 85)))
         }
         try source.write("A/photo 0.jpg.txt", "Cap Fréhel at dawn")
+        try source.write("C/photo 3.jpg.txt", "Secret cove")
+        try source.write("C/index.md", "---\nhidden: true\n---\n")
         return source
     }
 
-    /// A stand-in for Pagefind in `folder`: logs each run to `folder/runs`, and writes
-    /// `pagefind-entry.json`, `pagefind.js` and a fragment named by the checksum of the pages
-    /// that carry `data-pagefind-body`; with `failing`, says so and exits 3.
-    func fakeIndexer(in folder: TemporaryFolder, failing: Bool = false) throws -> SearchIndexer {
-        let script = failing ? "#!/bin/sh\necho 'boom: cannot index' >&2\nexit 3\n" : """
-            #!/bin/sh
-            out=""; site=""
-            while [ $# -gt 0 ]; do case "$1" in --output-path) out="$2"; shift;; --site) site="$2"; shift;; esac; shift; done
-            echo run >> '\(folder.path)/runs'
-            mkdir -p "$out/fragment"
-            sum=$(grep -rl --include='*.html' 'data-pagefind-body' "$site" | sort | xargs cat | cksum | cut -d' ' -f1)
-            echo "$sum" > "$out/fragment/en_$sum.pf_fragment"
-            echo 'export {}' > "$out/pagefind.js"
-            echo '{"version":"test"}' > "$out/pagefind-entry.json"
-
-            """
-        try folder.write("pagefind", script)
-        chmod(folder.path + "/pagefind", 0o755)
-        return SearchIndexer(command: [folder.path + "/pagefind"])
-    }
-
-    func options(_ source: TemporaryFolder, _ output: TemporaryFolder, indexer: SearchIndexer?) -> SiteOptions {
+    func options(_ source: TemporaryFolder, _ output: TemporaryFolder) -> SiteOptions {
         var options = SiteOptions(sourceDirectory: source.path, outputDirectory: output.path, title: "T",
                                   imageFormat: .jpeg(quality: 82), jobs: 2)
         options.tileWidths = [100, 200]
         options.photoWidths = [300]
         options.catalogPath = output.path + "-catalog.sqlite"
         options.search = true
-        options.searchIndexer = indexer
         return options
     }
 
     /// Builds; returns the warnings.
     @discardableResult
     func build(_ options: SiteOptions) async throws -> [String] {
+        try await buildEvents(options).warnings
+    }
+
+    /// Builds; returns the warnings and whether the step made the index (it has a time of its
+    /// own then; kept, it has none).
+    func buildEvents(_ options: SiteOptions) async throws -> (warnings: [String], madeIndex: Bool) {
         let events = Events()
         _ = try await SiteBuilder(options: options).build { event in events.list.withLock { $0.append(event) } }
         return events.list.withLock { list in
-            list.compactMap { event -> String? in if case .warning(let text) = event { text } else { nil } }
+            (list.compactMap { event -> String? in if case .warning(let text) = event { text } else { nil } },
+             list.contains { event in if case .stage(SearchStage.name, _, _) = event { true } else { false } })
         }
     }
 
-    func runs(_ tools: TemporaryFolder) -> Int {
-        ((try? tools.read("runs")) ?? "").split(separator: "\n").count
-    }
-
-    func bundle(_ output: TemporaryFolder, _ folder: String = "pagefind") -> [String] {
+    /// The files of the search folder `folder` with their modification times.
+    func index(_ output: TemporaryFolder, _ folder: String = "search") -> [String: Date] {
         let root = output.path + "/" + folder
-        return (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).filter {
-            FileStatus(path: root + "/" + $0)?.kind == .regular
-        }.sorted()
+        var files: [String: Date] = [:]
+        for case let name as String in FileManager.default.enumerator(atPath: root)?.allObjects ?? []
+        where FileStatus(path: root + "/" + name)?.kind == .regular {
+            files[name] = (try? FileManager.default.attributesOfItem(atPath: root + "/" + name))?[.modificationDate] as? Date
+        }
+        return files
     }
 
-    @Test("Pagefind is found on the PATH first, else python3 with pagefind_bin; else there is none")
-    func locate() throws {
-        let tools = try TemporaryFolder()
-        try tools.write("python3", "#!/bin/sh\nexit 0\n")  // "has the module"
-        chmod(tools.path + "/python3", 0o755)
-        #expect(SearchIndexer.locate(environment: ["PATH": tools.path])?.command == [tools.path + "/python3", "-m", "pagefind_bin"])
-        try tools.write("pagefind", "#!/bin/sh\nexit 0\n")
-        chmod(tools.path + "/pagefind", 0o755)
-        #expect(SearchIndexer.locate(environment: ["PATH": tools.path])?.command == [tools.path + "/pagefind"])
-        try tools.remove("pagefind")
-        try tools.write("python3", "#!/bin/sh\nexit 1\n")  // "has no such module"
-        #expect(SearchIndexer.locate(environment: ["PATH": tools.path]) == nil)
+    /// A file of the index, decompressed and parsed.
+    func json(_ output: TemporaryFolder, _ path: String) throws -> Any {
+        let bytes = try #require(FileManager.default.contents(atPath: output.path + "/" + path), "\(path) is there")
+        return try JSONSerialization.jsonObject(with: Data(try #require(Gzip.decompress(Array(bytes)))), options: [.fragmentsAllowed])
     }
 
     @Test("`search` in cascade.yml: on by default, false turns it off")
@@ -99,88 +77,102 @@ struct SearchTests {
         #expect(throws: ConfigurationError.self) { try SiteConfiguration.parse("search: maybe\n") }
     }
 
-    @Test("the index is made, kept while no page changes, made again when one does; its stale files go")
+    @Test("the index is written, kept while no page changes, written again when one does; its stale files go")
     func incremental() async throws {
-        let (source, output, tools) = (try makeSource(), try TemporaryFolder(), try TemporaryFolder())
+        let (source, output) = (try makeSource(), try TemporaryFolder())
         defer { try? FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite") }
-        let options = options(source, output, indexer: try fakeIndexer(in: tools))
-        #expect(try await build(options).isEmpty)
-        #expect(runs(tools) == 1)
-        let first = bundle(output)
-        #expect(first.count == 3 && first.contains("pagefind-entry.json") && first.contains("pagefind.js"))
-        let page = try output.read("a/photo-0.html")
-        #expect(page.contains("<main class=\"photo\" data-pagefind-body>"))
-        #expect(page.contains("<data value=\"A\" data-pagefind-filter=\"album[value]\">"))
-        #expect(page.contains("data-pagefind-meta=\"open[value]\"></data>") && page.contains("value=\"a/index.html#photo=photo-0\""))
-        #expect(try output.read("index.html").contains("data-pagefind=\"pagefind/pagefind.js\""))
-        #expect(try output.read("a/index.html").contains("data-pagefind=\"../pagefind/pagefind.js\""))
-        #expect(!(try output.read("a/index.html")).contains("data-pagefind-body"))
+        let options = options(source, output)
+        let made = try await buildEvents(options)
+        #expect(made.warnings.isEmpty && made.madeIndex)
+        let first = index(output)
+        #expect(first.keys.contains("index.gz") && first.keys.contains("f.gz") && first.keys.contains("p/0.gz"))
+        #expect(first.keys.contains("t/6672.gz") && first.keys.contains("t/6461.gz"))  // "frehel", "dawn"
+        // The hidden album's photo is not in it: two albums, three photos, none in c/.
+        let entry = try #require(try json(output, "search/index.gz") as? [String: Any])
+        #expect(entry["photos"] as? Int == 3 && entry["albums"] as? [String] == ["A", "B"])
+        let records = try #require(try json(output, "search/p/0.gz") as? [[Any]])
+        #expect(records.map { $0[0] as? String } == ["a/index.html#photo=photo-0", "a/index.html#photo=photo-1", "b/index.html#photo=photo-2"])
+        #expect(first.keys.allSatisfy { !$0.hasPrefix("t/7365") })  // "secret"
+        #expect(try output.read("index.html").contains("data-index=\"search/index.gz\""))
+        #expect(try output.read("a/index.html").contains("data-index=\"../search/index.gz\""))
+        #expect(!(try output.read("a/photo-0.html")).contains("pagefind"))
 
-        // Nothing changed: up to date, no run.
-        try await build(options)
-        #expect(runs(tools) == 1)
-        // A photo touched: a full rebuild, but no page changed.
+        // Nothing changed: every file as it was, its time too.
+        #expect(try await buildEvents(options).madeIndex == false)
+        #expect(index(output) == first)
+        // A photo touched: a full rebuild, but no page changed, so the index is not made again.
         let touched = source.path + "/B/photo 2.jpg"
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: touched)
-        try await build(options)
-        #expect(runs(tools) == 1 && bundle(output) == first)
-        // A caption changed: made again; the earlier fragment is gone.
+        #expect(try await buildEvents(options).madeIndex == false)
+        #expect(index(output) == first)
+        // A caption changed: made again; "dawn"'s shard is gone, "dusk"'s is there, and the files
+        // whose bytes did not change kept their times.
         try source.write("A/photo 0.jpg.txt", "Cap Fréhel at dusk")
-        try await build(options)
-        #expect(runs(tools) == 2)
-        let second = bundle(output)
-        #expect(second.count == 3 && second != first)
-        // A file of the bundle deleted: made again, though no page changed.
-        try output.remove("pagefind/pagefind.js")
-        try await build(options)
-        #expect(runs(tools) == 3 && bundle(output) == second)
-        // Search turned off: the bundle goes, the box too.
+        #expect(try await buildEvents(options).madeIndex)
+        let second = index(output)
+        #expect(second["t/6461.gz"] == nil && second["t/6475.gz"] != nil)
+        #expect(second["index.gz"] != nil && second["index.gz"] != first["index.gz"])
+        #expect(second["t/6361.gz"] == first["t/6361.gz"])  // "cap": the same bytes, not written
+        // A file of the index deleted, or changed by hand: made again, though no page changed.
+        try output.remove("search/f.gz")
+        #expect(try await buildEvents(options).madeIndex)
+        #expect(index(output).keys.sorted() == second.keys.sorted())
+        try output.write("search/t/6672.gz", "spoiled")
+        #expect(try await buildEvents(options).madeIndex)
+        #expect(try json(output, "search/t/6672.gz") is [String: Any])
+        // Search turned off: the index goes, the box too.
         var off = options
         off.search = false
         #expect(try await build(off).isEmpty)
-        #expect(bundle(output).isEmpty && !FileManager.default.fileExists(atPath: output.path + "/pagefind"))
+        #expect(index(output).isEmpty && !FileManager.default.fileExists(atPath: output.path + "/search"))
         #expect(!(try output.read("index.html")).contains("site-search"))
     }
 
-    @Test("a file of the user's in pagefind/ stays; the index goes to pagefind-2/")
+    @Test("a file of the user's in search/ stays; the index goes to search-2/")
     func usersFolder() async throws {
-        let (source, output, tools) = (try makeSource(), try TemporaryFolder(), try TemporaryFolder())
+        let (source, output) = (try makeSource(), try TemporaryFolder())
         defer { try? FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite") }
-        try output.write("pagefind/mine.txt", "mine")
-        let warnings = try await build(options(source, output, indexer: try fakeIndexer(in: tools)))
-        #expect(warnings == ["pagefind/mine.txt in the output folder is not Cascade's and stays as it is; the search index is published in pagefind-2/ instead"])
-        #expect(try output.read("pagefind/mine.txt") == "mine" && bundle(output) == ["mine.txt"])
-        #expect(bundle(output, "pagefind-2").contains("pagefind-entry.json"))
-        #expect(try output.read("index.html").contains("data-pagefind=\"pagefind-2/pagefind.js\""))
+        try output.write("search/mine.txt", "mine")
+        let warnings = try await build(options(source, output))
+        #expect(warnings == ["search/mine.txt in the output folder is not Cascade's and stays as it is; the search index is published in search-2/ instead"])
+        #expect(try output.read("search/mine.txt") == "mine" && Array(index(output).keys) == ["mine.txt"])
+        #expect(index(output, "search-2")["index.gz"] != nil)
+        #expect(try output.read("index.html").contains("data-index=\"search-2/index.gz\""))
     }
 
-    @Test("with the catalog lost, the index is still known for the tool's: it stays in pagefind/, its stale files go")
+    @Test("with the catalog lost, the index is still known for the tool's: it stays in search/, its stale files go")
     func catalogLost() async throws {
-        let (source, output, tools) = (try makeSource(), try TemporaryFolder(), try TemporaryFolder())
+        let (source, output) = (try makeSource(), try TemporaryFolder())
         defer { try? FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite") }
-        let settings = options(source, output, indexer: try fakeIndexer(in: tools))
+        let settings = options(source, output)
         try await build(settings)
-        let before = bundle(output)
+        #expect(index(output)["t/6461.gz"] != nil)
         try FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite")
-        try source.write("B/photo 2.jpg.txt", "A new caption")
+        try source.write("A/photo 0.jpg.txt", "Cap Fréhel at dusk")
         let warnings = try await build(settings)
         #expect(warnings.isEmpty, "\(warnings)")
-        #expect(!FileManager.default.fileExists(atPath: output.path + "/pagefind-2"))
-        #expect(try output.read("index.html").contains("data-pagefind=\"pagefind/pagefind.js\""))
-        // The page changed, so its fragment did: the earlier one is gone as the tool's own.
-        let after = bundle(output)
-        #expect(after.count == before.count && after != before, "\(before) → \(after)")
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/search-2"))
+        #expect(try output.read("index.html").contains("data-index=\"search/index.gz\""))
+        // "dawn" is gone from the captions, so its shard is gone as the tool's own.
+        #expect(index(output)["t/6461.gz"] == nil && index(output)["t/6475.gz"] != nil)
     }
 
-    @Test("without Pagefind one warning and no box; a failing Pagefind is a warning, not a failed build")
-    func missingOrFailing() async throws {
-        let (source, output, tools) = (try makeSource(), try TemporaryFolder(), try TemporaryFolder())
+    @Test("a site built with Pagefind: its pagefind/ folder, listed as the tool's, goes")
+    func pagefindFolderGoes() async throws {
+        let (source, output) = (try makeSource(), try TemporaryFolder())
         defer { try? FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite") }
-        let warnings = try await build(options(source, output, indexer: nil))
-        #expect(warnings.count == 1 && warnings[0].hasPrefix("the site has no search box: Pagefind is not installed"))
-        #expect(!(try output.read("index.html")).contains("site-search") && bundle(output).isEmpty)
-        let failing = try await build(options(source, output, indexer: try fakeIndexer(in: tools, failing: true)))
-        #expect(failing.count == 1 && failing[0].contains("the search index was not made") && failing[0].contains("boom: cannot index"))
-        #expect(try output.read("index.html").contains("site-search") && bundle(output).isEmpty)
+        let settings = options(source, output)
+        try await build(settings)
+        // As the earlier build left it: Pagefind's files, listed in the catalog before they were moved in.
+        do {
+            let catalog = try Catalog(path: settings.catalogPath!) { Issue.record("\($0)") }
+            try catalog.prepare(addingFiles: ["pagefind/pagefind.js", "pagefind/pagefind-entry.json"], forgettingPhotos: [String]())
+        }
+        try output.write("pagefind/pagefind.js", "export {}")
+        try output.write("pagefind/pagefind-entry.json", "{}")
+        try source.write("A/photo 0.jpg.txt", "Cap Fréhel at noon")
+        try await build(settings)
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/pagefind"))
+        #expect(index(output)["index.gz"] != nil)
     }
 }

@@ -180,7 +180,7 @@ def test_right_to_left_a_flick_to_the_right_is_next_and_the_strip_starts_at_the_
 
 @pytest.fixture(scope="module")
 def searchable_sites(tmp_path_factory):
-    """test_search's photos (with Pagefind's index), one of them with a person, its creator and
+    """test_search's photos (with the search index), one of them with a person, its creator and
     a place, built in French and in Arabic with the worktree's theme; yields their base URLs."""
     from test_search import make_photos
     root = tmp_path_factory.mktemp("languages-search")
@@ -192,7 +192,7 @@ def searchable_sites(tmp_path_factory):
                     "-XMP-photoshop:City=Plévenon", str(photos / "Bretagne" / "plage.jpg")], check=True)
     for language in ["fr", "ar"]:
         build(photos, root / language, "--language", language, "--templates", str(REPO / "templates"))
-        assert (root / language / "pagefind" / "pagefind.js").is_file(), "Pagefind made no index"
+        assert (root / language / "search" / "index.gz").is_file(), "the build wrote no search index"
     with serve(root / "fr") as french, serve(root / "ar") as arabic:
         yield {"fr": french, "ar": arabic}
 

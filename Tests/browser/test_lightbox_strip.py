@@ -28,7 +28,7 @@ def strip_site(request, tmp_path_factory):
     count = request.param
     root = tmp_path_factory.mktemp(f"strip{count}")
     album(root / "photos" / "Many", count, small=True)
-    # (No search index: at 100,000 photos it is Pagefind's minutes, benchmarks/search.py's, not this test's.)
+    # (No search index: at 100,000 photos it is benchmarks/search.py's, not this test's.)
     (root / "photos" / "cascade.yml").write_text("title: Strip\nlightbox_thumbnails: true\nsearch: false\n")
     binary = os.environ.get("CASCADE_BIN", str(REPO / ".build" / "debug" / "cascade"))
     out = root / "site"

@@ -206,7 +206,7 @@ def big_grouped(tmp_path_factory):
         days.append(min(100_000 - total, rng.randint(1, 60)))
         total += days[-1]
     dated_album(root / "photos" / "Many", days, seed=12, small=True)
-    # (The search index at this size is Pagefind's work, benchmarks/search.py's, not this test's.)
+    # (The search index at this size is benchmarks/search.py's to measure, not this test's.)
     (root / "photos" / "cascade.yml").write_text("group: day\nsearch: false\n")
     binary = os.environ.get("CASCADE_BIN", str(REPO / ".build" / "debug" / "cascade"))
     out = root / "site"

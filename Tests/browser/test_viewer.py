@@ -33,7 +33,7 @@ def big_album(request, tmp_path_factory):
     root = tmp_path_factory.mktemp(f"album{count}")
     # Small photos keep a 100,000-photo build to a few minutes; their shapes vary as real ones do.
     album(root / "photos" / "Many", count, small=count > 10_000)
-    # The search index at this size is Pagefind's work (minutes, 2 GB; benchmarks/search.py), not this test's.
+    # The search index at this size is benchmarks/search.py's to measure, not this test's.
     (root / "photos" / "cascade.yml").write_text("search: false\n")
     binary = os.environ.get("CASCADE_BIN", str(REPO / ".build" / "debug" / "cascade"))
     out = root / "site"

@@ -18,21 +18,14 @@ import photo_factory  # noqa: E402
 
 
 def tree(root):
-    """Every file below `root`: relative path to SHA-256 of its bytes. Of the search index
-    (Pagefind's `pagefind/`), whose index, filter and metadata files list their entries in an
-    order Pagefind varies from run to run, those files count by kind only; its fragments (one
-    per indexed page, named by its content) by their bytes."""
+    """Every file below `root`: relative path to SHA-256 of its bytes (the search index too:
+    the same photos give the same bytes)."""
     root = pathlib.Path(root)
     files = {}
     for path in sorted(root.rglob("*")):
         if not path.is_file():
             continue
-        name = str(path.relative_to(root))
-        if name.startswith("pagefind/") and (name.endswith((".pf_index", ".pf_filter", ".pf_meta"))
-                                            or name == "pagefind/pagefind-entry.json"):
-            files["pagefind/" + path.name.split("_", 1)[0] + "*"] = "(present)"
-        else:
-            files[name] = hashlib.sha256(path.read_bytes()).hexdigest()
+        files[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
     return files
 
 

@@ -201,15 +201,15 @@ def site_files(out):
 
 
 def site_entries(out):
-    """``site_files``, but for the search index (Pagefind's bundle in `pagefind/`, or
-    `pagefind-N/`), which counts as one entry, its folder's name: its files are named by hashes
-    of content whose order Pagefind varies from run to run, and what it indexes is tested in
-    Tests/browser/test_search.py and SearchTests. For comparing the files of two builds."""
+    """``site_files``, but for the search index (`search/`, or `search-N/`), which counts as one
+    entry, its folder's name: its term shards and record chunks follow from every photo's words
+    (a removed photo may take a shard with it), and what it holds is tested in SearchIndexTests,
+    SearchTests and Tests/browser/test_search.py. For comparing the files of two builds."""
     out = pathlib.Path(out)
     found = set()
     for name in site_files(out):
         top = name.split("/", 1)[0]
-        if "/" in name and re.fullmatch(r"pagefind(-\d+)?", top) and (out / top / "pagefind-entry.json").is_file():
+        if "/" in name and re.fullmatch(r"search(-\d+)?", top) and (out / top / "index.gz").is_file():
             found.add(top + "/")
         else:
             found.add(name)

@@ -19,22 +19,14 @@ USER_FILE = "notes/mine.txt"
 
 
 def digest(folder):
-    """{relative path: sha256} of every file below `folder`; of the search index (Pagefind's
-    bundle, whose index, filter and metadata files list their entries in an order that differs
-    from run to run), the files' names but for those, and the fragments' contents: one fragment
-    per indexed page, named by its content, so equal fragments mean the same pages indexed the
-    same way."""
+    """{relative path: sha256} of every file below `folder` (the search index too: the same
+    photos give the same bytes)."""
     folder = pathlib.Path(folder)
     files = {}
     for p in sorted(folder.rglob("*")):
         if not p.is_file():
             continue
-        name = p.relative_to(folder).as_posix()
-        if name.startswith("pagefind/") and (name.endswith((".pf_index", ".pf_filter", ".pf_meta"))
-                                            or name == "pagefind/pagefind-entry.json"):
-            files["pagefind/" + name.rsplit("/", 1)[-1].split("_", 1)[0] + "*"] = "(present)"
-            continue
-        files[name] = hashlib.sha256(p.read_bytes()).hexdigest()
+        files[p.relative_to(folder).as_posix()] = hashlib.sha256(p.read_bytes()).hexdigest()
     return files
 
 

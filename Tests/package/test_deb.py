@@ -65,7 +65,7 @@ def test_the_package_is_named_and_described_as_debian_asks(deb):
     assert version == source_version
     depends = field(deb, "Depends")
     # From the binary's own needs (dpkg-shlibdeps), not written by hand: the C libraries it links.
-    for library in ("libc6", "libgd3", "libturbojpeg0", "liblcms2-2", "libexif12", "libsqlite3-0"):
+    for library in ("libc6", "libgd3", "libturbojpeg0", "liblcms2-2", "libexif12", "libsqlite3-0", "libstemmer0d"):
         assert re.search(rf"\b{re.escape(library)}\b", depends), f"{library} missing from Depends: {depends}"
     assert "swift" not in depends.lower()
     assert field(deb, "Recommends") == "ffmpeg"

@@ -205,7 +205,7 @@ extension BuildStep where Context == BuildContext {
     }
 
     /// The search index (``SearchStage``), last of the site's files. (A site whose every photo
-    /// is in a hidden album gets none: it would be empty.)
+    /// is in a hidden album gets none: it would be empty.) Kept as it is, it has no line of its own.
     static var searchIndex: BuildStep {
         BuildStep.withOutcome(SearchStage.name) { (context: inout BuildContext) throws(SiteError) -> Outcome in
             let plan = context.images.plan
@@ -214,11 +214,12 @@ extension BuildStep where Context == BuildContext {
             else { return .skipped }
             let (pages, renderer) = (context.pages!, context.renderer!)
             let builder = SearchIndexBuilder(language: context.options.language)
-            context.sitePages.formUnion(try SearchStage(folder: folder, builder: builder, writer: context.work.writer, catalog: context.catalog).run(
+            let (files, made) = try SearchStage(folder: folder, builder: builder, writer: context.work.writer, catalog: context.catalog).run(
                 earlierFiles: context.imagePlan.pending.files,
                 pagesChanged: !pages.changedKeys.isEmpty || !pages.removedKeys.isEmpty,
-                documents: { renderer.searchDocuments() }))
-            return .done
+                documents: { renderer.searchDocuments() })
+            context.sitePages.formUnion(files)
+            return made ? .done : .skipped
         }
     }
 

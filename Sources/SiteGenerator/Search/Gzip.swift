@@ -27,3 +27,32 @@ enum Gzip {
         return Array(output[0..<written])
     }
 }
+
+extension Gzip {
+    /// The bytes of the gzip stream `bytes` (for reading an index back: tests, tools); nil
+    /// when it is not one whole stream.
+    static func decompress(_ bytes: [UInt8]) -> [UInt8]? {
+        var stream = z_stream()
+        guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
+        var input = bytes
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let status: Int32 = input.withUnsafeMutableBufferPointer { source in
+            stream.next_in = source.baseAddress
+            stream.avail_in = UInt32(source.count)
+            while true {
+                let (result, produced) = chunk.withUnsafeMutableBufferPointer { target -> (Int32, Int) in
+                    stream.next_out = target.baseAddress
+                    stream.avail_out = UInt32(target.count)
+                    let result = inflate(&stream, Z_NO_FLUSH)
+                    return (result, target.count - Int(stream.avail_out))
+                }
+                output += chunk[0..<produced]
+                if result == Z_STREAM_END { return result }
+                if result != Z_OK || (produced == 0 && stream.avail_in == 0) { return Z_DATA_ERROR }
+            }
+        }
+        return status == Z_STREAM_END ? output : nil
+    }
+}

@@ -20,16 +20,17 @@ struct SearchStage {
     var writer: SiteWriter
     var catalog: Catalog
 
-    /// Returns the index's files (site-relative). `earlierFiles` are the files the catalog lists
-    /// (those of the search folder are the earlier index); `pagesChanged`, whether any page's
-    /// key changed; `documents`, the album titles and the photos to index (asked only when the
-    /// index is made).
+    /// Returns the index's files (site-relative), and whether it was made (not the earlier one
+    /// kept). `earlierFiles` are the files the catalog lists (those of the search folder are the
+    /// earlier index); `pagesChanged`, whether any page's key changed; `documents`, the album
+    /// titles and the photos to index (asked only when the index is made).
     func run(earlierFiles: [String], pagesChanged: Bool,
-             documents: () -> (albums: [String], photos: [SearchDocument])) throws(SiteError) -> Set<String> {
+             documents: () -> (albums: [String], photos: [SearchDocument])) throws(SiteError) -> (files: Set<String>, made: Bool) {
         let prefix = folder + "/"
         let earlier = Set(earlierFiles.filter { $0.hasPrefix(prefix) })
+        // (A file changed since the build that made it does not exist for the writer: made again.)
         let whole = earlier.contains(prefix + SearchIndexBuilder.entryFile) && earlier.allSatisfy(writer.exists)
-        if whole && !pagesChanged { return earlier }
+        if whole && !pagesChanged { return (earlier, false) }
 
         let (albums, photos) = documents()
         let files = builder.files(albums: albums, photos: photos).map { (path: prefix + $0.path, bytes: $0.bytes) }
@@ -39,6 +40,6 @@ struct SearchStage {
         for file in files {
             try writer.writeIfChanged(Data(file.bytes), to: file.path)
         }
-        return Set(files.map(\.path))
+        return (Set(files.map(\.path)), true)
     }
 }

@@ -1,9 +1,12 @@
+import Foundation
+
 /// The search index's words: how text is folded and split, and which term shard a word is in
 /// (notes in docs/layout.md, "Search"). `search-box.js` does exactly the same to a query, so a
 /// change here is a change of the index's format.
 enum SearchText {
     /// `text` without case and marks: Unicode NFD, every scalar of General Category M (Mn,
-    /// Mc, Me) dropped, then lower case. "Fréhel" becomes "frehel", "Maëlle" "maelle".
+    /// Mc, Me) dropped, then lower case, and the final sigma "ς" as "σ". "Fréhel" becomes
+    /// "frehel", "Maëlle" "maelle".
     static func fold(_ text: String) -> String {
         var kept = String.UnicodeScalarView()
         for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
@@ -12,7 +15,11 @@ enum SearchText {
             default: kept.append(scalar)
             }
         }
-        return String(kept).lowercased()
+        // (JavaScript's toLowerCase makes a word's last "Σ" "ς", Swift's "σ": both sides fold
+        // "ς" to "σ" so that a query typed either way meets the index.)
+        let lower = String(kept).lowercased()
+        guard lower.unicodeScalars.contains("\u{03C2}") else { return lower }
+        return String(String.UnicodeScalarView(lower.unicodeScalars.map { $0 == "\u{03C2}" ? "\u{03C3}" : $0 }))
     }
 
     /// The words of folded text: each longest run of letters and numbers (General Category L
