@@ -3,7 +3,8 @@ captions, keywords, cameras and dates, over two albums and a hidden one. Queries
 header's search box on the home page and on an album page, at 1440 and 390 px, find the right
 photos (a caption word, a keyword, a camera model, a word being typed, names typed without their
 accents or in upper case, a plural whose singular is indexed, two words) and never the hidden
-album's; the results are seen (on screen, not covered) and one opens the photo in its album's
+album's, and text in Greek, Japanese, Korean and Turkish folded and split as the build does;
+the results are seen (on screen, not covered) and one opens the photo in its album's
 lightbox; the filters narrow the results and their file is fetched only when they are opened;
 a query fetches only its shard and its records; axe-core finds nothing with the results open.
 The index's files work gzipped as they are and from a host that sends them with
@@ -320,6 +321,34 @@ def test_the_box_says_when_search_cannot_work(searchable, driver, tmp_path):
         wait_until(driver, "document.querySelector('.search-status').textContent")
         assert driver.execute_script("return document.querySelector('.search-status').textContent") \
             == "Search is not available: its index could not be loaded."
+
+
+# name: (title, caption): text whose folding and splitting the box must do as the build does.
+SCRIPTS = {
+    "greek": ("Athens", "ΟΔΟΣ ΕΡΜΟΥ"),           # a final capital sigma: σ in the index, ς when typed
+    "japan": ("Japan", "東京・大阪の夜"),          # no spaces: each ideograph and kana a word
+    "korea": ("Korea", "서울의 밤"),              # Hangul: runs of jamo after NFD
+    "turkey": ("Turkey", "İSTANBUL"),             # a capital with a dot: NFD, then the dot dropped
+}
+
+
+def test_the_box_folds_and_splits_words_as_the_build_does(tmp_path, driver):
+    from PIL import Image
+    photos = tmp_path / "photos"
+    (photos / "World").mkdir(parents=True)
+    for index, (name, (title, caption)) in enumerate(SCRIPTS.items()):
+        path = photos / "World" / f"{name}.jpg"
+        Image.new("RGB", (300, 200), (40 + 40 * index, 90, 160)).save(path, quality=80)
+        subprocess.run(["exiftool", "-q", "-overwrite_original", f"-XMP-dc:Title={title}",
+                        f"-XMP-dc:Description={caption}", str(path)], check=True)
+    out = tmp_path / "site"
+    build(photos, out)
+    with serve(out) as base:
+        open_page(driver, base + "world/index.html")
+        for text, expected in [("οδος", {"Athens"}), ("ΟΔΟΣ", {"Athens"}), ("ερμου", {"Athens"}),
+                               ("東京", {"Japan"}), ("大阪 夜", {"Japan"}), ("京都", set()),
+                               ("서울", {"Korea"}), ("밤", {"Korea"}), ("istanbul", {"Turkey"})]:
+            search_for(driver, text, expected)
 
 
 def test_scripts_off_show_no_search_box(searchable, driver_nojs):

@@ -76,11 +76,10 @@
 
   // MARK: the index's words (as the build makes them)
 
-  /** Text folded as the build folds it: accents and case do not matter. Lower case one scalar
-   *  at a time, as Swift's `lowercased()` does (the whole text at once would make a final "Σ"
-   *  "ς" here and "σ" in the index). */
+  /** Text folded as the build folds it: accents and case do not matter. ("ς" is "σ": here
+   *  toLowerCase makes a word's last "Σ" "ς", Swift's lowercased() "σ", and people type either.) */
   function fold(text) {
-    return Array.from(text.normalize("NFD").replace(/\p{M}/gu, ""), function (c) { return c.toLowerCase(); }).join("");
+    return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\u03C2/g, "\u03C3");
   }
 
   // Scripts written without spaces (kana, CJK ideographs, Hangul): each letter is a word.
