@@ -125,13 +125,13 @@ def search_for(driver, text, expected):
     box.click()
     # The box's script is in once it has fetched the index (on the box's focus): a query typed
     # before then is run when it comes, with the letters typed by then.
-    wait_until(driver, "performance.getEntriesByType('resource').some(e => /\\/search\\/index\\.gz$/.test(e.name))")
+    wait_until(driver, "performance.getEntriesByType('resource').some(e => /\\/search\\/index\\.gz$/.test(e.name))", 30)
     driver.execute_script("""const input = document.querySelector('#site-search-input');
         input.value = arguments[0];
         document.querySelector('.search-status').textContent = '';""", text[:-1])
     box.send_keys(text[-1])
     wait_until(driver, "document.querySelector('.search-status').textContent"
-                       " && !document.querySelector('.search-panel').hidden")
+                       " && !document.querySelector('.search-panel').hidden", 30)
     status = driver.execute_script("return document.querySelector('.search-status').textContent")
     assert set(titles(driver)) == expected, f"{text!r} found {titles(driver)} ({status})"
     assert status == (f"{len(expected)} photo{'s' if len(expected) != 1 else ''} found." if expected else "No photo found.")
@@ -148,7 +148,7 @@ def type_like_a_person(driver, text, expected):
         const found = Array.from(document.querySelectorAll('.search-grid .search-title')).map(t => t.textContent);
         const want = {json.dumps(sorted(expected))};
         return /found/.test(document.querySelector('.search-status').textContent)
-            && found.length === want.length && found.every(t => want.includes(t)); }})()""")
+            && found.length === want.length && found.every(t => want.includes(t)); }})()""", 30)
 
 
 def search_files(driver):
