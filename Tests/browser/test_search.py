@@ -6,7 +6,8 @@ accents or in upper case, a plural whose singular is indexed, two words) and nev
 album's, and text in Greek, Japanese, Korean and Turkish folded and split as the build does;
 the results are seen (on screen, not covered) and one opens the photo in its album's
 lightbox; the filters narrow the results and their file is fetched only when they are opened;
-a query fetches only its shard and its records; axe-core finds nothing with the results open.
+a query fetches only its shard and its records; one search runs at a time and only the
+latest query's results are shown; axe-core finds nothing with the results open.
 The index's files work gzipped as they are and from a host that sends them with
 `Content-Encoding: gzip`; from a file, or with a broken index, the box says so. With scripts off
 the box is not shown; `search: false` makes no box and no search folder. A rebuild with nothing
@@ -204,6 +205,43 @@ def test_a_query_fetches_only_its_shard_and_the_records_shown(searchable, driver
     names = sorted({f.split("?")[0] for f in search_files(driver)})
     # "li" is 6c69; the records of ids 0 to 31 are p/0.gz; nothing else, no filters.
     assert names == ["index.gz", "p/0.gz", "t/6c69.gz"], names
+
+
+def test_one_search_at_a_time_and_only_the_latest_query_is_shown(searchable, driver):
+    base, _, _ = searchable
+    open_page(driver, base + "paris/index.html")
+    search_for(driver, "tower", {"Night tower"})
+    # The shard of "lighthouse" ("li") is held back until released; the shards asked for and
+    # every title shown are logged.
+    driver.execute_script("""const fetch = window.fetch;
+        let release;
+        const held = new Promise(resolve => { release = resolve; });
+        window.fetchLog = [];
+        window.releaseShard = () => { window.fetchLog.push('release'); release(); };
+        window.fetch = function (url, options) {
+          const shard = (String(url).match(/\\/t\\/(\\w+)\\.gz/) || [])[1];
+          if (shard) window.fetchLog.push(shard);
+          return shard === '6c69' ? held.then(() => fetch(url, options)) : fetch(url, options);
+        };
+        window.shownTitles = [];
+        new MutationObserver(() => {
+          for (const t of document.querySelectorAll('.search-grid .search-title')) window.shownTitles.push(t.textContent);
+        }).observe(document.querySelector('.search-grid'), {childList: true, subtree: true});
+        document.querySelector('.search-status').textContent = '';
+        const input = document.querySelector('#site-search-input');
+        const form = document.querySelector('form.site-search');
+        // Enter on "lighthouse": it runs at once, and waits for its shard. Then Enter on
+        // "monument": it waits for the search under way before it asks for its own shard.
+        input.value = 'lighthouse';
+        form.requestSubmit();
+        setTimeout(() => { input.value = 'monument'; form.requestSubmit(); });""")
+    wait_until(driver, "window.fetchLog.includes('6c69')", 30)
+    driver.execute_script("window.releaseShard()")
+    wait_until(driver, "document.querySelector('.search-status').textContent", 30)
+    assert set(titles(driver)) == {"Night tower"}
+    log = driver.execute_script("return window.fetchLog")
+    assert log.index("release") < log.index("6d6f"), log
+    assert "Phare du Cap Fréhel" not in driver.execute_script("return window.shownTitles")
 
 
 def test_filters_narrow_the_results(searchable, driver):
