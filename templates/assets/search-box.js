@@ -9,8 +9,8 @@
    album and date, and a result opens the photo in its album's lightbox. The filters are those
    the index names (year, album, camera, person, place), each value with its count.
    At 100,000 photos four things keep a query quick: one search at a time, and only the latest
-   query typed while one runs; a query of one or two letters (whose words are thousands of
-   photos there, all of them thrown away by the next key) run only when the typing pauses, its
+   query typed while one runs; queries of one or two letters (whose words are thousands of
+   photos there, all of them thrown away by the next key) run only when the typing pauses, the
    shard fetched meanwhile; the records of only the results on the first screen; the filters'
    file (a list of photos per value, hundreds of kilobytes there) fetched only when the filters
    are opened. */
@@ -193,8 +193,8 @@
       groups.push({ lists: value ? [ids(value)] : [], exact: null });
     }
     if (groups.length === 0) return [];
-    // hits[id]: how many groups (a word's lists, a filter) matched `id` so far, in order: the
-    // photos of the first `round` groups are those at `round`.
+    // hits[id]: how many groups (a word's lists, a filter), from the first, matched `id` one
+    // after the other; a photo that missed one stays behind, so those at the end matched all.
     const hits = new Uint16Array(index.photos);
     const exact = new Uint16Array(index.photos);
     groups.forEach(function (group, round) {
