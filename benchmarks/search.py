@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Search at scale: a library of ALBUMS x PHOTOS small photos (Tests/browser/photo_factory.py),
 each with a caption of a few words drawn from a vocabulary of 5,000 (a `.txt` beside it), built
-by cascade with Pagefind; prints
+by cascade with its own search index (`search/`); prints
 
-- the search-index stage of the build (cascade -v's "search index" line: wall seconds), and
-  Pagefind run alone on the built site (wall, processor seconds of user and system, peak RSS);
-- the bundle's size and file count;
-- in headless Chromium on loopback (Python's http.server, uncompressed): what opening the search box
-  downloads (pagefind.js, its WebAssembly, the index's metadata), then for each of
-  a few queries typed into the box what the query downloads (its index chunks and the
-  fragments of the results shown) and how long from the last key typed to the results shown.
+- the build (wall, processor seconds, peak RSS) and its search-index stage (cascade -v's
+  "search index" line: wall and processor seconds);
+- the index's files and bytes: `index.gz`, the term shards `t/`, the record chunks `p/`, `f.gz`;
+- in headless Chromium on loopback (Python's http.server; the index's files are gzip as written):
+  what opening the search box downloads (`assets/search-box.js`, `search/index.gz`), then for each
+  of a few queries typed into the box what the query downloads (its shards and the record chunks
+  of the results shown) and how long from the last key typed to the results shown.
 
     swift build --product cascade          # (or -c release, and --binary .build/release/cascade)
     python3 benchmarks/search.py [--albums 100] [--photos 1000] [--work /tmp/cascade-search] [--binary PATH]
@@ -91,15 +91,14 @@ let at = 0;
 })();
 """
 
-# (The box loads Pagefind on focus; its filters come only with a query's results.)
+# (The box loads index.gz on focus; the filters' f.gz only when they are opened.)
 OPEN = """
 const done = arguments[arguments.length - 1];
 document.querySelector('#site-search-input').focus();
 done({});
 """
 
-# What the server sent, (path, bytes) per request: Pagefind fetches its index from a worker,
-# whose requests the page's resource timings do not list.
+# What the server sent, (path, bytes) per request.
 SENT = []
 
 
@@ -136,9 +135,35 @@ def counting_server(folder, script=None):
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
+def searching(path):
+    """Whether the server's `path` is one of search's: the box's script or a file of the index."""
+    return "/search/" in path or path.split("?")[0].endswith("/assets/search-box.js")
+
+
 def sent_since(mark):
-    files = [(path.split("/pagefind/")[1], size) for path, size in SENT[mark:] if "/pagefind/" in path]
+    files = [(path.split("?")[0].split("/search/")[-1].split("/assets/")[-1], size)
+             for path, size in SENT[mark:] if searching(path)]
     return files, sum(size for _, size in files)
+
+
+def describe_index(site):
+    """The index's files: how many and how large, by kind."""
+    folder = site / "search"
+    def group(paths):
+        sizes = [p.stat().st_size for p in paths]
+        return f"{len(sizes):,} files, {sum(sizes) / 1024:.0f} KB (largest {max(sizes, default=0) / 1024:.1f} KB)"
+    every = [p for p in folder.rglob("*") if p.is_file()]
+    filters = folder / "f.gz"
+    return (f"search index: {len(every):,} files, {sum(p.stat().st_size for p in every) / 1e6:.2f} MB: "
+            f"index.gz {(folder / 'index.gz').stat().st_size / 1024:.1f} KB, "
+            f"shards t/ {group(list(folder.glob('t/*.gz')))}, records p/ {group(list(folder.glob('p/*.gz')))}, "
+            + (f"f.gz {filters.stat().st_size / 1024:.1f} KB" if filters.is_file() else "no f.gz"))
+
+
+def stage_line(output):
+    """cascade -v's line of the search-index stage: (wall s, processor s), or None."""
+    found = re.search(r"^search index: ([\d.]+) s(?: \(([\d.]+) processor s\))?", output, re.M)
+    return (float(found.group(1)), float(found.group(2) or "nan")) if found else None
 
 
 def main():
@@ -156,19 +181,13 @@ def main():
           f"load {os.getloadavg()[0]:.1f}", flush=True)
     vocabulary = make_corpus(photos, arguments.albums, arguments.photos)
     env = dict(os.environ, XDG_CACHE_HOME=str(work / "cache"))
-    if arguments.rebuild or not (site / "pagefind" / "pagefind-entry.json").is_file():
+    if arguments.rebuild or not (site / "search" / "index.gz").is_file():
         wall, user, system, rss, output = run_measured([arguments.binary, "build", str(photos), "-o", str(site), "-v"], env=env)
-        stage = re.search(r"^search index: ([\d.]+) s", output, re.M)
-        print(f"cascade build: {wall:.1f} s wall, {user + system:.1f} processor s, {rss:.0f} MiB peak "
-              f"(wait4's peak: cascade's or its Pagefind's, the larger); its search index stage: {stage.group(1) if stage else '?'} s", flush=True)
-
-    bundle = [p for p in (site / "pagefind").rglob("*") if p.is_file()]
-    print(f"bundle: {len(bundle):,} files, {sum(p.stat().st_size for p in bundle) / 1e6:.1f} MB", flush=True)
-    out = work / "pagefind-alone"
-    wall, user, system, rss, _ = run_measured(
-        [sys.executable, "-m", "pagefind_bin", "--site", str(site), "--output-path", str(out), "--silent"])
-    print(f"Pagefind alone on the built site: {wall:.1f} s wall, {user:.1f} user + {system:.1f} system s, "
-          f"{rss:.0f} MiB peak RSS", flush=True)
+        stage = stage_line(output)
+        print(f"cascade build: {wall:.1f} s wall, {user + system:.1f} processor s, {rss:.0f} MiB peak; "
+              + (f"its search index stage: {stage[0]:.2f} s wall, {stage[1]:.2f} processor s" if stage
+                 else "no search index stage line"), flush=True)
+    print(describe_index(site), flush=True)
 
     from conftest import make_driver  # noqa: E402 (sets the test cache folder too)
     rng = random.Random(7)
@@ -181,10 +200,14 @@ def main():
         driver.get(base + "album-000/index.html")
         mark = len(SENT)
         driver.execute_async_script(OPEN)
-        time.sleep(3)
+        deadline = time.monotonic() + 30
+        while not any(path.split("?")[0].endswith("/search/index.gz") for path, _ in SENT[mark:]):
+            if time.monotonic() > deadline:
+                sys.exit("the search box did not fetch search/index.gz within 30 s of its focus")
+            time.sleep(0.02)
         files, size = sent_since(mark)
-        print(f"opening the search box: {size / 1024:.0f} KB in {len(files)} files (served uncompressed) within 3 s: "
-              + ", ".join(f"{name} {length / 1024:.0f} KB" for name, length in files), flush=True)
+        print(f"opening the search box: {size / 1024:.0f} KB in {len(files)} files: "
+              + ", ".join(f"{name} {length / 1024:.1f} KB" for name, length in files), flush=True)
         for query in queries:
             mark = len(SENT)
             result = driver.execute_async_script(BROWSE, query)
