@@ -31,6 +31,20 @@ struct SearchIndexTests {
         #expect(SearchText.foldedWords(" — … ").isEmpty)
     }
 
+    @Test("ASCII text folds and splits by its quick path exactly as scalar by scalar")
+    func asciiPath() {
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["Cap Fréhel".filter(\.isASCII), "X-T4 @ 1/250s, f/2.8", "ÀB", String((0..<128).map { Character(Unicode.Scalar(UInt8($0))) })]
+        for _ in 0..<200 {
+            texts.append(String((0..<Int.random(in: 0...40, using: &generator)).map { _ in Character(Unicode.Scalar(UInt8.random(in: 0..<128, using: &generator))) }))
+        }
+        for text in texts where text.utf8.allSatisfy({ $0 < 0x80 }) {
+            #expect(SearchText.fold(text) == SearchText.foldScalars(text), "\(text.debugDescription)")
+            let folded = SearchText.fold(text)
+            #expect(SearchText.words(folded) == SearchText.scalarWords(folded), "\(text.debugDescription)")
+        }
+    }
+
     @Test("a word's shard is the hex of its first two scalars' UTF-8")
     func shardKeys() {
         #expect(SearchText.shardKey("frehel") == "6672")

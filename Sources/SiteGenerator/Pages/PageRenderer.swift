@@ -385,18 +385,32 @@ struct PageRenderer: Sendable {
             next: position + 1 < album.photos.count ? link(album.photos[position + 1]) : nil)
     }
 
-    /// What the search index holds of the site's photos (``SearchIndexBuilder``): the titles
-    /// of the albums that are not hidden and have photos, and their photos in site order (album
-    /// by album in the plan's order). A hidden album's photos stay out, as they are out of the
-    /// sitemap.
-    func searchDocuments() -> (albums: [String], photos: [SearchDocument]) {
+    /// Adds the photos of the albums that are not hidden (a hidden album's stay out, as they are
+    /// out of the sitemap) to `builder`, in site order, and
+    /// returns those albums' titles (the documents' `album` numbers index them). The documents
+    /// and their words are made `jobs` at a time, a batch of photos after another, so that only
+    /// a batch is held at once.
+    func addSearchDocuments(to builder: inout SearchIndexBuilder, jobs: Int) -> [String] {
         var albums: [String] = []
-        var photos: [SearchDocument] = []
+        var photos: [(photo: Int, album: Int, number: Int)] = []
         for (albumIndex, album) in plan.albums.enumerated() where !album.hidden && !album.photos.isEmpty {
-            for photo in album.photos { photos.append(searchDocument(photo, album: albumIndex, number: albums.count)) }
+            for photo in album.photos { photos.append((photo, albumIndex, albums.count)) }
             albums.append(album.title)
         }
-        return (albums, photos)
+        let batch = 256
+        let all = photos
+        for run in indexRuns(photos.count, length: batch * max(1, jobs)) {
+            let made = parallelMap(indexRuns(run.count, length: batch).map { ($0.lowerBound + run.lowerBound)..<($0.upperBound + run.lowerBound) }, jobs: jobs) { part in
+                all[part].map { entry -> (SearchDocument, [String]) in
+                    let document = searchDocument(entry.photo, album: entry.album, number: entry.number)
+                    return (document, SearchIndexBuilder.words(of: document))
+                }
+            }
+            for part in made {
+                for (document, words) in part { builder.add(document, words: words) }
+            }
+        }
+        return albums
     }
 
     /// What the search index holds of a photo of the album `albumIndex`, whose number among the

@@ -220,12 +220,15 @@ extension BuildStep where Context == BuildContext {
             guard context.options.search, let folder = plan.searchFolder,
                   plan.albums.contains(where: { !$0.hidden && !$0.photos.isEmpty })
             else { return .skipped }
-            let (pages, renderer) = (context.pages!, context.renderer!)
-            let builder = SearchIndexBuilder(language: context.options.language)
-            let (files, made) = try SearchStage(folder: folder, builder: builder, writer: context.work.writer, catalog: context.catalog).run(
+            let (pages, renderer, language, jobs) = (context.pages!, context.renderer!, context.options.language, context.jobs)
+            let (files, made) = try SearchStage(folder: folder, writer: context.work.writer, catalog: context.catalog).run(
                 earlierFiles: context.imagePlan.pending.files,
                 pagesChanged: !pages.changedKeys.isEmpty || !pages.removedKeys.isEmpty,
-                documents: { renderer.searchDocuments() })
+                makeIndex: {
+                    var builder = SearchIndexBuilder(language: language)
+                    let albums = renderer.addSearchDocuments(to: &builder, jobs: jobs)
+                    return builder.files(albums: albums)
+                })
             context.sitePages.formUnion(files)
             return made ? .done : .skipped
         }

@@ -29,9 +29,12 @@ struct SearchFilter: Sendable, Equatable {
     var value: String
 }
 
-/// The files of Cascade's search index (format 1, described in
-/// docs/layout.md "Search") made from the photos' ``SearchDocument``s: a pure function of its
-/// input, so the same photos give the same bytes (and a rebuild rewrites no file).
+/// The files of Cascade's search index (format 1, described in docs/layout.md "Search") made
+/// from the photos' ``SearchDocument``s, given one at a time in site order (``add(_:words:)``):
+/// what it keeps is the index itself (each stem's photos, the filters, the record chunks
+/// already compressed), never every photo's document, so that a large library's index costs
+/// little memory. A pure function of its input: the same photos give the same bytes (and a
+/// rebuild rewrites no file). One builder is used by one thread (its stemmer keeps state).
 struct SearchIndexBuilder {
     /// The format `index.gz` names; `search-box.js` reads only this one.
     static let format = 1
@@ -43,43 +46,103 @@ struct SearchIndexBuilder {
     static let entryFile = "index.gz"
 
     /// The pages' language: it chooses the stemmer.
-    var language: LanguageTag
+    let language: LanguageTag
+    private let stemmer: Stemmer?
+    /// Each word's stem, as its number in `stems` (asked of the stemmer once per distinct word).
+    private var stemOfWord: [String: Int32] = [:]
+    private var stemNumbers: [String: Int32] = [:]
+    private var stems: [String] = []
+    /// Each stem's photos, ascending.
+    private var postings: [[Int32]] = []
+    /// Each filter's values and their photos, ascending.
+    private var filters: [String: [String: [Int32]]] = [:]
+    /// The records of the chunk being filled, and the chunks already made.
+    private var records = JSON()
+    private var recordFiles: [(path: String, bytes: [UInt8])] = []
+    /// How many photos were added: the next one's id.
+    private(set) var count = 0
 
-    /// The index's files, paths relative to the search folder, each gzip-compressed JSON,
-    /// ``entryFile`` last. `albums` are the titles the documents' `album` index; `photos` the
-    /// photos in site order (a photo's id is its place here).
-    func files(albums: [String], photos: [SearchDocument]) -> [(path: String, bytes: [UInt8])] {
-        let algorithm = Stemmer.algorithm(for: language)
-        let stemmer = algorithm.flatMap(Stemmer.init(algorithm:))
+    init(language: LanguageTag) {
+        self.language = language
+        stemmer = Stemmer.algorithm(for: language).flatMap(Stemmer.init(algorithm:))
+    }
 
-        // Each word's stem (once per distinct word), and each stem's photos, ascending.
-        var stems: [String: String] = [:]
-        var postings: [String: [Int]] = [:]
-        for (id, photo) in photos.enumerated() {
-            var seen: Set<String> = []
-            for text in photo.texts {
-                for word in SearchText.foldedWords(text) where seen.insert(word).inserted {
-                    let stem: String
-                    if let known = stems[word] {
-                        stem = known
-                    } else {
-                        stem = stemmer?.stem(word) ?? word
-                        stems[word] = stem
-                    }
-                    // (Ids come in order: a stem's list stays sorted; two words of a photo may share a stem.)
-                    if postings[stem]?.last != id { postings[stem, default: []].append(id) }
+    /// The distinct folded words of what is indexed of `photo` (pure: it may run on any thread,
+    /// ahead of ``add(_:words:)``).
+    static func words(of photo: SearchDocument) -> [String] {
+        var seen: Set<String> = []
+        var words: [String] = []
+        for text in photo.texts {
+            for word in SearchText.foldedWords(text) where seen.insert(word).inserted { words.append(word) }
+        }
+        return words
+    }
+
+    /// Adds the next photo in site order (its id is ``count``), with its ``words(of:)``.
+    mutating func add(_ photo: SearchDocument, words: [String]) {
+        let id = Int32(count)
+        count += 1
+        for word in words {
+            let stem: Int32
+            if let known = stemOfWord[word] {
+                stem = known
+            } else {
+                let text = stemmer?.stem(word) ?? word
+                if let number = stemNumbers[text] {
+                    stem = number
+                } else {
+                    stem = Int32(stems.count)
+                    stemNumbers[text] = stem
+                    stems.append(text)
+                    postings.append([])
                 }
+                stemOfWord[word] = stem
+            }
+            // (Ids come in order: a stem's list stays sorted; two words of a photo may share a stem.)
+            if postings[Int(stem)].last != id { postings[Int(stem)].append(id) }
+        }
+        for filter in photo.filters where Self.filterNames.contains(filter.name) {
+            if filters[filter.name, default: [:]][filter.value]?.last != id {
+                filters[filter.name, default: [:]][filter.value, default: []].append(id)
             }
         }
 
+        records.raw(records.bytes.isEmpty ? "[[" : ",[")
+        records.string(photo.open)
+        records.raw(",")
+        records.string(photo.image)
+        records.raw(",\(photo.width),\(photo.height),")
+        records.string(photo.title)
+        records.raw(",\(photo.album),")
+        records.string(photo.date)
+        records.raw("]")
+        if count % Self.chunk == 0 { closeChunk() }
+    }
+
+    /// Adds `photo` (its words found here).
+    mutating func add(_ photo: SearchDocument) {
+        add(photo, words: Self.words(of: photo))
+    }
+
+    private mutating func closeChunk() {
+        guard !records.bytes.isEmpty else { return }
+        records.raw("]")
+        recordFiles.append(("p/\((count - 1) / Self.chunk).gz", Gzip.compress(records.bytes)))
+        records = JSON()
+    }
+
+    /// The index's files, paths relative to the search folder, each gzip-compressed JSON,
+    /// ``entryFile`` last. `albums` are the titles the documents' `album` index.
+    consuming func files(albums: [String]) -> [(path: String, bytes: [UInt8])] {
+        closeChunk()
         var files: [(path: String, bytes: [UInt8])] = []
         // Term shards: the words by their first two scalars.
         var shards: [String: [String]] = [:]
-        for word in stems.keys { shards[SearchText.shardKey(word), default: []].append(word) }
+        for word in stemOfWord.keys { shards[SearchText.shardKey(word), default: []].append(word) }
         let keys = shards.keys.sorted()
         for key in keys {
             let words = shards[key]!.sorted()
-            let shardStems = Array(Set(words.map { stems[$0]! })).sorted()
+            let shardStems = Array(Set(words.map { stemOfWord[$0]! })).sorted { stems[Int($0)] < stems[Int($1)] }
             let position = Dictionary(uniqueKeysWithValues: shardStems.enumerated().map { ($0.element, $0.offset) })
             var json = JSON()
             json.raw("{\"w\":{")
@@ -87,51 +150,23 @@ struct SearchIndexBuilder {
                 if index > 0 { json.raw(",") }
                 json.string(word)
                 json.raw(":")
-                json.number(position[stems[word]!]!)
+                json.number(position[stemOfWord[word]!]!)
             }
             json.raw("},\"s\":[")
             for (index, stem) in shardStems.enumerated() {
                 if index > 0 { json.raw(",") }
                 json.raw("[")
-                json.string(stem)
+                json.string(stems[Int(stem)])
                 json.raw(",")
-                json.deltas(postings[stem]!)
+                json.deltas(postings[Int(stem)])
                 json.raw("]")
             }
             json.raw("]}")
             files.append(("t/\(key).gz", Gzip.compress(json.bytes)))
         }
-
-        // Photo records, `chunk` a file.
-        for start in stride(from: 0, to: photos.count, by: Self.chunk) {
-            var json = JSON()
-            json.raw("[")
-            for id in start..<min(start + Self.chunk, photos.count) {
-                let photo = photos[id]
-                if id > start { json.raw(",") }
-                json.raw("[")
-                json.string(photo.open)
-                json.raw(",")
-                json.string(photo.image)
-                json.raw(",\(photo.width),\(photo.height),")
-                json.string(photo.title)
-                json.raw(",\(photo.album),")
-                json.string(photo.date)
-                json.raw("]")
-            }
-            json.raw("]")
-            files.append(("p/\(start / Self.chunk).gz", Gzip.compress(json.bytes)))
-        }
+        files += recordFiles
 
         // Filters: each name's values, sorted, with their photos.
-        var filters: [String: [String: [Int]]] = [:]
-        for (id, photo) in photos.enumerated() {
-            for filter in photo.filters where Self.filterNames.contains(filter.name) {
-                if filters[filter.name, default: [:]][filter.value]?.last != id {
-                    filters[filter.name, default: [:]][filter.value, default: []].append(id)
-                }
-            }
-        }
         let filterNames = Self.filterNames.filter { filters[$0] != nil }
         var json = JSON()
         json.raw("{")
@@ -163,7 +198,7 @@ struct SearchIndexBuilder {
         entry.string(language.identifier)
         entry.raw(",\"stemmer\":")
         if let algorithm = stemmer?.algorithm { entry.string(algorithm) } else { entry.raw("null") }
-        entry.raw(",\"photos\":\(photos.count),\"chunk\":\(Self.chunk),\"version\":")
+        entry.raw(",\"photos\":\(count),\"chunk\":\(Self.chunk),\"version\":")
         entry.string(hasher.hex)
         entry.raw(",\"albums\":")
         entry.strings(albums)
@@ -174,6 +209,13 @@ struct SearchIndexBuilder {
         entry.raw("}")
         files.append((Self.entryFile, Gzip.compress(entry.bytes)))
         return files
+    }
+
+    /// The files of the index of `photos`, in site order (for a caller that has them all).
+    func files(albums: [String], photos: [SearchDocument]) -> [(path: String, bytes: [UInt8])] {
+        var builder = SearchIndexBuilder(language: language)
+        for photo in photos { builder.add(photo) }
+        return builder.files(albums: albums)
     }
 }
 
@@ -195,12 +237,12 @@ private struct JSON {
     }
 
     /// A sorted list of ids as its first id, then each id minus the one before.
-    mutating func deltas(_ ids: [Int]) {
+    mutating func deltas(_ ids: [Int32]) {
         raw("[")
-        var previous = 0
+        var previous: Int32 = 0
         for (index, id) in ids.enumerated() {
             if index > 0 { raw(",") }
-            number(id - previous)
+            number(Int(id - previous))
             previous = id
         }
         raw("]")

@@ -16,24 +16,23 @@ struct SearchStage {
 
     /// The search folder, site-relative.
     var folder: String
-    var builder: SearchIndexBuilder
     var writer: SiteWriter
     var catalog: Catalog
 
     /// Returns the index's files (site-relative), and whether it was made (not the earlier one
     /// kept). `earlierFiles` are the files the catalog lists (those of the search folder are the
-    /// earlier index); `pagesChanged`, whether any page's key changed; `documents`, the album
-    /// titles and the photos to index (asked only when the index is made).
+    /// earlier index); `pagesChanged`, whether any page's key changed; `makeIndex`, the index's
+    /// files (``SearchIndexBuilder/files(albums:)``, paths in the search folder; asked only when
+    /// the index is made).
     func run(earlierFiles: [String], pagesChanged: Bool,
-             documents: () -> (albums: [String], photos: [SearchDocument])) throws(SiteError) -> (files: Set<String>, made: Bool) {
+             makeIndex: () -> [(path: String, bytes: [UInt8])]) throws(SiteError) -> (files: Set<String>, made: Bool) {
         let prefix = folder + "/"
         let earlier = Set(earlierFiles.filter { $0.hasPrefix(prefix) })
         // (A file changed since the build that made it does not exist for the writer: made again.)
         let whole = earlier.contains(prefix + SearchIndexBuilder.entryFile) && earlier.allSatisfy(writer.exists)
         if whole && !pagesChanged { return (earlier, false) }
 
-        let (albums, photos) = documents()
-        let files = builder.files(albums: albums, photos: photos).map { (path: prefix + $0.path, bytes: $0.bytes) }
+        let files = makeIndex().map { (path: prefix + $0.path, bytes: $0.bytes) }
         // Listed before they are in place: a build stopped now leaves only files known to be the tool's.
         try catalog.prepare(addingFiles: files.map(\.path), forgettingPhotos: [String]())
         // (The builder gives the entry file last.)

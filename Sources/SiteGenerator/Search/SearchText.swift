@@ -8,6 +8,15 @@ enum SearchText {
     /// Mc, Me) dropped, then lower case, and the final sigma "ς" as "σ". "Fréhel" becomes
     /// "frehel", "Maëlle" "maelle".
     static func fold(_ text: String) -> String {
+        // (ASCII, most text, folds to its lower case: NFD and the marks leave it as it is.)
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: text.utf8.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
+        return foldScalars(text)
+    }
+
+    /// ``fold(_:)`` scalar by scalar, whatever the text.
+    static func foldScalars(_ text: String) -> String {
         var kept = String.UnicodeScalarView()
         for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
             switch scalar.properties.generalCategory {
@@ -25,6 +34,12 @@ enum SearchText {
     /// The words of folded text: each longest run of letters and numbers (General Category L
     /// or N), but each scalar of a CJK script (``isOwnWord(_:)``) is a word of its own.
     static func words(_ folded: String) -> [String] {
+        if folded.utf8.allSatisfy({ $0 < 0x80 }) { return asciiWords(folded) }
+        return scalarWords(folded)
+    }
+
+    /// ``words(_:)`` scalar by scalar, whatever the text.
+    static func scalarWords(_ folded: String) -> [String] {
         var words: [String] = []
         var word = String.UnicodeScalarView()
         func end() {
@@ -42,6 +57,24 @@ enum SearchText {
             }
         }
         end()
+        return words
+    }
+
+    /// ``words(_:)`` of folded ASCII text: its letters and digits are `a`–`z` and `0`–`9`.
+    private static func asciiWords(_ folded: String) -> [String] {
+        var words: [String] = []
+        var start: Int?
+        let bytes = Array(folded.utf8)
+        for (index, byte) in bytes.enumerated() {
+            let inWord = byte &- 0x61 < 26 || byte &- 0x30 < 10
+            if inWord, start == nil {
+                start = index
+            } else if !inWord, let first = start {
+                words.append(String(decoding: bytes[first..<index], as: UTF8.self))
+                start = nil
+            }
+        }
+        if let first = start { words.append(String(decoding: bytes[first...], as: UTF8.self)) }
         return words
     }
 
