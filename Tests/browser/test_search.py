@@ -245,7 +245,7 @@ def test_one_search_at_a_time_and_only_the_latest_query_is_shown(searchable, dri
     assert "Phare du Cap Fréhel" not in driver.execute_script("return window.shownTitles")
 
 
-def test_more_shows_the_rest_of_the_results(searchable, driver):
+def test_more_shows_the_rest_of_the_results_and_escape_closes_them(searchable, driver):
     base, _, _ = searchable
     # A window too low for more than a row of results: the first screen's are shown, "More" the rest.
     open_page(driver, base + "paris/index.html", (390, 300))
@@ -260,6 +260,13 @@ def test_more_shows_the_rest_of_the_results(searchable, driver):
     wait_until(driver, "document.querySelectorAll('.search-grid li').length === 3", 30)
     assert not more.is_displayed()
     assert set(titles(driver)) == {"Phare du Cap Fréhel", "Maëlle à la plage", "Harbour at dusk"}
+    # Escape from a result closes the results and returns to the box, the query kept.
+    from selenium.webdriver.common.keys import Keys
+    driver.execute_script("document.querySelectorAll('.search-grid a')[2].focus()")
+    driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait_until(driver, "document.querySelector('.search-panel').hidden")
+    assert driver.execute_script("return document.activeElement.id") == "site-search-input"
+    assert box.get_attribute("value") == "bretagne"
 
 
 def test_filters_narrow_the_results(searchable, driver):
