@@ -199,9 +199,12 @@ def test_queries_find_the_right_photos_and_a_result_opens_in_the_lightbox(search
     assert driver.execute_script("return document.querySelector('.lb-title').textContent") == "Phare du Cap Fréhel"
 
 
-def test_a_query_fetches_only_its_shard_and_the_records_shown(searchable, driver):
+def test_nothing_is_fetched_before_the_box_is_used_and_a_query_only_its_shard_and_records(searchable, driver):
     base, out, _ = searchable
     open_page(driver, base + "paris/index.html")
+    # Nothing of search but its small loader before the box is used.
+    assert not driver.execute_script("""return performance.getEntriesByType('resource').map(e => e.name)
+        .filter(n => n.includes('/search/') || n.includes('search-box.js'))""")
     search_for(driver, "lighthouse", {"Phare du Cap Fréhel"})
     names = sorted({f.split("?")[0] for f in search_files(driver)})
     # "li" is 6c69; the records of ids 0 to 31 are p/0.gz; nothing else, no filters.
