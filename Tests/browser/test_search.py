@@ -248,6 +248,14 @@ def test_one_search_at_a_time_and_only_the_latest_query_is_shown(searchable, dri
     assert "Phare du Cap Fréhel" not in driver.execute_script("return window.shownTitles")
 
 
+def test_a_page_two_folders_deep_finds_and_links_from_the_site_root(searchable, driver):
+    base, _, _ = searchable
+    open_page(driver, base + "tags/coast/index.html")
+    search_for(driver, "monument", {"Night tower"})
+    link = driver.execute_script("return document.querySelector('.search-grid a').href")
+    assert link == base + "paris/index.html#photo=tour", link
+
+
 def test_more_shows_the_rest_of_the_results_and_escape_closes_them(searchable, driver):
     base, _, _ = searchable
     # A window too low for more than a row of results: the first screen's are shown, "More" the rest.
