@@ -6,8 +6,9 @@ accents or in upper case, a plural whose singular is indexed, two words) and nev
 album's, and text in Greek, Japanese, Korean and Turkish folded and split as the build does;
 the results are seen (on screen, not covered) and one opens the photo in its album's
 lightbox; the filters narrow the results and their file is fetched only when they are opened;
-a query fetches only its shard and its records; one search runs at a time and only the
-latest query's results are shown; axe-core finds nothing with the results open.
+"More" shows the results after the first screen's; a query fetches only its shard and its
+records; one search runs at a time and only the latest query's results are shown; axe-core
+finds nothing with the results open.
 The index's files work gzipped as they are and from a host that sends them with
 `Content-Encoding: gzip`; from a file, or with a broken index, the box says so. With scripts off
 the box is not shown; `search: false` makes no box and no search folder. A rebuild with nothing
@@ -198,9 +199,12 @@ def test_queries_find_the_right_photos_and_a_result_opens_in_the_lightbox(search
     assert driver.execute_script("return document.querySelector('.lb-title').textContent") == "Phare du Cap Fréhel"
 
 
-def test_a_query_fetches_only_its_shard_and_the_records_shown(searchable, driver):
+def test_nothing_is_fetched_before_the_box_is_used_and_a_query_only_its_shard_and_records(searchable, driver):
     base, out, _ = searchable
     open_page(driver, base + "paris/index.html")
+    # Nothing of search but its small loader before the box is used.
+    assert not driver.execute_script("""return performance.getEntriesByType('resource').map(e => e.name)
+        .filter(n => n.includes('/search/') || n.includes('search-box.js'))""")
     search_for(driver, "lighthouse", {"Phare du Cap Fréhel"})
     names = sorted({f.split("?")[0] for f in search_files(driver)})
     # "li" is 6c69; the records of ids 0 to 31 are p/0.gz; nothing else, no filters.
@@ -242,6 +246,38 @@ def test_one_search_at_a_time_and_only_the_latest_query_is_shown(searchable, dri
     log = driver.execute_script("return window.fetchLog")
     assert log.index("release") < log.index("6d6f"), log
     assert "Phare du Cap Fréhel" not in driver.execute_script("return window.shownTitles")
+
+
+def test_a_page_two_folders_deep_finds_and_links_from_the_site_root(searchable, driver):
+    base, _, _ = searchable
+    open_page(driver, base + "tags/coast/index.html")
+    search_for(driver, "monument", {"Night tower"})
+    link = driver.execute_script("return document.querySelector('.search-grid a').href")
+    assert link == base + "paris/index.html#photo=tour", link
+
+
+def test_more_shows_the_rest_of_the_results_and_escape_closes_them(searchable, driver):
+    base, _, _ = searchable
+    # A window too low for more than a row of results: the first screen's are shown, "More" the rest.
+    open_page(driver, base + "paris/index.html", (390, 300))
+    box = driver.find_element("css selector", "#site-search-input")
+    box.click()
+    box.send_keys("bretagne")
+    wait_until(driver, "document.querySelector('.search-status').textContent === '3 photos found.'", 30)
+    shown = driver.execute_script("return document.querySelectorAll('.search-grid li').length")
+    more = driver.find_element("css selector", ".search-more")
+    assert 0 < shown < 3 and more.is_displayed(), shown
+    more.click()
+    wait_until(driver, "document.querySelectorAll('.search-grid li').length === 3", 30)
+    assert not more.is_displayed()
+    assert set(titles(driver)) == {"Phare du Cap Fréhel", "Maëlle à la plage", "Harbour at dusk"}
+    # Escape from a result closes the results and returns to the box, the query kept.
+    from selenium.webdriver.common.keys import Keys
+    driver.execute_script("document.querySelectorAll('.search-grid a')[2].focus()")
+    driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait_until(driver, "document.querySelector('.search-panel').hidden")
+    assert driver.execute_script("return document.activeElement.id") == "site-search-input"
+    assert box.get_attribute("value") == "bretagne"
 
 
 def test_filters_narrow_the_results(searchable, driver):

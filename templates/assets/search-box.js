@@ -403,8 +403,8 @@
   form.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && !panel.hidden) {
       event.preventDefault();
+      input.focus();  // (first: the box's focus shows the results of the query it holds)
       panel.hidden = true;
-      input.focus();
     } else if (event.key === "ArrowDown" && event.target === input && grid.firstChild) {
       event.preventDefault();
       grid.querySelector("a").focus();
