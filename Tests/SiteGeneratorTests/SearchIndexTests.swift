@@ -27,6 +27,7 @@ struct SearchIndexTests {
         #expect(SearchText.foldedWords("l'été_X-T4") == ["l", "ete", "x", "t4"])
         #expect(SearchText.foldedWords("東京タワー tower") == ["東", "京", "タ", "ワ", "ー", "tower"])
         #expect(SearchText.foldedWords("Tokyo東京") == ["tokyo", "東", "京"])
+        #expect(SearchText.foldedWords("東京・大阪、") == ["東", "京", "大", "阪"])  // CJK punctuation is no word, as in search-box.js
         #expect(SearchText.foldedWords("مَكْتَبَة القاهرة") == ["مكتبة", "القاهرة"])
         #expect(SearchText.foldedWords(" — … ").isEmpty)
     }

@@ -32,7 +32,8 @@ enum SearchText {
     }
 
     /// The words of folded text: each longest run of letters and numbers (General Category L
-    /// or N), but each scalar of a CJK script (``isOwnWord(_:)``) is a word of its own.
+    /// or N), but each letter of a CJK script (``isOwnWord(_:)``) is a word of its own (its
+    /// punctuation, "・", is none).
     static func words(_ folded: String) -> [String] {
         if folded.utf8.allSatisfy({ $0 < 0x80 }) { return asciiWords(folded) }
         return scalarWords(folded)
@@ -47,7 +48,7 @@ enum SearchText {
             word = String.UnicodeScalarView()
         }
         for scalar in folded.unicodeScalars {
-            if isOwnWord(scalar) {
+            if isOwnWord(scalar), isWordScalar(scalar) {
                 end()
                 words.append(String(scalar))
             } else if isWordScalar(scalar) {
