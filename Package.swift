@@ -57,7 +57,7 @@ let package = Package(
         .target(
             name: "SiteGenerator",
             dependencies: [
-                "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "Support", "CStemmer", "CZlib",
+                "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "Support", "CStemmer",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

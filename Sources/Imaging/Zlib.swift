@@ -11,10 +11,11 @@ enum Zlib {
         case tooLarge(limit: Int)
     }
 
-    /// Inflates a whole zlib stream (RFC 1950) of at most `limit` bytes once inflated.
-    static func inflate(_ bytes: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+    /// Inflates a whole zlib stream (RFC 1950) of at most `limit` bytes once inflated; with
+    /// `windowBits` 15 + 16, a gzip member (RFC 1952) instead.
+    static func inflate(_ bytes: [UInt8], limit: Int, windowBits: Int32 = 15) throws(Failure) -> [UInt8] {
         var stream = z_stream()
-        guard inflateInit_(&stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw .damaged }
+        guard inflateInit2_(&stream, windowBits, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw .damaged }
         defer { inflateEnd(&stream) }
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -57,5 +58,40 @@ enum Zlib {
     /// The CRC-32 of `bytes` (as PNG chunks carry it).
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
         UInt32(bytes.withUnsafeBufferPointer { CZlib.crc32(0, $0.baseAddress, UInt32($0.count)) })
+    }
+}
+
+/// gzip streams (RFC 1952), for files a web browser inflates (the search index's): owns each
+/// `z_stream` for the length of one call, as ``Zlib`` does.
+public enum Gzip {
+    /// `bytes` as one gzip member, deflated at level 9 with no file name and time 0 in its
+    /// header, so that the same bytes always give the same file.
+    public static func compress(_ bytes: [UInt8]) -> [UInt8] {
+        var stream = z_stream()
+        // (15 + 16: a 32 KB window, with the gzip header and trailer instead of zlib's.)
+        let started = deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+                                    zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        precondition(started == Z_OK, "zlib cannot start a gzip stream")
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(bytes.count))) + 32)
+        var input = bytes
+        let (status, written) = input.withUnsafeMutableBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target -> (Int32, Int) in
+                stream.next_in = source.baseAddress
+                stream.avail_in = UInt32(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = UInt32(target.count)
+                let status = deflate(&stream, Z_FINISH)
+                return (status, target.count - Int(stream.avail_out))
+            }
+        }
+        precondition(status == Z_STREAM_END, "zlib cannot compress \(bytes.count) bytes")
+        return Array(output[0..<written])
+    }
+
+    /// The bytes of the gzip member `bytes`, at most `limit` of them (for reading a file back:
+    /// tests, tools); nil when it is not one whole member or inflates to more.
+    public static func decompress(_ bytes: [UInt8], limit: Int = 1 << 30) -> [UInt8]? {
+        try? Zlib.inflate(bytes, limit: limit, windowBits: 15 + 16)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GalleryConfig
+import Imaging
 import Testing
 
 @testable import SiteGenerator

@@ -1,4 +1,5 @@
 import GalleryConfig
+import Imaging
 
 /// What the search index holds of one photo: its result's fields, the text its words are taken
 /// from and the filters it belongs to.
