@@ -391,17 +391,13 @@ struct PageRenderer: Sendable {
     /// and their words are made `jobs` at a time, a batch of photos after another, so that only
     /// a batch is held at once.
     func addSearchDocuments(to builder: inout SearchIndexBuilder, jobs: Int) -> [String] {
-        var albums: [String] = []
-        var photos: [(photo: Int, album: Int, number: Int)] = []
-        for (albumIndex, album) in plan.albums.enumerated() where !album.hidden && !album.photos.isEmpty {
-            for photo in album.photos { photos.append((photo, albumIndex, albums.count)) }
-            albums.append(album.title)
-        }
-        let batch = 256
-        let all = photos
-        for run in indexRuns(photos.count, length: batch * max(1, jobs)) {
-            let made = parallelMap(indexRuns(run.count, length: batch).map { ($0.lowerBound + run.lowerBound)..<($0.upperBound + run.lowerBound) }, jobs: jobs) { part in
-                all[part].map { entry -> (SearchDocument, [String]) in
+        let albums = plan.albums.indices.filter { !plan.albums[$0].hidden && !plan.albums[$0].photos.isEmpty }
+        let photos = albums.enumerated().flatMap { number, album in plan.albums[album].photos.map { (photo: $0, album: album, number: number) } }
+        // 256 photos a task, `jobs` tasks at a time.
+        let parts = indexRuns(photos.count, length: 256)
+        for first in stride(from: 0, to: parts.count, by: max(1, jobs)) {
+            let made = parallelMap(Array(parts[first..<min(first + max(1, jobs), parts.count)]), jobs: jobs) { part in
+                photos[part].map { entry -> (SearchDocument, [String]) in
                     let document = searchDocument(entry.photo, album: entry.album, number: entry.number)
                     return (document, SearchIndexBuilder.words(of: document))
                 }
@@ -410,7 +406,7 @@ struct PageRenderer: Sendable {
                 for (document, words) in part { builder.add(document, words: words) }
             }
         }
-        return albums
+        return albums.map { plan.albums[$0].title }
     }
 
     /// What the search index holds of a photo of the album `albumIndex`, whose number among the

@@ -156,11 +156,7 @@ struct SearchIndexBuilder {
             json.raw("},\"s\":[")
             for (index, stem) in shardStems.enumerated() {
                 if index > 0 { json.raw(",") }
-                json.raw("[")
-                json.string(stems[Int(stem)])
-                json.raw(",")
-                json.deltas(postings[Int(stem)])
-                json.raw("]")
+                json.posting(stems[Int(stem)], postings[Int(stem)])
             }
             json.raw("]}")
             files.append(("t/\(key).gz", Gzip.compress(json.bytes)))
@@ -177,11 +173,7 @@ struct SearchIndexBuilder {
             json.raw(":[")
             for (valueIndex, (value, ids)) in filters[name]!.sorted(by: { $0.key < $1.key }).enumerated() {
                 if valueIndex > 0 { json.raw(",") }
-                json.raw("[")
-                json.string(value)
-                json.raw(",")
-                json.deltas(ids)
-                json.raw("]")
+                json.posting(value, ids)
             }
             json.raw("]")
         }
@@ -234,6 +226,15 @@ private struct JSON {
             if index > 0 { raw(",") }
             string(text)
         }
+        raw("]")
+    }
+
+    /// `[name, deltas]`: a stem's or a filter value's photos.
+    mutating func posting(_ name: String, _ ids: [Int32]) {
+        raw("[")
+        string(name)
+        raw(",")
+        deltas(ids)
         raw("]")
     }
 
