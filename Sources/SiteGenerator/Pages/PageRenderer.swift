@@ -616,9 +616,16 @@ struct PageRenderer: Sendable {
 
     /// "Photo 3 of Holidays" ("Video 3 of Holidays"): a photo named by its place in its album.
     func genericName(_ photo: Int) -> String {
+        let parts = genericNameParts(photo)
+        return theme.strings.text(parts.isVideo ? "video_generic_name" : "photo_generic_name",
+                                  ["position": number(parts.position), "album": parts.album])
+    }
+
+    /// What ``genericName(_:)`` fills the theme's text with: an input key feeds these (the
+    /// texts and the language are in the site's key) rather than make the name of every photo.
+    func genericNameParts(_ photo: Int) -> (isVideo: Bool, position: Int, album: String) {
         let entry = plan.photos[photo]
-        return theme.strings.text(entry.photo.isVideo ? "video_generic_name" : "photo_generic_name",
-                                  ["position": number(positions[photo] + 1), "album": plan.albums[entry.album].title])
+        return (entry.photo.isVideo, positions[photo] + 1, plan.albums[entry.album].title)
     }
 
     /// The title a photo tool gave it (XMP `dc:title`, IPTC Object Name), else its caption's

@@ -129,13 +129,27 @@ struct SiteStrings: Sendable {
         return value.formatted(IntegerFormatStyle<Int>(locale: language.locale))
     }
 
-    /// `text` with each `{name}` replaced by `values[name]`; other braces are kept.
+    /// `text` with each `{name}` replaced by `values[name]`; other braces are kept. One pass
+    /// from left to right: a value is never searched for names in its turn (an album called
+    /// "{position}" stays so), and a photo page, which asks a few times for each of a large
+    /// library's photos, pays no search of the whole text per name.
     static func fill(_ text: String, _ values: [String: String]) -> String {
-        guard !values.isEmpty, text.contains("{") else { return text }
-        var result = text
-        for (name, value) in values {
-            result = result.replacingOccurrences(of: "{" + name + "}", with: value)
+        guard !values.isEmpty, text.utf8.contains(UInt8(ascii: "{")) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            let name = rest.index(after: open)
+            if let close = rest[name...].firstIndex(of: "}"), let value = values[String(rest[name..<close])] {
+                result += value
+                rest = rest[rest.index(after: close)...]
+            } else {
+                result += "{"
+                rest = rest[name...]
+            }
         }
+        result += rest
         return result
     }
 }

@@ -129,7 +129,9 @@ extension PageRenderer {
                 hasher.combine(tags.tags[tag].slug)
             }
         }
-        hasher.combine(genericName(index))
+        let generic = genericNameParts(index)
+        hasher.combine("\(generic.isVideo ? "video" : "photo") \(generic.position)")
+        hasher.combine(generic.album)
         let images = published.images
         hasher.combine(images.contentHash)
         hasher.combine(String(images.probeVersion ?? -1))
