@@ -125,4 +125,36 @@ struct OutputStampTests {
         let gone = tree.path + "/missing"
         #expect(OutputStamp(root: gone) == nil)
     }
+
+    /// The stamp at the end of a build, updated from the walk at its start by listing again
+    /// only the folders the build touched, is the one a whole walk finds: with files changed,
+    /// added and removed, a folder made two levels deep, a folder deleted, another emptied.
+    @Test("a stamp updated from an earlier walk and the touched folders is the whole walk's")
+    func updated() throws {
+        let tree = try makeTree()
+        let start = try #require(OutputStamp(root: tree.path, jobs: 2, keepFiles: true))
+        try Self.waitForClock(after: tree.path + "/a/thumbs/photo-3-400.jpg")
+        try tree.write("a/thumbs/photo-3-400.jpg", "image 3, made again")
+        try tree.write("a/thumbs/photo-30-400.jpg", "a new image")
+        try tree.remove("a/photo-4.html")
+        try tree.write("c/d/e/page.html", "a new album's page")
+        try tree.remove("a/pages")
+        for index in 0..<20 { try tree.remove("b/thumbs/photo-\(index)-400.jpg") }
+        let touched: Set<String> = ["a/thumbs", "a", "c/d/e", "a/pages", "b/thumbs"]
+        let whole = try #require(OutputStamp(root: tree.path, jobs: 2, keepFiles: true))
+        #expect(whole.hex != start.hex)
+
+        let updated = try #require(OutputStamp(root: tree.path, updating: start.folders, touched: touched))
+        #expect(updated.hex == whole.hex)
+        #expect(updated.folders.mapValues(\.sums) == whole.folders.mapValues(\.sums))
+        #expect(updated.folders.mapValues(\.files) == whole.folders.mapValues(\.files))
+        #expect(updated.folders["a/pages"] == nil && updated.folders["c/d/e"]?.files.count == 1)
+
+        // A touched folder left out is taken as the start found it: that stamp is another.
+        let partial = try #require(OutputStamp(root: tree.path, updating: start.folders, touched: touched.subtracting(["a/thumbs"])))
+        #expect(partial.hex != whole.hex)
+        // A touched folder reached through a link is not listed: the caller walks instead.
+        try tree.link("linked", to: "a")
+        #expect(OutputStamp(root: tree.path, updating: start.folders, touched: ["linked/thumbs"]) == nil)
+    }
 }

@@ -69,6 +69,8 @@ struct SiteWriter: Sendable {
     let refused: Set<String>
     /// Folders found to be inside the output folder during this build (resolving links is slow).
     private let insideFolders = FolderSet()
+    /// Site-relative folders this build wrote into or deleted from (``touchedFolders``).
+    private let touched = FolderSet()
     /// Numbers temporary files within this process.
     private static let counter = Atomic<Int>(0)
 
@@ -125,6 +127,15 @@ struct SiteWriter: Sendable {
         return true
     }
 
+    /// The site-relative folders (the root is "") this build wrote a file into or deleted one
+    /// from: the end of the build lists only these again (``OutputStamp/init(root:updating:touched:)``).
+    var touchedFolders: Set<String> { touched.all }
+
+    /// Notes the folder of the site-relative file `path` as touched.
+    private func touch(_ path: String) {
+        touched.insert(path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? "")
+    }
+
     /// Whether the site-relative `path` is a regular file (not a link to one).
     func exists(_ path: String) -> Bool {
         fileSize(path) != nil
@@ -152,6 +163,7 @@ struct SiteWriter: Sendable {
         guard isInside(folder: url.deletingLastPathComponent().path), FileStatus(path: url.path)?.kind == .regular,
             (try? fileManager.removeItem(at: url)) != nil
         else { return false }
+        touch(path)
         url.deleteLastPathComponent()
         while url.path.count > root.count, url.path.hasPrefix(root + "/"),
             let contents = try? fileManager.contentsOfDirectory(atPath: url.path), contents.isEmpty
@@ -256,6 +268,7 @@ struct SiteWriter: Sendable {
     /// The absolute path of the site-relative `path`, its folder made and checked to be inside
     /// the output folder.
     private func destination(_ path: String) throws(SiteError) -> String {
+        touch(path)
         let url = URL(fileURLWithPath: root).appendingPathComponent(path)
         let folder = url.deletingLastPathComponent()
         do {
@@ -282,4 +295,5 @@ final class FolderSet: Sendable {
 
     func contains(_ path: String) -> Bool { paths.withLock { $0.contains(path) } }
     func insert(_ path: String) { _ = paths.withLock { $0.insert(path) } }
+    var all: Set<String> { paths.withLock { $0 } }
 }

@@ -35,6 +35,9 @@ struct BuildContext {
     var readAhead: (manifest: BuildManifest, files: Set<String>)?
     /// The tool's files changed since the last build (they are made again).
     var changed: [String] = []
+    /// The output folder's records (files kept) as the walk that found ``changed`` saw them at
+    /// the start: the end of the build updates them (``OutputStamp/atEnd(root:jobs:start:touched:)``).
+    var outputAtStart: [String: OutputStamp.Folder]?
 
     // The catalog read.
     /// The photo folder's walk, under way while the catalog is read.

@@ -35,7 +35,9 @@ extension BuildStep where Context == BuildContext {
             // The tool's files changed since the end of the last build (a truncated image, an
             // edited page) are found by a walk compared with what that build recorded; they are
             // made again.
-            context.changed = catalog.outputState().flatMap { OutputStamp(root: output, jobs: jobs, reference: $0)?.changedFiles } ?? []
+            let walked = catalog.outputState().flatMap { OutputStamp(root: output, jobs: jobs, keepFiles: true, reference: $0) }
+            context.changed = walked?.changedFiles ?? []
+            context.outputAtStart = walked?.folders
             context.reportDamage()
             return .done
         }
@@ -240,7 +242,7 @@ extension BuildStep where Context == BuildContext {
         BuildStep(SweepStage.name) { (context: inout BuildContext) throws(SiteError) in
             let made = MadeFiles(pages: context.pages.files, others: context.photoFiles.take()!.wait().union(context.sitePages))
             context.made = made
-            let (output, jobs) = (context.output, context.jobs)
+            let (output, jobs, writer, start) = (context.output, context.jobs, context.work.writer, context.outputAtStart.take())
             let pages = context.pages!
             let record = BuildRecord(
                 files: made, pages: pages.keys,
@@ -249,7 +251,7 @@ extension BuildStep where Context == BuildContext {
                 photoPaths: context.published.compactMap { $0?.photo.relativePath }, changedPhotos: context.images.changedRecords)
             (context.filesRemoved, context.outputStamp) = try SweepStage(writer: context.work.writer, catalog: context.catalog, jobs: jobs).run(
                 record: record, refused: context.scan.refused, pending: context.imagePlan.pending, progress: context.progress,
-                whileSaving: { BuildStamp.output(root: output, jobs: jobs, keepFiles: true) })
+                whileSaving: { OutputStamp.atEnd(root: output, jobs: jobs, start: start, touched: writer.touchedFolders) })
             context.reportDamage()
         }
     }

@@ -76,6 +76,103 @@ struct OutputStamp: Sendable {
         changedFiles = top.changed
     }
 
+    /// The stamp of `root` as it is now, from `earlier`, the folders a walk with their files
+    /// kept (``Folder/files``) found at the start of this build, with the folders this build
+    /// wrote into or deleted from (`touched`, site-relative, ``SiteWriter/touchedFolders``)
+    /// listed again, every folder above them and the root too. A folder that is gone is
+    /// forgotten with everything below it; one that is new is walked whole. A one-photo change
+    /// in a large site so lists a handful of folders rather than stat every file. (The other
+    /// folders are taken as the start of the build found them: a change someone made there
+    /// during the build is then seen by the next build, and its files made again.) Nil when a
+    /// folder cannot be read or is not reached without following a link: the caller walks.
+    init?(root: String, updating earlier: [String: Folder], touched: Set<String>) {
+        let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var folders = earlier
+        var pending: Set<String> = [""]
+        for path in touched {
+            var folder = Substring(path)
+            while !folder.isEmpty, pending.insert(String(folder)).inserted {
+                folder = folder.lastIndex(of: "/").map { folder[..<$0] } ?? ""
+            }
+        }
+        func forget(_ path: String) {
+            folders[path] = nil
+            let prefix = path + "/"
+            for key in folders.keys where key.hasPrefix(prefix) { folders[key] = nil }
+        }
+        // Parents first: a folder found gone or new takes its sub-folders with it.
+        var done: Set<String> = []
+        for path in pending.sorted() where !done.contains(path) {
+            let folder = Self.openFolder(descriptor, path: path)
+            if folder < 0 {
+                guard errno == ENOENT else { return nil }
+                forget(path)
+                continue
+            }
+            defer { close(folder) }
+            var walk = Walk(keepFiles: true, reference: nil)
+            guard let subfolders = walk.visit(folder, path: path, subtrees: false) else { return nil }
+            let before = Set(folders[path]?.subfolders ?? [])
+            let prefix = path.isEmpty ? "" : path + "/"
+            for name in before.subtracting(subfolders) { forget(prefix + name) }
+            for name in subfolders where folders[prefix + name] == nil {
+                let child = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                guard child >= 0 else { return nil }
+                defer { close(child) }
+                guard walk.visit(child, path: prefix + name, subtrees: true) != nil else { return nil }
+            }
+            for (walked, record) in walk.folders {
+                folders[walked] = record
+                done.insert(walked)
+            }
+        }
+        var sums: [UInt64] = [0, 0, 0]
+        for folder in folders.values {
+            for index in 0..<3 { sums[index] = sums[index] &+ folder.sums[index] }
+        }
+        hex = TreeFingerprint.hex(first: sums[0], second: sums[1], count: sums[2])
+        self.folders = folders
+        changedFiles = []
+    }
+
+    /// The stamp of `root` at the end of a build: updated from `start` (the walk at its start,
+    /// files kept) where there was one, else walked whole. In debug builds (the tests) the
+    /// update is checked against a whole walk: a folder the build changed without telling the
+    /// writer stops the program there.
+    static func atEnd(root: String, jobs: Int, start: [String: Folder]?, touched: Set<String>) -> OutputStamp? {
+        guard let start, let updated = OutputStamp(root: root, updating: start, touched: touched) else {
+            return OutputStamp(root: root, jobs: jobs, keepFiles: true)
+        }
+        assert({
+            guard let whole = OutputStamp(root: root, jobs: jobs, keepFiles: true) else { return true }
+            return whole.hex == updated.hex && whole.folders.count == updated.folders.count
+                && whole.folders.allSatisfy { path, folder in
+                    updated.folders[path].map { $0.sums == folder.sums && $0.files == folder.files } ?? false
+                }
+        }(), "the output folder's stamp updated from the build's start is not what a whole walk finds (touched: \(touched.sorted()))")
+        return updated
+    }
+
+    /// The folder at the site-relative `path` opened below the open `root`, one name at a time
+    /// and following no link (as a walk reaches it); -1 with `errno` set when it cannot be.
+    private static func openFolder(_ root: Int32, path: String) -> Int32 {
+        var current = dup(root)
+        guard current >= 0, !path.isEmpty else { return current }
+        for name in path.split(separator: "/", omittingEmptySubsequences: false) {
+            let next = openat(current, String(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            let failure = errno
+            close(current)
+            guard next >= 0 else {
+                errno = failure
+                return -1
+            }
+            current = next
+        }
+        return current
+    }
+
     /// The sums and records of part of the tree.
     private struct Walk: Sendable {
         let keepFiles: Bool
