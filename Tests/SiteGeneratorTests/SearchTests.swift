@@ -128,6 +128,43 @@ struct SearchTests {
         #expect(!(try output.read("index.html")).contains("site-search"))
     }
 
+    @Test("an unchanged album's photos are taken from the catalog, a changed album's made again; the catalog keeps only the site's albums")
+    func keptPerAlbum() async throws {
+        let (source, output) = (try makeSource(), try TemporaryFolder())
+        let catalogPath = output.path + "-catalog.sqlite"
+        defer { try? FileManager.default.removeItem(atPath: catalogPath) }
+        let options = options(source, output)
+        try await build(options)
+        // Each indexed album's photos are kept under its input key (the hidden album's are not).
+        let (keyA, keyB) = try {
+            let catalog = try Catalog(path: catalogPath) { Issue.record("\($0)") }
+            let pages = try catalog.snapshot().pages
+            let (keyA, keyB) = (try #require(pages["a/frames.json"]), try #require(pages["b/frames.json"]))
+            #expect(catalog.searchDocuments(album: keyA)?.map(\.document.open) == ["a/index.html#photo=photo-0", "a/index.html#photo=photo-1"])
+            #expect(catalog.searchDocuments(album: keyA)?.first?.words.contains("frehel") == true)
+            #expect(catalog.searchDocuments(album: try #require(pages["c/frames.json"])) == nil)
+            // B's photo changed behind the build's back, to see where the next index takes it from.
+            var kept = try #require(catalog.searchDocuments(album: keyB))
+            #expect(kept.count == 1 && kept[0].document.filters.contains(SearchFilter(name: "album", value: "B")))
+            kept[0].document.title = "Kept by the catalog"
+            try catalog.saveSearchDocuments([(keyB, kept)])
+            return (keyA, keyB)
+        }()
+
+        // A's caption changed: A's photos are made again, B's taken from the catalog.
+        try source.write("A/photo 0.jpg.txt", "Cap Fréhel at dusk")
+        #expect(try await buildEvents(options).madeIndex)
+        let records = try #require(try json(output, "search/p/0.gz") as? [[Any]])
+        #expect(records.map { $0[4] as? String }.last == "Kept by the catalog")
+        #expect(records.map { $0[5] as? Int } == [0, 0, 1])
+        #expect(index(output)["t/6475.gz"] != nil)  // "dusk", made from A's new caption
+        let catalog = try Catalog(path: catalogPath) { Issue.record("\($0)") }
+        let newA = try #require(try catalog.snapshot().pages["a/frames.json"])
+        #expect(newA != keyA && catalog.searchDocuments(album: keyA) == nil)
+        #expect(catalog.searchDocuments(album: newA)?.first?.words.contains("dusk") == true)
+        #expect(catalog.searchDocuments(album: keyB)?.first?.document.title == "Kept by the catalog")
+    }
+
     @Test("a file of the user's in search/ stays; the index goes to search-2/")
     func usersFolder() async throws {
         let (source, output) = (try makeSource(), try TemporaryFolder())

@@ -297,6 +297,11 @@ final class Catalog: Sendable {
             try db.execute(sql: CatalogLastBuild.createSQL)
             try db.execute(sql: CatalogLastBuildEvent.createSQL)
         }
+        // What the search index holds of each photo, by album (``CatalogSearchPhoto``).
+        migrator.registerMigration("v7 search") { db in
+            try db.execute(sql: CatalogSearchPhoto.createSQL)
+            try db.execute(sql: CatalogSearchFilter.createSQL)
+        }
         // Reads the database once: a file that is not SQLite fails here, not in the middle of a build.
         if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
             throw CatalogVersionError()
@@ -516,6 +521,60 @@ final class Catalog: Sendable {
     func outputState() -> [String: OutputStamp.Folder]? {
         let data = try? database.read { db in try Data.fetchOne(db, sql: "SELECT folders FROM output_state WHERE id = 1") }
         return data.flatMap { OutputStamp.decode([UInt8]($0)) }
+    }
+
+    /// What the search index holds of the photos of the album whose input key is `album`
+    /// (``CatalogSearchPhoto``), in order, each with its filters and words; nil when the catalog
+    /// has none or they cannot be read (they are then made again).
+    func searchDocuments(album: String) -> [(document: SearchDocument, words: [String])]? {
+        let found = try? database.read { db -> [(document: SearchDocument, words: [String])]? in
+            let photos = try CatalogSearchPhoto.fetchAll(
+                db, sql: "SELECT " + CatalogSearchPhoto.columns.joined(separator: ", ") + " FROM search_photo WHERE album = ? ORDER BY position",
+                arguments: [album])
+            guard !photos.isEmpty, photos.enumerated().allSatisfy({ $0.offset == $0.element.position }) else { return nil }
+            var filters = [[SearchFilter]](repeating: [], count: photos.count)
+            let rows = try CatalogSearchFilter.fetchCursor(
+                db, sql: "SELECT " + CatalogSearchFilter.columns.joined(separator: ", ") + " FROM search_filter WHERE album = ? ORDER BY position, number",
+                arguments: [album])
+            while let row = try rows.next() {
+                guard filters.indices.contains(row.position) else { return nil }
+                filters[row.position].append(SearchFilter(name: row.name, value: row.value))
+            }
+            return zip(photos, filters).map { $0.document(filters: $1) }
+        }
+        return found ?? nil
+    }
+
+    /// Keeps what the search index holds of the photos of `albums` (by input key, each album's
+    /// photos in order), in place of anything kept under the same keys.
+    func saveSearchDocuments(_ albums: [(key: String, documents: [(document: SearchDocument, words: [String])])]) throws(SiteError) {
+        guard !albums.isEmpty else { return }
+        try withRecovery { database in
+            try database.write { db in
+                let delete = try db.cachedStatement(sql: "DELETE FROM search_photo WHERE album = ?")
+                for album in albums {
+                    try delete.execute(arguments: [album.key])
+                    for (position, entry) in album.documents.enumerated() {
+                        try CatalogSearchPhoto(album: album.key, position: position, document: entry.document, words: entry.words).insert(db)
+                        for (number, filter) in entry.document.filters.enumerated() {
+                            try CatalogSearchFilter(album: album.key, position: position, number: number, filter: filter).insert(db)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Forgets what the search index held of the photos of every album whose input key is not
+    /// in `keeping` (albums changed or gone since).
+    func forgetSearchDocuments(keeping: Set<String>) throws(SiteError) {
+        try withRecovery { database in
+            try database.write { db in
+                let stale = try String.fetchAll(db, sql: "SELECT DISTINCT album FROM search_photo").filter { !keeping.contains($0) }
+                let delete = try db.cachedStatement(sql: "DELETE FROM search_photo WHERE album = ?")
+                for album in stale { try delete.execute(arguments: [album]) }
+            }
+        }
     }
 
     /// Records the output folder's files as the end of a build found them (`stamp`'s folders,

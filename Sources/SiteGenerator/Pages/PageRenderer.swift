@@ -385,27 +385,85 @@ struct PageRenderer: Sendable {
             next: position + 1 < album.photos.count ? link(album.photos[position + 1]) : nil)
     }
 
-    /// Adds the photos of the albums that are not hidden (a hidden album's stay out, as they are
-    /// out of the sitemap) to `builder`, in site order, and
-    /// returns those albums' titles (the documents' `album` numbers index them). The documents
-    /// and their words are made `jobs` at a time, a batch of photos after another, so that only
-    /// a batch is held at once.
-    func addSearchDocuments(to builder: inout SearchIndexBuilder, jobs: Int) -> [String] {
+    /// Adds every indexed photo's document (``searchDocument(_:album:number:)``) and its words
+    /// to `builder`, in site order, and returns the index's album titles (the documents' `album`
+    /// numbers index them). A hidden album's photos stay out, as they are out of the sitemap.
+    /// An album whose input
+    /// key (`keys`, by album) `cached` has its photos' documents for is taken from there; the
+    /// others' are made, 256 photos a task, `jobs` tasks at a time, and handed with their keys
+    /// to `made`, a few thousand photos at a time, to be kept for the next build. (With
+    /// ``SiteOptions/verifyAlbumKeys`` an album's documents are made even when they are kept,
+    /// and differing ones stop the program: an input the album's key misses is found.)
+    func addSearchDocuments(
+        to builder: inout SearchIndexBuilder, jobs: Int, keys: (Int) -> String?,
+        cached: (String) -> [(document: SearchDocument, words: [String])]?,
+        made: ([(key: String, documents: [(document: SearchDocument, words: [String])])]) throws(SiteError) -> Void
+    ) throws(SiteError) -> [String] {
+        typealias Made = (document: SearchDocument, words: [String])
         let albums = plan.albums.indices.filter { !plan.albums[$0].hidden && !plan.albums[$0].photos.isEmpty }
-        let photos = albums.enumerated().flatMap { number, album in plan.albums[album].photos.map { (photo: $0, album: album, number: number) } }
-        // 256 photos a task, `jobs` tasks at a time.
-        let parts = indexRuns(photos.count, length: 256)
-        for first in stride(from: 0, to: parts.count, by: max(1, jobs)) {
-            let made = parallelMap(Array(parts[first..<min(first + max(1, jobs), parts.count)]), jobs: jobs) { part in
-                photos[part].map { entry -> (SearchDocument, [String]) in
+        let batch = 256 * max(1, jobs)
+        // The photos to make, in site order, and the albums they are of (each album's documents
+        // are kept, under its key, once all are made).
+        var queue: [(photo: Int, album: Int, number: Int)] = []
+        var making: [(key: String?, remaining: Int, documents: [Made], kept: [Made]?)] = []
+        var toKeep: [(key: String, documents: [Made])] = []
+        var toKeepCount = 0
+        func makeQueued(_ builder: inout SearchIndexBuilder) throws(SiteError) {
+            let photos = queue
+            queue = []
+            let results = parallelMap(indexRuns(photos.count, length: 256), jobs: jobs) { part in
+                photos[part].map { entry -> Made in
                     let document = searchDocument(entry.photo, album: entry.album, number: entry.number)
                     return (document, SearchIndexBuilder.words(of: document))
                 }
             }
-            for part in made {
-                for (document, words) in part { builder.add(document, words: words) }
+            for part in results {
+                for result in part {
+                    builder.add(result.document, words: result.words)
+                    making[0].documents.append(result)
+                    making[0].remaining -= 1
+                    guard making[0].remaining == 0 else { continue }
+                    let album = making.removeFirst()
+                    if let kept = album.kept {
+                        let same = kept.count == album.documents.count && zip(kept, album.documents).allSatisfy {
+                            var document = $0.document
+                            document.texts = $1.document.texts
+                            document.album = $1.document.album
+                            return document == $1.document && $0.words == $1.words
+                        }
+                        if !same { fatalError("search index: the documents kept for album key \(album.key ?? "") differ from those made (verifyAlbumKeys)") }
+                    } else if let key = album.key {
+                        toKeep.append((key, album.documents.map { ($0.document, $0.words) }))
+                        toKeepCount += album.documents.count
+                    }
+                }
+            }
+            if toKeepCount >= 16_384 {
+                try made(toKeep)
+                (toKeep, toKeepCount) = ([], 0)
             }
         }
+        for (number, album) in albums.enumerated() {
+            let key = keys(album)
+            let count = plan.albums[album].photos.count
+            let kept = key.flatMap(cached).flatMap { $0.count == count ? $0 : nil }
+            if let kept, !options.verifyAlbumKeys {
+                // (Queued photos come first in site order.)
+                if !queue.isEmpty { try makeQueued(&builder) }
+                for var entry in kept {
+                    entry.document.album = number
+                    builder.add(entry.document, words: entry.words)
+                }
+                continue
+            }
+            making.append((key, count, [], kept))
+            for photo in plan.albums[album].photos {
+                queue.append((photo, album, number))
+                if queue.count == batch { try makeQueued(&builder) }
+            }
+        }
+        if !queue.isEmpty { try makeQueued(&builder) }
+        try made(toKeep)
         return albums.map { plan.albums[$0].title }
     }
 

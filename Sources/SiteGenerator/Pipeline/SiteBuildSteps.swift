@@ -223,12 +223,20 @@ extension BuildStep where Context == BuildContext {
                   plan.albums.contains(where: { !$0.hidden && !$0.photos.isEmpty })
             else { return .skipped }
             let (pages, renderer, language, jobs) = (context.pages!, context.renderer!, context.options.language, context.jobs)
-            let (files, made) = try SearchStage(folder: folder, writer: context.work.writer, catalog: context.catalog).run(
+            let catalog = context.catalog
+            let (files, made) = try SearchStage(folder: folder, writer: context.work.writer, catalog: catalog).run(
                 earlierFiles: context.imagePlan.pending.files,
                 pagesChanged: !pages.changedKeys.isEmpty || !pages.removedKeys.isEmpty,
-                makeIndex: {
+                makeIndex: { () throws(SiteError) in
+                    // Each album's photos as the catalog kept them under its input key (the pages'
+                    // key of its frame data), when it has them: only changed albums' are made.
+                    let keys = { (album: Int) in pages.keys[plan.albums[album].directory + "frames.json"] }
+                    let current = Set(plan.albums.indices.compactMap(keys))
+                    try catalog.forgetSearchDocuments(keeping: current)
                     var builder = SearchIndexBuilder(language: language)
-                    let albums = renderer.addSearchDocuments(to: &builder, jobs: jobs)
+                    let albums = try renderer.addSearchDocuments(
+                        to: &builder, jobs: jobs, keys: keys, cached: catalog.searchDocuments(album:),
+                        made: { albums throws(SiteError) in try catalog.saveSearchDocuments(albums) })
                     return builder.files(albums: albums)
                 })
             context.sitePages.formUnion(files)

@@ -25,14 +25,14 @@ struct SearchStage {
     /// files (``SearchIndexBuilder/files(albums:)``, paths in the search folder; asked only when
     /// the index is made).
     func run(earlierFiles: [String], pagesChanged: Bool,
-             makeIndex: () -> [(path: String, bytes: [UInt8])]) throws(SiteError) -> (files: Set<String>, made: Bool) {
+             makeIndex: () throws(SiteError) -> [(path: String, bytes: [UInt8])]) throws(SiteError) -> (files: Set<String>, made: Bool) {
         let prefix = folder + "/"
         let earlier = Set(earlierFiles.filter { $0.hasPrefix(prefix) })
         // (A file changed since the build that made it does not exist for the writer: made again.)
         let whole = earlier.contains(prefix + SearchIndexBuilder.entryFile) && earlier.allSatisfy(writer.exists)
         if whole && !pagesChanged { return (earlier, false) }
 
-        let files = makeIndex().map { (path: prefix + $0.path, bytes: $0.bytes) }
+        let files = try makeIndex().map { (path: prefix + $0.path, bytes: $0.bytes) }
         // Listed before they are in place: a build stopped now leaves only files known to be the tool's.
         try catalog.prepare(addingFiles: files.map(\.path), forgettingPhotos: [String]())
         // (The builder gives the entry file last.)
