@@ -551,13 +551,20 @@ final class Catalog: Sendable {
         guard !albums.isEmpty else { return }
         try withRecovery { database in
             try database.write { db in
+                // (Through prepared statements: a first build keeps every photo's row and its filters'.)
                 let delete = try db.cachedStatement(sql: "DELETE FROM search_photo WHERE album = ?")
+                let insertPhoto = try db.cachedStatement(sql: "INSERT INTO search_photo (" + CatalogSearchPhoto.columns.joined(separator: ", ")
+                    + ") VALUES (" + CatalogSearchPhoto.columns.map { _ in "?" }.joined(separator: ", ") + ")")
+                let insertFilter = try db.cachedStatement(sql: "INSERT INTO search_filter (" + CatalogSearchFilter.columns.joined(separator: ", ")
+                    + ") VALUES (" + CatalogSearchFilter.columns.map { _ in "?" }.joined(separator: ", ") + ")")
                 for album in albums {
                     try delete.execute(arguments: [album.key])
                     for (position, entry) in album.documents.enumerated() {
-                        try CatalogSearchPhoto(album: album.key, position: position, document: entry.document, words: entry.words).insert(db)
+                        let row = CatalogSearchPhoto(album: album.key, position: position, document: entry.document, words: entry.words)
+                        try insertPhoto.execute(arguments: [row.album, row.position, row.open, row.image, row.width, row.height,
+                                                            row.title, row.date, row.words])
                         for (number, filter) in entry.document.filters.enumerated() {
-                            try CatalogSearchFilter(album: album.key, position: position, number: number, filter: filter).insert(db)
+                            try insertFilter.execute(arguments: [album.key, position, number, filter.name, filter.value])
                         }
                     }
                 }
