@@ -44,6 +44,9 @@ final class ConnectionRegistry: Sendable {
     /// The number of open connections.
     var count: Int { state.withLock { $0.entries.count } }
 
+    /// The number of long polls held.
+    var polls: Int { state.withLock { $0.polls } }
+
     /// Registers a new connection (idle), closing the longest-idle one if the limit is
     /// reached. `nil` when the server is stopping or every connection is busy: the caller
     /// closes the new one.

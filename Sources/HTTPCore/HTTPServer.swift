@@ -60,6 +60,8 @@ public struct HTTPServer: Sendable {
     public let limits: Limits
     /// What answers the requests.
     public let responder: any HTTPResponder
+    /// What the running server holds, for tests that wait for a state (see ``ServerGauges``).
+    package var gauges = ServerGauges()
 
     /// A server of `responder` on `host:port`; nothing listens until ``run(onListening:)``.
     public init(host: String, port: Int, limits: Limits = Limits(), responder: any HTTPResponder) {
@@ -82,6 +84,7 @@ public struct HTTPServer: Sendable {
         let registry = ConnectionRegistry(
             maximumConnections: ConnectionRegistry.connectionLimit(requested: limits.maximumConnections),
             maximumPolls: limits.maximumPolls)
+        gauges.attach(registry)
         let limits = self.limits
         let responder = self.responder
         let closer = LingeringCloser()

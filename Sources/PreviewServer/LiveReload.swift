@@ -30,6 +30,8 @@ public final class LiveReload: Sendable {
         var closed = false
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var nextWaiter: UInt64 = 0
+        /// Threads in ``waitForVersion(after:timeout:clientHasGone:)`` (held reload polls).
+        var waitingThreads = 0
     }
 
     private let run: String
@@ -90,6 +92,10 @@ public final class LiveReload: Sendable {
         let deadline = ContinuousClock.now + timeout
         condition.lock()
         defer { condition.unlock() }
+        // Counted under the condition's lock: a signal seen after the count went up wakes
+        // this thread or is seen by its next check of the version.
+        state.withLock { $0.waitingThreads += 1 }
+        defer { state.withLock { $0.waitingThreads -= 1 } }
         while version == known, !isClosed, !clientHasGone() {
             let remaining = deadline - .now
             guard remaining > .zero else { break }
@@ -174,4 +180,9 @@ public final class LiveReload: Sendable {
 
     /// Whether ``close()`` was called.
     var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// How many waits for a new version are under way (tasks in ``nextVersion(after:timeout:)``
+    /// that are suspended, threads holding reload polls): for tests, which wait until a poll is
+    /// held before they signal, instead of sleeping and hoping it is.
+    var waitingCount: Int { state.withLock { $0.waiters.count + $0.waitingThreads } }
 }

@@ -66,6 +66,9 @@ public struct PreviewServer: Sendable {
     public let root: String
     /// The channel that tells open pages to reload: call ``LiveReload/signal()`` after a rebuild.
     public let liveReload: LiveReload
+    /// What the running server holds (open connections, held polls), for tests that wait for
+    /// a state instead of sleeping.
+    let gauges = ServerGauges()
 
     /// Checks the folder and the port; nothing listens until ``run(onListening:)``.
     public init(configuration: Configuration) throws(PreviewServerError) {
@@ -106,7 +109,8 @@ public struct PreviewServer: Sendable {
         let responder = StaticSiteResponder(
             files: SiteFileOpener(root: root), liveReload: configuration.liveReload ? liveReload : nil,
             pollTimeout: configuration.pollTimeout)
-        let server = HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits, responder: responder)
+        var server = HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits, responder: responder)
+        server.gauges = gauges
         do {
             try await server.run(onListening: onListening)
         } catch {

@@ -66,6 +66,13 @@ final class StopFlag: Sendable {
     var isStopped: Bool { value.load(ordering: .acquiring) }
 }
 
+/// A count threads can add to and read.
+final class Counter: Sendable {
+    private let count = Atomic<Int>(0)
+    func add() { count.add(1, ordering: .releasing) }
+    var value: Int { count.load(ordering: .acquiring) }
+}
+
 /// Makes a sparse file of `size` bytes (zeros), fast and without using the disk.
 func makeSparseFile(_ path: String, size: Int) throws {
     #expect(FileManager.default.createFile(atPath: path, contents: nil))

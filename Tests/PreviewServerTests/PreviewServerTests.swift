@@ -286,7 +286,8 @@ import TestSupport
             let poll = Task {
                 try await PreviewServerTests.client(port: port) { try await $0.get("/.cascade/reload?version=\(old)") }
             }
-            try await Task.sleep(for: .milliseconds(300))
+            // The poll is held before the signal, so the signal really answers a held poll.
+            try await waitUntil("the poll to be held") { server.liveReload.waitingCount == 1 }
             server.liveReload.signal()
             let answer = try await poll.value
             let new = server.liveReload.version

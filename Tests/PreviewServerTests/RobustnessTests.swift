@@ -10,6 +10,13 @@ import Darwin
 
 @testable import PreviewServer
 
+/// How many of `sockets` have something to read (or their end) now.
+func readableCount(_ sockets: [Int32]) -> Int {
+    var entries = sockets.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    guard poll(&entries, nfds_t(entries.count), 0) > 0 else { return 0 }
+    return entries.filter { $0.revents != 0 }.count
+}
+
 /// The server against hostile or careless clients and files, over real HTTP on loopback.
 @Suite struct PreviewServerRobustnessTests {
     /// `racedir` is swapped, over and over, between a folder of the site and a link to the
@@ -64,29 +71,35 @@ import Darwin
         let baseline = residentBytes()
         let (peak, received) = try await withServer(root: root) { _, client in
             let port = client.port
+            let finished = Counter()
             let readers = (0..<8).map { _ in
                 Task {
                     try await onThread { () throws -> Int in
-                        let fd = try connectLoopback(port: port)
+                        defer { finished.add() }
+                        let fd = try connectLoopback(port: port, timeout: 30)
                         defer { close(fd) }
                         try sendAll(fd, "GET /big.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                         var total = 0
                         var buffer = [UInt8](repeating: 0, count: 16384)
-                        let end = Date().addingTimeInterval(4)
+                        // Reads for 4 s from the answer's first bytes (however late a loaded
+                        // machine sends them).
+                        var end = Date.distantFuture
                         while Date() < end {
                             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
                             guard count > 0 else { break }
+                            if total == 0 { end = Date().addingTimeInterval(4) }
                             total += count
-                            usleep(5_000)
+                            usleep(5_000)  // slow on purpose; a loaded machine only reads less
                         }
                         return total
                     }
                 }
             }
+            // Sampled for as long as the readers read, however long a loaded machine takes.
             var peak = 0
-            for _ in 0..<45 {
+            while finished.value < readers.count {
                 peak = max(peak, residentBytes())
-                try await Task.sleep(for: .milliseconds(100))
+                try await Task.sleep(for: .milliseconds(100))  // how often to sample
             }
             var received: [Int] = []
             for reader in readers { received.append(try await reader.value) }
@@ -113,7 +126,11 @@ import Darwin
                 try (0..<110).map { _ in try connectLoopback(port: port) }
             }
             defer { idle.forEach { close($0) } }
-            try await Task.sleep(for: .milliseconds(500))  // let the server accept them all
+            // The server has accepted all 110 once it has closed the 10 oldest to make room
+            // (each past the 100th evicts one: it gets a 503 and the end of the stream).
+            try await waitUntil("the server to accept the 110 idle connections") {
+                readableCount(idle) >= idle.count - 100
+            }
             let clock = ContinuousClock()
             let start = clock.now
             let response = try await client.get("/digits.txt")
@@ -135,15 +152,20 @@ import Darwin
         let size = 64 << 20
         try makeSparseFile(root + "/big.bin", size: size)
         let limits = PreviewServer.Limits(sendTimeout: .milliseconds(300))
-        let received = try await withServer(root: root, limits: limits) { _, client in
+        let received = try await withServer(root: root, limits: limits) { server, client in
             let port = client.port
-            return try await onThread { () throws -> Int in
+            let fd = try await onThread { () throws -> Int32 in
                 let fd = try connectLoopback(port: port)
-                defer { close(fd) }
                 try sendAll(fd, "GET /big.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                sleep(2)  // read nothing for much longer than the send timeout
-                return drain(fd)
+                return fd
             }
+            defer { close(fd) }
+            // Reads nothing until the server has begun to answer and then dropped the
+            // connection (not for a fixed time: a loaded server might not have timed out yet,
+            // and reading would then let it send the whole file).
+            try await waitUntil("the answer to begin") { readableCount([fd]) == 1 }
+            try await waitUntil("the server to drop the stalled connection") { server.gauges.openConnections == 0 }
+            return try await onThread { drain(fd) }
         }
         // What was already in the sockets' buffers arrives, then the end: far from 64 MB.
         #expect(received > 0 && received < size / 2, "received \(received) bytes")
@@ -155,24 +177,32 @@ import Darwin
     @Test func slowHeadsAndSilentConnectionsTimeOut() async throws {
         let (folder, root) = try makeSite()
         let limits = PreviewServer.Limits(headerTimeout: .milliseconds(300), idleTimeout: .milliseconds(300))
+        // The client waits up to 30 s (its receive timeout) for what the 300 ms limits bring:
+        // far more than a loaded machine needs, far less than the defaults (60 s, 75 s), so
+        // what arrives tells that the limits applied, however late.
         let (partial, silent) = try await withServer(root: root, limits: limits) { _, client in
             let port = client.port
-            return try await onThread { () throws -> (String, Int) in
-                let first = try connectLoopback(port: port, timeout: 5)
+            return try await onThread { () throws -> (String, (closed: Bool, milliseconds: Int)) in
+                let first = try connectLoopback(port: port, timeout: 30)
                 defer { close(first) }
                 try sendAll(first, "GET /digits.txt HTTP/1.1\r\nHost: x\r\n")
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 let count = buffer.withUnsafeMutableBytes { recv(first, $0.baseAddress, $0.count, 0) }
                 let answer = String(decoding: buffer[..<max(0, count)], as: UTF8.self)
-                let second = try connectLoopback(port: port, timeout: 5)
+                let second = try connectLoopback(port: port, timeout: 30)
                 defer { close(second) }
                 let start = Date()
-                _ = drain(second)
-                return (answer, Int(Date().timeIntervalSince(start) * 1000))
+                // Read until the end of the stream (the server closed it) or the receive timeout.
+                var result = 0
+                repeat {
+                    result = buffer.withUnsafeMutableBytes { recv(second, $0.baseAddress, $0.count, 0) }
+                } while result > 0
+                let closed = result == 0 || errno == ECONNRESET
+                return (answer, (closed, Int(Date().timeIntervalSince(start) * 1000)))
             }
         }
         #expect(partial.hasPrefix("HTTP/1.1 408"), "\(partial.prefix(40))")
-        #expect(silent < 4000, "a silent connection stayed open \(silent) ms")
+        #expect(silent.closed, "a silent connection stayed open \(silent.milliseconds) ms")
         withExtendedLifetime(folder) {}
     }
 
@@ -187,15 +217,17 @@ import Darwin
             // A first poll is held, then its client goes away.
             let gone = try connectLoopback(port: port)
             try sendAll(gone, request)
-            try await Task.sleep(for: .milliseconds(300))
+            try await waitUntil("the first poll to be held") { server.gauges.heldPolls == 1 }
             // Meanwhile a second poll is over the limit: 503 at once, and the script retries.
             let refused = try await rawRequest(port: port, request)
             #expect(refused.hasPrefix("HTTP/1.1 503"), "\(refused.prefix(40))")
             #expect(refused.contains("Retry-After: 1"))
             close(gone)
-            try await Task.sleep(for: .milliseconds(1500))  // the server looks once a second
+            // The server looks once a second whether a held poll's client has gone.
+            try await waitUntil("the gone client's poll to free its place") { server.gauges.heldPolls == 0 }
             let held = Task { try await rawRequest(port: port, request) }
-            try await Task.sleep(for: .milliseconds(300))
+            // Held (not refused, not answered) before the signal.
+            try await waitUntil("the new poll to be held") { server.liveReload.waitingCount == 1 }
             server.liveReload.signal()
             let answer = try await held.value
             #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(40))")

@@ -130,7 +130,8 @@ import TestSupport
         try folder.write("album/a.jpg", "a")
         try folder.write("other/b.jpg", "b")
         let watcher = try RecordingWatcher(folder.path)
-        try await Task.sleep(for: .milliseconds(300))  // the first look and the watches
+        // Watched before the rename, so that the rename is seen as events on the watches.
+        try await watcher.firstLook()
         try FileManager.default.moveItem(atPath: folder.path + "/album", toPath: folder.path + "/renamed")
         let moved = try await watcher.change(1)
         #expect(moved?.added == ["renamed", "renamed/a.jpg"])

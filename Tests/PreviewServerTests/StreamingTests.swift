@@ -65,7 +65,7 @@ private func readSome(_ socket: Int32, limit: Int = 4096, timeout: Double = 10) 
                 var peak = 0
                 for _ in 0..<10 {
                     peak = max(peak, residentBytes())
-                    usleep(50_000)
+                    usleep(50_000)  // how often to sample, once every answer is under way (waited for above)
                 }
                 return (peak, answered, readSome(sockets[0], limit: 512))
             }

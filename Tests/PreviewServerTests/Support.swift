@@ -86,6 +86,29 @@ func client<Value: Sendable>(port: Int, _ body: @escaping @Sendable (TestClient)
     try await body(TestClient(port: port))
 }
 
+/// A state a test waited for that did not come.
+struct StateNotReached: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Waits until `condition` holds, looking every 10 ms, and throws ``StateNotReached`` naming
+/// `what` if it does not within `deadline`: the tests wait for a state, then assert, instead
+/// of sleeping for a time and hoping the state has come (the deadline is generous: a loaded
+/// machine is slow, but never 30 s slow for these).
+func waitUntil(
+    _ what: @autoclosure () -> String, deadline: Duration = .seconds(30),
+    sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
+) async throws {
+    let clock = ContinuousClock()
+    let end = clock.now + deadline
+    while try !condition() {
+        guard clock.now < end else {
+            throw StateNotReached(description: "\(sourceLocation): waited \(deadline) for \(what()), in vain")
+        }
+        try await Task.sleep(for: .milliseconds(10))  // (how often to look, not a wait for the state)
+    }
+}
+
 /// Waits for the first value `body` produces, or `nil` after `timeout`.
 func firstValue<Value: Sendable>(
     within timeout: Duration, _ body: @escaping @Sendable () async -> Value?
@@ -93,7 +116,7 @@ func firstValue<Value: Sendable>(
     await withTaskGroup(of: Value?.self) { group in
         group.addTask { await body() }
         group.addTask {
-            try? await Task.sleep(for: timeout)
+            try? await Task.sleep(for: timeout)  // the deadline: `nil` tells the caller it passed
             return nil
         }
         let first = await group.next() ?? nil

@@ -79,22 +79,30 @@ import HTTPCore
         #expect(result == expected.replacingOccurrences(of: "TAG", with: reload.scriptTag()))
     }
 
-    @Test func signalChangesTheVersionAndWakesWaiters() async {
+    @Test func signalChangesTheVersionAndWakesWaiters() async throws {
         let reload = LiveReload()
         let first = reload.version
-        async let next = reload.nextVersion(after: first, timeout: .seconds(10))
-        try? await Task.sleep(for: .milliseconds(100))
+        async let next = reload.nextVersion(after: first, timeout: .seconds(60))
+        // The waiter is suspended before the signal, so the signal really wakes it (a wait
+        // begun after the signal would return at once, and the test would pass untested).
+        try await waitUntil("the waiter to be suspended") { reload.waitingCount == 1 }
         reload.signal()
+        let clock = ContinuousClock()
+        let start = clock.now
         let answered = await next
         #expect(answered != first)
         #expect(answered == reload.version)
+        // Far below the 60 s timeout: the signal woke the waiter (the timeout would answer
+        // the new version too).
+        #expect(clock.now - start < .seconds(30))
     }
 
-    @Test func closeAnswersWaitersAtOnce() async {
+    @Test func closeAnswersWaitersAtOnce() async throws {
         let reload = LiveReload()
         let version = reload.version
         async let next = reload.nextVersion(after: version, timeout: .seconds(30))
-        try? await Task.sleep(for: .milliseconds(100))
+        // The waiter is suspended before the close, so the close really answers a waiter.
+        try await waitUntil("the waiter to be suspended") { reload.waitingCount == 1 }
         reload.close()
         let clock = ContinuousClock()
         let start = clock.now

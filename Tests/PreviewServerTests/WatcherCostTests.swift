@@ -45,6 +45,8 @@ import TestSupport
         // first look must not be counted as idle).
         try await settle(meter, untilQuiet: usesEvents)
         let before = (cpu: meter.elapsed, pieces: meter.pieces)
+        // Lets the idle period pass (a slow machine makes it only longer: more time for the
+        // watcher to do what it must not).
         try await Task.sleep(for: idle)
         let cpu = meter.elapsed - before.cpu
         if usesEvents {
@@ -77,7 +79,7 @@ import TestSupport
             let pieces = meter.pieces
             if pieces > 0, !meter.isMeasuring, !untilQuiet || pieces == last { return }
             last = pieces
-            try await Task.sleep(for: .seconds(1))
+            try await Task.sleep(for: .seconds(1))  // "quiet": nothing measured for a second
         }
         Issue.record("the watcher did not settle within 5 minutes")
     }
