@@ -4,12 +4,13 @@ import GRDB
 // (``PageRenderer/inputKey(album:siteKey:)``, which covers every field of it): a rebuild takes an
 // unchanged album's photos from here instead of making their documents again, so the index's
 // cost follows the albums that changed. Rows of albums no longer in the site are deleted when
-// the index is made.
+// the index is made. (Rows are written through prepared statements, ``Catalog/saveSearchDocuments(_:)``:
+// a first build writes every photo's.)
 
 /// A row of the `search_photo` table: one photo of an album, at its place in the album, as the
 /// search index holds it (``SearchDocument``, but for the album's number, which is the site's,
 /// and the texts, which are kept as their words).
-struct CatalogSearchPhoto: FetchableRecord, PersistableRecord, Sendable, Equatable {
+struct CatalogSearchPhoto: FetchableRecord, TableRecord, Sendable, Equatable {
     static let databaseTableName = "search_photo"
     static let columns = ["album", "position", "open", "image", "width", "height", "title", "date", "words"]
     static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
@@ -62,17 +63,6 @@ struct CatalogSearchPhoto: FetchableRecord, PersistableRecord, Sendable, Equatab
         words = try row.decode(String.self, atIndex: 8)
     }
 
-    func encode(to container: inout PersistenceContainer) {
-        container["album"] = album
-        container["position"] = position
-        container["open"] = open
-        container["image"] = image
-        container["width"] = width
-        container["height"] = height
-        container["title"] = title
-        container["date"] = date
-        container["words"] = words
-    }
 
     /// The photo's document with `filters` (its album's number is 0: the caller's to set) and
     /// its words.
@@ -85,7 +75,7 @@ struct CatalogSearchPhoto: FetchableRecord, PersistableRecord, Sendable, Equatab
 
 /// A row of the `search_filter` table: one filter a photo of `search_photo` belongs to, at its
 /// place among the photo's filters. Deleting the photo's row deletes its filters' rows.
-struct CatalogSearchFilter: FetchableRecord, PersistableRecord, Sendable, Equatable {
+struct CatalogSearchFilter: FetchableRecord, TableRecord, Sendable, Equatable {
     static let databaseTableName = "search_filter"
     static let columns = ["album", "position", "number", "name", "value"]
     static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
@@ -108,10 +98,6 @@ struct CatalogSearchFilter: FetchableRecord, PersistableRecord, Sendable, Equata
     var name: String
     var value: String
 
-    init(album: String, position: Int, number: Int, filter: SearchFilter) {
-        (self.album, self.position, self.number, name, value) = (album, position, number, filter.name, filter.value)
-    }
-
     init(row: Row) throws {
         album = try row.decode(String.self, atIndex: 0)
         position = try row.decode(Int.self, atIndex: 1)
@@ -120,11 +106,4 @@ struct CatalogSearchFilter: FetchableRecord, PersistableRecord, Sendable, Equata
         value = try row.decode(String.self, atIndex: 4)
     }
 
-    func encode(to container: inout PersistenceContainer) {
-        container["album"] = album
-        container["position"] = position
-        container["number"] = number
-        container["name"] = name
-        container["value"] = value
-    }
 }
