@@ -194,18 +194,7 @@ struct SiteWriter: Sendable {
     /// Writes `data` to the site-relative `path` (a temporary file renamed into place). A
     /// path in ``refused`` (a file that is not the tool's) is left as it is.
     func write(_ data: Data, to path: String) throws(SiteError) {
-        if refused.contains(path) { return }
-        let full = try destination(path)
-        let temporary = try temporaryPath()
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .write(path: full, reason: String(cString: strerror(errno))) }
-        var failure = data.withUnsafeBytes { writeAll(descriptor, $0) }
-        if close(descriptor) != 0, failure == 0 { failure = errno }
-        if failure == 0, rename(temporary, full) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary)
-            throw .write(path: full, reason: String(cString: strerror(failure)))
-        }
+        try writeNew(path) { descriptor in data.withUnsafeBytes { writeAll(descriptor, $0) } }
     }
 
     /// Copies the opened source file `file` (a photo's or video's original) to the
@@ -213,12 +202,20 @@ struct SiteWriter: Sendable {
     /// its checked descriptor: a video of any size takes one block of memory, and the name is
     /// not opened again. A path in ``refused`` is left as it is.
     func copy(_ file: SourceFile, to path: String) throws(SiteError) {
+        try writeNew(path) { descriptor in file.copy(to: descriptor) }
+    }
+
+    /// Makes the site-relative file `path` anew: a new temporary file, filled by `fill` (given
+    /// its descriptor; returns 0 or an `errno`), closed and renamed into place, so that a
+    /// reader never sees a part of it; removed again on any failure. A path in ``refused`` is
+    /// left as it is.
+    private func writeNew(_ path: String, _ fill: (Int32) -> Int32) throws(SiteError) {
         if refused.contains(path) { return }
         let full = try destination(path)
         let temporary = try temporaryPath()
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .write(path: full, reason: String(cString: strerror(errno))) }
-        var failure = file.copy(to: descriptor)
+        var failure = fill(descriptor)
         if close(descriptor) != 0, failure == 0 { failure = errno }
         if failure == 0, rename(temporary, full) != 0 { failure = errno }
         if failure != 0 {
