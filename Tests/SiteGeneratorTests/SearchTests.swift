@@ -147,7 +147,7 @@ struct SearchTests {
             var kept = try #require(catalog.searchDocuments(album: keyB))
             #expect(kept.count == 1 && kept[0].document.filters.contains(SearchFilter(name: "album", value: "B")))
             kept[0].document.title = "Kept by the catalog"
-            try catalog.saveSearchDocuments([(keyB, kept)])
+            try catalog.saveSearchDocuments([SearchDocumentRun(album: keyB, first: 0, entries: kept)])
             return (keyA, keyB)
         }()
 
@@ -163,6 +163,32 @@ struct SearchTests {
         #expect(newA != keyA && catalog.searchDocuments(album: keyA) == nil)
         #expect(catalog.searchDocuments(album: newA)?.first?.words.contains("dusk") == true)
         #expect(catalog.searchDocuments(album: keyB)?.first?.document.title == "Kept by the catalog")
+    }
+
+    @Test("an album's documents kept in runs read back whole and in order; a run from its first photo replaces them; a part is not taken")
+    func keptInRuns() throws {
+        let folder = try TemporaryFolder()
+        let catalog = try Catalog(path: folder.path + "/catalog.sqlite") { Issue.record("\($0)") }
+        func entry(_ title: String, _ filters: [SearchFilter] = []) -> SearchDocumentRun.Entry {
+            (SearchDocument(open: "a/index.html#photo=" + title, image: "a/\(title).jpg", width: 4, height: 3, title: title,
+                            album: 0, date: "", texts: [], filters: filters), [title.lowercased(), "shared"])
+        }
+        let year = SearchFilter(name: "year", value: "2021")
+        try catalog.saveSearchDocuments([SearchDocumentRun(album: "album-1", first: 0, entries: [entry("One", [year]), entry("Two")])])
+        try catalog.saveSearchDocuments([SearchDocumentRun(album: "album-1", first: 2, entries: [entry("Three", [year, SearchFilter(name: "person", value: "Maëlle")])])])
+        let read = try #require(catalog.searchDocuments(album: "album-1"))
+        #expect(read.map(\.document.title) == ["One", "Two", "Three"])
+        #expect(read.map(\.words) == [["one", "shared"], ["two", "shared"], ["three", "shared"]])
+        #expect(read[2].document.filters == [year, SearchFilter(name: "person", value: "Maëlle")] && read[1].document.filters.isEmpty)
+        #expect(read[0].document == entry("One", [year]).document)
+        // A run from the first photo replaces what was kept.
+        try catalog.saveSearchDocuments([SearchDocumentRun(album: "album-1", first: 0, entries: [entry("Only")])])
+        #expect(catalog.searchDocuments(album: "album-1")?.map(\.document.title) == ["Only"])
+        // Runs without the first photo (a build stopped between runs, the first forgotten since): none taken.
+        try catalog.forgetSearchDocuments(keeping: [])
+        try catalog.saveSearchDocuments([SearchDocumentRun(album: "album-1", first: 1, entries: [entry("Late")])])
+        #expect(catalog.searchDocuments(album: "album-1") == nil)
+        #expect(catalog.searchDocuments(album: "album-2") == nil)
     }
 
     @Test("a file of the user's in search/ stays; the index goes to search-2/")

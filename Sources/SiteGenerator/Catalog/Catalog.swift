@@ -545,10 +545,12 @@ final class Catalog: Sendable {
         return found ?? nil
     }
 
-    /// Keeps what the search index holds of the photos of `albums` (by input key, each album's
-    /// photos in order), in place of anything kept under the same keys.
-    func saveSearchDocuments(_ albums: [(key: String, documents: [(document: SearchDocument, words: [String])])]) throws(SiteError) {
-        guard !albums.isEmpty else { return }
+    /// Keeps what the search index holds of the photos of `runs` (each of one album, by its
+    /// input key, from its photo `first` on); a run from an album's first photo replaces
+    /// anything kept under its key. (An album kept in part, by a build stopped between runs,
+    /// is not taken: ``searchDocuments(album:)`` gives fewer photos than the album has.)
+    func saveSearchDocuments(_ runs: [SearchDocumentRun]) throws(SiteError) {
+        guard !runs.isEmpty else { return }
         try withRecovery { database in
             try database.write { db in
                 // (Through prepared statements: a first build keeps every photo's row and its filters'.)
@@ -557,14 +559,15 @@ final class Catalog: Sendable {
                     + ") VALUES (" + CatalogSearchPhoto.columns.map { _ in "?" }.joined(separator: ", ") + ")")
                 let insertFilter = try db.cachedStatement(sql: "INSERT INTO search_filter (" + CatalogSearchFilter.columns.joined(separator: ", ")
                     + ") VALUES (" + CatalogSearchFilter.columns.map { _ in "?" }.joined(separator: ", ") + ")")
-                for album in albums {
-                    try delete.execute(arguments: [album.key])
-                    for (position, entry) in album.documents.enumerated() {
-                        let row = CatalogSearchPhoto(album: album.key, position: position, document: entry.document, words: entry.words)
+                for run in runs {
+                    if run.first == 0 { try delete.execute(arguments: [run.album]) }
+                    for (offset, entry) in run.entries.enumerated() {
+                        let position = run.first + offset
+                        let row = CatalogSearchPhoto(album: run.album, position: position, document: entry.document, words: entry.words)
                         try insertPhoto.execute(arguments: [row.album, row.position, row.open, row.image, row.width, row.height,
                                                             row.title, row.date, row.words])
                         for (number, filter) in entry.document.filters.enumerated() {
-                            try insertFilter.execute(arguments: [album.key, position, number, filter.name, filter.value])
+                            try insertFilter.execute(arguments: [run.album, position, number, filter.name, filter.value])
                         }
                     }
                 }

@@ -388,55 +388,56 @@ struct PageRenderer: Sendable {
     /// Adds every indexed photo's document (``searchDocument(_:album:number:)``) and its words
     /// to `builder`, in site order, and returns the index's album titles (the documents' `album`
     /// numbers index them). A hidden album's photos stay out, as they are out of the sitemap.
-    /// An album whose input
-    /// key (`keys`, by album) `cached` has its photos' documents for is taken from there; the
-    /// others' are made, 256 photos a task, `jobs` tasks at a time, and handed with their keys
-    /// to `made`, a few thousand photos at a time, to be kept for the next build. (With
-    /// ``SiteOptions/verifyAlbumKeys`` an album's documents are made even when they are kept,
-    /// and differing ones stop the program: an input the album's key misses is found.)
+    ///
+    /// An album whose input key (`keys`, by album) `cached` has its photos' documents for is
+    /// taken from there. The others' are made, 256 photos a task, `jobs` tasks at a time, and
+    /// handed to `made` a few thousand at a time (each run with its album's key and the
+    /// position of its first photo), to be kept for the next build: no more than that is held,
+    /// however large an album. (With ``SiteOptions/verifyAlbumKeys`` an album's documents are
+    /// made even when they are kept, and differing ones stop the program: an input the album's
+    /// key misses is found.)
     func addSearchDocuments(
         to builder: inout SearchIndexBuilder, jobs: Int, keys: (Int) -> String?,
         cached: (String) -> [(document: SearchDocument, words: [String])]?,
-        made: ([(key: String, documents: [(document: SearchDocument, words: [String])])]) throws(SiteError) -> Void
+        made: ([SearchDocumentRun]) throws(SiteError) -> Void
     ) throws(SiteError) -> [String] {
-        typealias Made = (document: SearchDocument, words: [String])
         let albums = plan.albums.indices.filter { !plan.albums[$0].hidden && !plan.albums[$0].photos.isEmpty }
         let batch = 256 * max(1, jobs)
-        // The photos to make, in site order, and the albums they are of (each album's documents
-        // are kept, under its key, once all are made).
+        // The photos to make, in site order, and the albums they are of, in order, each with
+        // its documents made and not yet handed on (all of them when they are to be compared
+        // with kept ones).
         var queue: [(photo: Int, album: Int, number: Int)] = []
-        var making: [(key: String?, remaining: Int, documents: [Made], kept: [Made]?)] = []
-        var toKeep: [(key: String, documents: [Made])] = []
+        var making: [(key: String?, remaining: Int, next: Int, run: [SearchDocumentRun.Entry], kept: [SearchDocumentRun.Entry]?)] = []
+        var toKeep: [SearchDocumentRun] = []
         var toKeepCount = 0
         func makeQueued(_ builder: inout SearchIndexBuilder) throws(SiteError) {
             let photos = queue
             queue = []
             let results = parallelMap(indexRuns(photos.count, length: 256), jobs: jobs) { part in
-                photos[part].map { entry -> Made in
+                photos[part].map { entry -> SearchDocumentRun.Entry in
                     let document = searchDocument(entry.photo, album: entry.album, number: entry.number)
                     return (document, SearchIndexBuilder.words(of: document))
                 }
             }
-            for part in results {
-                for result in part {
-                    builder.add(result.document, words: result.words)
-                    making[0].documents.append(result)
-                    making[0].remaining -= 1
-                    guard making[0].remaining == 0 else { continue }
-                    let album = making.removeFirst()
-                    if let kept = album.kept {
-                        let same = kept.count == album.documents.count && zip(kept, album.documents).allSatisfy {
-                            var document = $0.document
-                            document.texts = $1.document.texts
-                            document.album = $1.document.album
-                            return document == $1.document && $0.words == $1.words
-                        }
-                        if !same { fatalError("search index: the documents kept for album key \(album.key ?? "") differ from those made (verifyAlbumKeys)") }
-                    } else if let key = album.key {
-                        toKeep.append((key, album.documents.map { ($0.document, $0.words) }))
-                        toKeepCount += album.documents.count
+            for result in results.joined() {
+                builder.add(result.document, words: result.words)
+                making[0].remaining -= 1
+                let done = making[0].remaining == 0
+                if let kept = making[0].kept {
+                    making[0].run.append(result)
+                    if done, !Self.same(kept, making[0].run) {
+                        fatalError("search index: the documents kept for album key \(making[0].key ?? "") differ from those made (verifyAlbumKeys)")
+                    }
+                } else if let key = making[0].key {
+                    making[0].run.append(result)
+                    if done || making[0].run.count == 4096 {
+                        toKeep.append(SearchDocumentRun(album: key, first: making[0].next, entries: making[0].run))
+                        toKeepCount += making[0].run.count
+                        making[0].next += making[0].run.count
+                        making[0].run = []
                     }
                 }
+                if done { making.removeFirst() }
             }
             if toKeepCount >= 16_384 {
                 try made(toKeep)
@@ -456,7 +457,7 @@ struct PageRenderer: Sendable {
                 }
                 continue
             }
-            making.append((key, count, [], kept))
+            making.append((key, count, 0, [], kept))
             for photo in plan.albums[album].photos {
                 queue.append((photo, album, number))
                 if queue.count == batch { try makeQueued(&builder) }
@@ -465,6 +466,15 @@ struct PageRenderer: Sendable {
         if !queue.isEmpty { try makeQueued(&builder) }
         try made(toKeep)
         return albums.map { plan.albums[$0].title }
+    }
+
+    /// Whether documents kept (their album's number 0, no texts) are those made.
+    private static func same(_ kept: [SearchDocumentRun.Entry], _ made: [SearchDocumentRun.Entry]) -> Bool {
+        kept.count == made.count && zip(kept, made).allSatisfy { kept, made in
+            var document = kept.document
+            (document.texts, document.album) = (made.document.texts, made.document.album)
+            return document == made.document && kept.words == made.words
+        }
     }
 
     /// What the search index holds of a photo of the album `albumIndex`, whose number among the

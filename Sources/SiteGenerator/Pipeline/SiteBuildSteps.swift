@@ -236,7 +236,7 @@ extension BuildStep where Context == BuildContext {
                     var builder = SearchIndexBuilder(language: language)
                     let albums = try renderer.addSearchDocuments(
                         to: &builder, jobs: jobs, keys: keys, cached: catalog.searchDocuments(album:),
-                        made: { albums throws(SiteError) in try catalog.saveSearchDocuments(albums) })
+                        made: { runs throws(SiteError) in try catalog.saveSearchDocuments(runs) })
                     return builder.files(albums: albums)
                 })
             context.sitePages.formUnion(files)

@@ -24,6 +24,16 @@ struct SearchDocument: Sendable, Equatable {
     var filters: [SearchFilter]
 }
 
+/// Documents made of consecutive photos of one album, to be kept in the catalog for the next
+/// build (``Catalog/saveSearchDocuments(_:)``): the album's input key, the place in the album
+/// of the first, and each with its words.
+struct SearchDocumentRun: Sendable {
+    typealias Entry = (document: SearchDocument, words: [String])
+    var album: String
+    var first: Int
+    var entries: [Entry]
+}
+
 /// One filter a photo belongs to: `year` "2022", `person` "Maëlle".
 struct SearchFilter: Sendable, Equatable {
     var name: String
