@@ -96,6 +96,10 @@ struct PeoplePlacesSiteTests {
         // The album shows both: both are credited.
         let album = try output.read("trip/index.html")
         #expect(album.contains("Photos © Jürgen Müller and Jane Doe ·"))
+        // The home page shows no photo of its own but the album's card, with its cover: the
+        // cover's creator is credited, not the site's author.
+        let home = try output.read("index.html")
+        #expect(home.contains("Photos © Jürgen Müller ·") && home.contains("<meta name=\"author\" content=\"Jürgen Müller\">"))
     }
 
     @Test("people: false makes no people's pages and lists nobody; places stay")

@@ -48,8 +48,9 @@ struct PageRenderer: Sendable {
         let photos = album.photos
         let wall = try makeWall(photos, group: album.group, layout: album.layout)
         let pageCount = SitePlan.pageCount(photos: photos.count, perPage: options.tilesPerPage)
-        // (Worked out once for all the album's pages: each credits the whole album's photos.)
-        let author = credit(photos)
+        // (Worked out once for all the album's pages: each credits the whole album's photos, and
+        // the cover photos of the albums it lists, whose cards show them.)
+        let author = credit(photos + album.listed.compactMap { cover(of: $0) })
         // A large album's static pages are independent of each other: made on every core.
         let renderer = self
         var files = try parallelMap(Array(1...pageCount), jobs: jobs) { page throws(SiteError) -> (path: String, key: String?, contents: String?) in
