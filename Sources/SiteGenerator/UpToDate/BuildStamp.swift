@@ -60,11 +60,12 @@ struct BuildStamp: Sendable, Equatable, Codable {
         return (hasher.hex, listings)
     }
 
-    /// The fingerprint of the output folder `root`'s entries and files (``OutputStamp``), with
-    /// `keepFiles` each folder's files' hashes (for the catalog); the root's sub-folders are
-    /// walked `jobs` at a time. Nil when a folder cannot be read.
-    static func output(root: String, jobs: Int = 1, keepFiles: Bool = false) -> OutputStamp? {
-        OutputStamp(root: root, jobs: jobs, keepFiles: keepFiles)
+    /// The fingerprint of the output folder `root`'s entries and files (``OutputStamp``); the
+    /// root's sub-folders are walked `jobs` at a time. Nil when a folder cannot be read. (The
+    /// end of a build, which keeps the files' hashes for the catalog, asks
+    /// ``OutputStamp/atEnd(root:jobs:start:touched:)``.)
+    static func output(root: String, jobs: Int = 1) -> OutputStamp? {
+        OutputStamp(root: root, jobs: jobs)
     }
 
     /// The running program's file: its path and identity (a new build of Cascade is another

@@ -128,11 +128,10 @@ struct OutputStamp: Sendable {
                 done.insert(walked)
             }
         }
-        var sums: [UInt64] = [0, 0, 0]
-        for folder in folders.values {
-            for index in 0..<3 { sums[index] = sums[index] &+ folder.sums[index] }
-        }
-        hex = TreeFingerprint.hex(first: sums[0], second: sums[1], count: sums[2])
+        // (The tree's sums are its folders' sums added up, as a walk adds them.)
+        var total = Walk(keepFiles: false, reference: nil)
+        for folder in folders.values { total.add(folder.sums) }
+        hex = TreeFingerprint.hex(first: total.sums[0], second: total.sums[1], count: total.sums[2])
         self.folders = folders
         changedFiles = []
     }
