@@ -283,6 +283,8 @@ public struct SourceWatcher: Sendable {
     var meter: any WatchingMeter = Unmeasured()
     /// How long the folder must stay unchanged before the rebuild starts.
     public let quietPeriod: Duration
+    /// Waits out one quiet period (a sleep; the tests hold it to make changes inside it).
+    var waitQuietPeriod: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     /// The snapshot that changes are measured against at the start of ``run(afterRebuild:rebuild:)``.
     public let baseline: SourceSnapshot
 
@@ -350,7 +352,7 @@ public struct SourceWatcher: Sendable {
             // the quiet period since the last look was begun (the snapshot is then what the
             // folder holds); else until two snapshots the quiet period apart are the same.
             while true {
-                guard (try? await Task.sleep(for: quietPeriod)) != nil else { return }
+                guard (try? await waitQuietPeriod(quietPeriod)) != nil else { return }
                 if watching, let events, events.lastEvent < taken { break }
                 taken = DirectoryEvents.now()
                 let before = current
