@@ -31,17 +31,48 @@ public struct VideoSettings: Sendable, Hashable {
 
     /// What a web version depends on besides the video: a rebuild reuses it only when this is
     /// the same.
-    public var key: String {
-        "video=1;mp4;h264;crf=\(constantRateFactor);maxh=\(maxHeight);aac=128k;metadata=strip"
+    public var key: VideoSettingsKey {
+        VideoSettingsKey(constantRateFactor: constantRateFactor, maxHeight: maxHeight, limitsShownHeight: false)
     }
 
     /// What the web version of `info` depends on besides the video. Earlier versions limited
     /// the shorter side rather than the height: for the one kind of video whose web version
     /// that changes (a portrait clip taller than the limit) the key says so, and it is made
     /// again once; every other video keeps its web version.
-    public func key(for info: VideoInfo) -> String {
-        info.displayHeight > max(info.displayWidth, maxHeight) ? key + ";maxh=shown" : key
+    public func key(for info: VideoInfo) -> VideoSettingsKey {
+        VideoSettingsKey(
+            constantRateFactor: constantRateFactor, maxHeight: maxHeight,
+            limitsShownHeight: info.displayHeight > max(info.displayWidth, maxHeight))
     }
+}
+
+/// What a video's web version depends on besides the video (``VideoSettings/key(for:)``).
+///
+/// Catalog records keep ``stored``, its one rendering, which must stay what earlier releases
+/// wrote (`video=1;mp4;h264;crf=24;maxh=1080;aac=128k;metadata=strip`, then `;maxh=shown`
+/// for a portrait clip taller than the limit), or every web version would be made again.
+public struct VideoSettingsKey: Hashable, Sendable, CustomStringConvertible {
+    /// x264's constant rate factor.
+    public let constantRateFactor: Int
+    /// The largest height of the web version as shown, in pixels.
+    public let maxHeight: Int
+    /// Whether the video is a portrait clip taller than ``maxHeight``, whose web version
+    /// earlier versions (which limited the shorter side) made otherwise.
+    public let limitsShownHeight: Bool
+
+    /// Creates a key.
+    public init(constantRateFactor: Int, maxHeight: Int, limitsShownHeight: Bool) {
+        self.constantRateFactor = constantRateFactor
+        self.maxHeight = maxHeight
+        self.limitsShownHeight = limitsShownHeight
+    }
+
+    /// The key as records name it.
+    public var stored: String {
+        "video=1;mp4;h264;crf=\(constantRateFactor);maxh=\(maxHeight);aac=128k;metadata=strip" + (limitsShownHeight ? ";maxh=shown" : "")
+    }
+
+    public var description: String { stored }
 }
 
 /// The ffmpeg work on one video: its poster frame and its web version.

@@ -18,16 +18,19 @@ struct PageContextTests {
         placesURL: "../places/index.html", searchURL: "../search/")
     static let source = PictureSource(type: "image/webp", srcset: "a.webp 400w", sizes: "50vw")
     static let tile = Tile(
-        index: 0, url: "dune.html", style: "--x:0", src: "a.jpg", srcset: "a.jpg 400w", sizes: "50vw", sources: [source],
-        width: 400, height: 300, alt: "Dune", caption: "Sand", loading: "eager", color: "#808080", isVideo: true, duration: "0:04",
+        index: 0, url: "dune.html", style: "--x:0",
+        image: PictureImage(src: "a.jpg", srcset: "a.jpg 400w", sizes: "50vw", sources: [source], width: 400, height: 300, alt: "Dune",
+                            color: "#808080"),
+        caption: "Sand", loading: "eager", isVideo: true, duration: "0:04",
         isLive: true, label: "Video, 0:04, Dune", section: SectionHeader(label: "July 2024", index: 0, start: 0, style: "--y:0"))
     static let album = AlbumPageContext(
         frame: frame,
         album: AlbumSummary(name: "Nature", descriptionHTML: "<p>Sea</p>", photoCount: 1, totalPhotoCount: 2, countLabel: "2 photos",
                             isRoot: false, isTag: true),
         albums: [AlbumCard(name: "Flowers", url: "flowers/index.html", photoCount: 1, countLabel: "1 photo",
-                           cover: CardCover(src: "b.jpg", srcset: "b.jpg 400w", sizes: "50vw", sources: [source], width: 400,
-                                            height: 300, alt: "Rose", color: "#ff0000", loading: "eager"))],
+                           cover: CardCover(image: PictureImage(src: "b.jpg", srcset: "b.jpg 400w", sizes: "50vw", sources: [source],
+                                                                width: 400, height: 300, alt: "Rose", color: "#ff0000"),
+                                            loading: "eager"))],
         hasPhotos: true, isEmpty: true, wallCSS: ".wall{}", framesURL: "frames.json", wallIsSlice: true, wallIsGrouped: true,
         wallIsRows: true, slideshowInterval: 4, lightboxThumbnails: true, tiles: [tile],
         pagination: Pagination(page: 2, pageCount: 9, links: [.page(number: 1, url: "../index.html", current: false), .ellipsis],
@@ -35,11 +38,13 @@ struct PageContextTests {
     static let photo = PhotoPageContext(
         frame: frame,
         photo: PhotoDetails(
-            title: "Dune", alt: "Dune", caption: "Sand", captionHTML: "<p>Sand</p>", showCaption: true, date: "1 July 2024",
+            title: "Dune", caption: "Sand", captionHTML: "<p>Sand</p>", showCaption: true, date: "1 July 2024",
             isoDate: "2024-07-01", camera: [CameraSetting(name: "Camera", value: "X")], keywords: [TagLink(name: "sea", url: "../tags/sea/")],
             hasKeywords: true, creator: "Ann", copyright: "© Ann", people: [TagLink(name: "Bo", url: nil)],
-            places: [TagLink(name: "Paris", url: "../places/paris/")], fileName: "Dune.jpg", src: "c.jpg", srcset: "c.jpg 800w",
-            sizes: "100vw", sources: [source], width: 800, height: 600, color: "#808080", position: "1", count: "2", isVideo: true,
+            places: [TagLink(name: "Paris", url: "../places/paris/")], fileName: "Dune.jpg",
+            image: PictureImage(src: "c.jpg", srcset: "c.jpg 800w", sizes: "100vw", sources: [source], width: 800, height: 600, alt: "Dune",
+                                color: "#808080"),
+            position: "1", count: "2", isVideo: true,
             videoURL: "v.mp4", duration: "0:04", poster: "c.jpg", isLive: true, liveURL: "l.mov"),
         album: AlbumLink(name: "Nature", url: "index.html#p0"), original: OriginalDownload(url: "o.jpg", label: "800 × 600, 1 MB", fileName: "Dune.jpg"),
         previous: PageLink(url: "aqua.html", title: "Aqua"), next: PageLink(url: "storm.html", title: "Storm"))
@@ -80,6 +85,20 @@ struct PageContextTests {
             // value (the photo page's link back) or absent, and the header shows the site's title.
             let missing = used.subtracting(Self.keys(context)).subtracting(themeKeys).subtracting(template == "album" ? [] : ["album", "isRoot"])
             #expect(missing.isEmpty, "\(template).mustache uses \(missing.sorted()), which its context lacks")
+        }
+    }
+
+    @Test("a tile, an album card's cover and a photo's page give their image's variables the same names and values")
+    func picturesAlike() throws {
+        let cover = try #require((Self.album.mustache["albums"] as? [[String: Any]])?.first?["cover"] as? [String: Any])
+        let photo = try #require(Self.photo.mustache["photo"] as? [String: Any])
+        let images = [(Self.tile.mustache, Self.tile.image), (cover, Self.album.albums[0].cover!.image), (photo, Self.photo.photo.image)]
+        for (values, image) in images {
+            #expect(values["src"] as? String == image.src && values["srcset"] as? String == image.srcset)
+            #expect(values["sizes"] as? String == image.sizes && values["alt"] as? String == image.alt)
+            #expect(values["width"] as? Int == image.width && values["height"] as? Int == image.height)
+            #expect(values["color"] as? String == image.color)
+            #expect((values["sources"] as? [[String: Any]])?.map { $0["srcset"] as? String } == image.sources.map(\.srcset))
         }
     }
 

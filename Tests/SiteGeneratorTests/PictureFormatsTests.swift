@@ -34,8 +34,8 @@ struct PictureFormatsTests {
         #expect(options.imageFormat == .jpeg(quality: 64))
         #expect(options.sourceFormats == [.avif(quality: 64), .webp(quality: 64)])
         let keys = options.allImageFormats.map(options.imageSettingsKey(for:))
-        #expect(zip(keys, ["jpeg64", "avif64", "webp64"]).allSatisfy { $0.contains(";format=\($1);") })
-        #expect(options.imageSettingsKey(for: .avif(quality: 64)).contains(";format=avif64;"))
+        #expect(zip(keys, ["jpeg64", "avif64", "webp64"]).allSatisfy { $0.stored.contains(";format=\($1);") })
+        #expect(options.imageSettingsKey(for: .avif(quality: 64)).stored.contains(";format=avif64;"))
     }
 
     /// `<picture>` elements of an HTML text: each `<source>`'s type and srcset, and the `<img>`'s srcset.

@@ -1,3 +1,4 @@
+import Imaging
 import Testing
 
 @testable import SiteGenerator
@@ -6,12 +7,17 @@ import Testing
 /// paths and settings, and which files exist.
 @Suite("Reuse decisions")
 struct ReusePlannerTests {
+    /// The settings of images at widths 100 and 200 in `format`.
+    static func key(_ format: EncodeFormat) -> ImageSettingsKey {
+        ImageSettingsKey(widths: [100, 200], format: format, keepGPS: false)
+    }
+
     /// A record of images at widths 100 and 200 in JPEG (and WebP when `webp`) under `slug`.
     static func record(hash: String, slug: String, quality: Int = 80, webp: Bool = false) -> BuildManifest.PhotoRecord {
         BuildManifest.PhotoRecord(
-            size: 1, modificationTime: 0, contentHash: hash, settings: "jpeg\(quality)", width: 200, height: 100, color: "#000000",
+            size: 1, modificationTime: 0, contentHash: hash, settings: key(.jpeg(quality: quality)).stored, width: 200, height: 100, color: "#000000",
             renditions: [.init(width: 100, height: 50, path: "a/thumbs/\(slug)-100.jpg"), .init(width: 200, height: 100, path: "a/thumbs/\(slug)-200.jpg")],
-            sources: webp ? [.init(type: "image/webp", settings: "webp\(quality)", paths: ["a/thumbs/\(slug)-100.webp", "a/thumbs/\(slug)-200.webp"])] : nil)
+            sources: webp ? [.init(type: "image/webp", settings: key(.webp(quality: quality)).stored, paths: ["a/thumbs/\(slug)-100.webp", "a/thumbs/\(slug)-200.webp"])] : nil)
     }
 
     static func wanted(_ slug: String, webp: Bool = false) -> [[String]] {
@@ -19,7 +25,7 @@ struct ReusePlannerTests {
     }
 
     func planner(_ records: PhotoRecords, webp: Bool = false, missing: Set<String> = []) -> ReusePlanner {
-        ReusePlanner(previous: records, settings: webp ? ["jpeg80", "webp80"] : ["jpeg80"], exists: { !missing.contains($0) })
+        ReusePlanner(previous: records, settings: [Self.key(.jpeg(quality: 80))] + (webp ? [Self.key(.webp(quality: 80))] : []), exists: { !missing.contains($0) })
     }
 
     @Test("the same content at the same path and paths is kept")
@@ -44,7 +50,7 @@ struct ReusePlannerTests {
         #expect(planner.decide(path: "A/y.jpg", hash: "hx", widths: [100, 200], wanted: Self.wanted("y")) == .move(from: "A/x.jpg"))
         #expect(planner.decide(path: "B/z.jpg", hash: "hx", widths: [100, 200], wanted: Self.wanted("z")) == .move(from: "A/x.jpg"))
         #expect(planner.decide(path: "B/z.jpg", hash: "hx", widths: [100], wanted: [["a/thumbs/z-100.jpg"]]) == .make)
-        let requality = ReusePlanner(previous: records, settings: ["jpeg70"], exists: { _ in true })
+        let requality = ReusePlanner(previous: records, settings: [Self.key(.jpeg(quality: 70))], exists: { _ in true })
         #expect(requality.decide(path: "B/z.jpg", hash: "hx", widths: [100, 200], wanted: Self.wanted("z")) == .make)
         #expect(planner.sources(of: records["A/x.jpg"]!) == [["a/thumbs/x-100.jpg", "a/thumbs/x-200.jpg"]])
     }

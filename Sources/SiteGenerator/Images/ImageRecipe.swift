@@ -19,13 +19,13 @@ struct ImageRecipe: Sendable {
     var formats: [EncodeFormat]
     var limits: DecodeLimits
     /// Per format (in the order of `formats`), what its images depend on besides the photo.
-    var settings: [String]
+    var settings: [ImageSettingsKey]
     /// Whether JPEG images keep the photo's GPS position.
     var keepGPS: Bool
     /// The colour space of the images (sRGB, or Display P3 for wide-gamut photos).
     var colour: OutputColour
 
-    init(widths: [Int], formats: [EncodeFormat], limits: DecodeLimits, settings: [String], keepGPS: Bool, colour: OutputColour = .sRGB) {
+    init(widths: [Int], formats: [EncodeFormat], limits: DecodeLimits, settings: [ImageSettingsKey], keepGPS: Bool, colour: OutputColour = .sRGB) {
         self.widths = widths
         self.formats = formats
         self.limits = limits
@@ -46,7 +46,7 @@ struct ImageRecipe: Sendable {
     func storeKey(hash: String, size: Int) -> String {
         // An entry's images depend on the colour setting when the photo is wide-gamut, which
         // is known only once it is made: every entry's key includes it.
-        RenditionStore.key(hash: hash, size: size, settings: settings.map { $0 + ";colour=\(colour.rawValue)" })
+        RenditionStore.key(hash: hash, size: size, settings: settings.map { $0.wide(colour).stored })
     }
 
     /// Reads `photo` and makes its images in the formats at `indices` (of `formats`), from one

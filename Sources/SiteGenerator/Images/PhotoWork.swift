@@ -35,16 +35,13 @@ struct PhotoWork: Sendable {
     var formats: [EncodeFormat]
     var limits: DecodeLimits
     /// Per format (in the order of `formats`), what its images depend on besides the photo.
-    var settings: [String]
+    var settings: [ImageSettingsKey]
     /// Whether JPEG images keep the photo's GPS position.
     var keepGPS: Bool
-    /// The colour space of the images (sRGB, or Display P3 for wide-gamut photos).
+    /// The colour space of the images (sRGB, or Display P3 for wide-gamut photos). Only a
+    /// wide-gamut photo's images depend on it, and only their records add it to ``settings``
+    /// (``ImageSettingsKey/wide(_:)``), so switching it remakes their images alone.
     var colour: OutputColour = .sRGB
-
-    /// What the images of a wide-gamut photo depend on besides ``settings``: the `colour`
-    /// setting. Only such photos' records add it to their settings, so switching `colour`
-    /// remakes their images alone.
-    var colourKey: String { ";colour=\(colour.rawValue)" }
     var writer: SiteWriter
     /// What makes videos' posters and web versions (nil when ffmpeg is missing: then the scan
     /// left out every video no earlier build published, and the others' files can only be
@@ -52,9 +49,9 @@ struct PhotoWork: Sendable {
     var video: VideoEncoder?
 
     /// What the web version of a video described by `info` depends on besides the video.
-    func videoSettingsKey(for info: VideoInfo) -> String { video?.settings.key(for: info) ?? "" }
+    func videoSettingsKey(for info: VideoInfo) -> ClipSettingsKey { .video(video?.settings.key(for: info)) }
     /// What a Live Photo's motion clip described by `info` depends on besides the clip.
-    func liveSettingsKey(for info: VideoInfo) -> String { "live;" + videoSettingsKey(for: info) }
+    func liveSettingsKey(for info: VideoInfo) -> ClipSettingsKey { .live(video?.settings.key(for: info)) }
 
     /// The content hash of a large file, read 4 MiB at a time through `file` (the same hash
     /// as of the whole file); nil when it cannot be read.
@@ -169,7 +166,7 @@ struct PhotoWork: Sendable {
             let record = previous[from]!
             do throws(SiteError) {
                 for format in formats.indices {
-                    for (source, target) in zip(record.files(madeWith: settings[format], colour: colourKey)!, wanted[format]) {
+                    for (source, target) in zip(record.files(madeWith: settings[format], colour: colour)!, wanted[format]) {
                         try writer.place(staged[source]!, at: target)
                     }
                 }
@@ -266,8 +263,8 @@ struct PhotoWork: Sendable {
               box.wrappedValue.probeVersion == ImageProbe.version, box.wrappedValue.info == photo.info
         else { return nil }
         let main = box.wrappedValue.settings
-        let wide = main != settings[0]
-        guard !wide || main == settings[0] + colourKey else { return nil }
+        let wide = main != settings[0].stored
+        guard !wide || main == settings[0].wide(colour).stored else { return nil }
         if formats.count == 1 {
             guard box.wrappedValue.sources == nil else { return nil }
         } else {
@@ -276,7 +273,7 @@ struct PhotoWork: Sendable {
             for (offset, source) in sources.enumerated() {
                 let format = offset + 1
                 guard source.type == formats[format].mimeType, source.paths.count == count, source.settings != main,
-                      source.settings == (wide ? settings[format] + colourKey : settings[format])
+                      source.settings == (wide ? settings[format].wide(colour) : settings[format]).stored
                 else { return nil }
             }
         }
@@ -287,16 +284,17 @@ struct PhotoWork: Sendable {
     /// image sizes), now at `paths`.
     private func record(of photo: GalleryPhoto, hash: String, made: BuildManifest.PhotoRecord, paths: [Int: [String]]) -> BuildManifest.PhotoRecord {
         record(of: photo, hash: hash, width: made.width, height: made.height, color: made.color,
-               sizes: made.renditions.map { ($0.width, $0.height) }, paths: paths, wideGamut: made.settings == settings[0] + colourKey)
+               sizes: made.renditions.map { ($0.width, $0.height) }, paths: paths,
+               wideGamut: made.settings != settings[0].stored && made.settings == settings[0].wide(colour).stored)
     }
 
     /// The catalog record of a photo whose images of `sizes` (ascending widths) are at `paths`;
-    /// a `wideGamut` photo's settings include ``colourKey``.
+    /// a `wideGamut` photo's settings include the `colour` setting (``ImageSettingsKey/wide(_:)``).
     private func record(
         of photo: GalleryPhoto, hash: String, width: Int, height: Int, color: String,
         sizes: [(width: Int, height: Int)], paths: [Int: [String]], wideGamut: Bool
     ) -> BuildManifest.PhotoRecord {
-        let settings = wideGamut ? self.settings.map { $0 + colourKey } : self.settings
+        let settings = (wideGamut ? self.settings.map { $0.wide(colour) } : self.settings).map(\.stored)
         let renditions = sizes.map { BuildManifest.RenditionRecord(width: $0.width, height: $0.height, path: paths[$0.width]![0]) }
         let sources = formats.indices.dropFirst().map { index in
             BuildManifest.SourceRecord(type: formats[index].mimeType, settings: settings[index], paths: sizes.map { paths[$0.width]![index] })

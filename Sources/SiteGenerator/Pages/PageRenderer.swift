@@ -237,13 +237,14 @@ struct PageRenderer: Sendable {
             let chosen = tileImages.first { $0.width >= 600 } ?? tileImages.last ?? coverImages.renditions[0]
             let sizes = "(min-width: 700px) 320px, 50vw"
             cover = CardCover(
-                src: relativeURL(from: directory, to: chosen.path),
-                srcset: srcset(tileImages, from: directory),
-                sizes: sizes,
-                sources: pictureSources(coverImages, widths: tileImages.map(\.width), sizes: sizes, from: directory),
-                width: chosen.width, height: chosen.height,
-                alt: altText(coverPhoto),
-                color: coverImages.color,
+                image: PictureImage(
+                    src: relativeURL(from: directory, to: chosen.path),
+                    srcset: srcset(tileImages, from: directory),
+                    sizes: sizes,
+                    sources: pictureSources(coverImages, widths: tileImages.map(\.width), sizes: sizes, from: directory),
+                    width: chosen.width, height: chosen.height,
+                    alt: altText(coverPhoto),
+                    color: coverImages.color),
                 loading: position < 8 ? "eager" : "lazy")
         }
         return AlbumCard(
@@ -272,16 +273,17 @@ struct PageRenderer: Sendable {
             index: position,
             url: relativeURL(from: directory, to: plan.pagePath(photo: photo)),
             style: wall.tileStyle(index: wallIndex) + ";--bg:\(photoImages.color)",
-            src: relativeURL(from: directory, to: src.path),
-            srcset: srcset(usable, from: directory),
-            sizes: sizes,
-            sources: pictureSources(photoImages, widths: usable.map(\.width), sizes: sizes, from: directory),
-            width: photoImages.width,
-            height: photoImages.height,
-            alt: altText(photo),
+            image: PictureImage(
+                src: relativeURL(from: directory, to: src.path),
+                srcset: srcset(usable, from: directory),
+                sizes: sizes,
+                sources: pictureSources(photoImages, widths: usable.map(\.width), sizes: sizes, from: directory),
+                width: photoImages.width,
+                height: photoImages.height,
+                alt: altText(photo),
+                color: photoImages.color),
             caption: plan.photos[photo].photo.caption ?? "",
             loading: eager ? "eager" : "lazy",
-            color: photoImages.color,
             isVideo: plan.photos[photo].photo.isVideo,
             duration: plan.photos[photo].photo.video.map { Duration.label($0.duration) } ?? "",
             isLive: isLive,
@@ -334,7 +336,6 @@ struct PageRenderer: Sendable {
         let largeSizes = "(min-aspect-ratio: \(photoImages.width)/\(photoImages.height)) calc(\(ratio) * (100vh - 140px)), 100vw"
         let details = PhotoDetails(
             title: title,
-            alt: altText(photo),
             caption: entry.photo.caption,
             captionHTML: entry.photo.captionHTML,
             // The caption under the image, unless it is plain text all in the title above it.
@@ -349,13 +350,15 @@ struct PageRenderer: Sendable {
             people: tagLinks(.people, photo, from: album.directory),
             places: tagLinks(.places, photo, from: album.directory),
             fileName: entry.photo.fileName,
-            src: relativeURL(from: album.directory, to: large.path),
-            srcset: srcset(photoImages.renditions, from: album.directory),
-            sizes: largeSizes,
-            sources: pictureSources(photoImages, widths: photoImages.renditions.map(\.width), sizes: largeSizes, from: album.directory),
-            width: photoImages.width,
-            height: photoImages.height,
-            color: photoImages.color,
+            image: PictureImage(
+                src: relativeURL(from: album.directory, to: large.path),
+                srcset: srcset(photoImages.renditions, from: album.directory),
+                sizes: largeSizes,
+                sources: pictureSources(photoImages, widths: photoImages.renditions.map(\.width), sizes: largeSizes, from: album.directory),
+                width: photoImages.width,
+                height: photoImages.height,
+                alt: altText(photo),
+                color: photoImages.color),
             position: number(position + 1),
             count: number(album.photos.count),
             isVideo: entry.photo.isVideo,

@@ -139,9 +139,9 @@ public struct SiteOptions: Sendable {
     /// What a photo's images in `format` depend on besides the photo: a rebuild reuses the
     /// images of a format only when this is the same, so adding a format makes only its images.
     /// The `colour` setting is not in it: it shapes only wide-gamut photos' images, whose
-    /// records add it (``PhotoWork/colourKey``).
-    func imageSettingsKey(for format: EncodeFormat) -> String {
-        "imaging=4;widths=\(allImageWidths.map(String.init).joined(separator: ","));format=\(format.settingsKey);gps=\(keepGPS ? "keep" : "strip")"
+    /// records add it (``ImageSettingsKey/wide(_:)``).
+    func imageSettingsKey(for format: EncodeFormat) -> ImageSettingsKey {
+        ImageSettingsKey(widths: allImageWidths, format: format, keepGPS: keepGPS)
     }
 
     /// Options from a configuration file (`cascade.yml`); `title` is used when the file has none.
@@ -278,18 +278,6 @@ public enum SiteError: Error, CustomStringConvertible, Equatable, Sendable {
         case .busy(let output, let holder): "another build of \(output) is running (\(holder)); try again when it is done"
         case .store(let path, let reason): "the store \(path) cannot be used: \(reason)"
         case .cancelled: "the build was cancelled; the files written are whole, and the next build completes the site"
-        }
-    }
-}
-
-extension EncodeFormat {
-    /// The format and its quality, for ``SiteOptions/imageSettingsKey(for:)``.
-    var settingsKey: String {
-        switch self {
-        case .jpeg(let quality): "jpeg\(quality)"
-        case .webp(let quality): "webp\(quality)"
-        case .png: "png"
-        case .avif(let quality): "avif\(quality)"
         }
     }
 }

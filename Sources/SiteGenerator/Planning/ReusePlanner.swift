@@ -1,3 +1,5 @@
+import Imaging
+
 /// What a build does with one photo's images.
 enum ImageDecision: Equatable, Sendable {
     /// The images at the photo's own paths were made from this content with these settings:
@@ -47,9 +49,10 @@ struct ReusePlanner: Sendable {
     /// What an earlier build made, by source path.
     var previous: PhotoRecords
     /// Per format of this build (main first), the settings its images depend on.
-    var settings: [String]
-    /// What the images of wide-gamut photos depend on besides (``PhotoWork/colourKey``).
-    var colour: String
+    var settings: [ImageSettingsKey]
+    /// The `colour` setting, which the images of wide-gamut photos depend on besides
+    /// (``ImageSettingsKey/wide(_:)``); nil to match any photo's images alone.
+    var colour: OutputColour?
     /// Whether a site-relative file exists.
     var exists: @Sendable (String) -> Bool
     /// Source paths of the earlier records, by content hash (the least path wins, so the choice
@@ -57,7 +60,7 @@ struct ReusePlanner: Sendable {
     /// photos all stay where they were never does).
     private let pathsByHash: Lazy<[String: String]>
 
-    init(previous: PhotoRecords, settings: [String], colour: String = "", exists: @escaping @Sendable (String) -> Bool) {
+    init(previous: PhotoRecords, settings: [ImageSettingsKey], colour: OutputColour? = nil, exists: @escaping @Sendable (String) -> Bool) {
         self.previous = previous
         self.settings = settings
         self.colour = colour

@@ -18,22 +18,14 @@ struct AlbumCard: Sendable {
 
 /// The cover image of an ``AlbumCard``: its cover photo's tile images.
 struct CardCover: Sendable {
-    let src: String
-    let srcset: String
-    let sizes: String
-    let sources: [PictureSource]
-    let width: Int
-    let height: Int
-    let alt: String
-    /// The placeholder colour shown until the image loads.
-    let color: String
+    /// At the size of the tile image the `<img>` shows.
+    let image: PictureImage
     /// `eager` for the first covers, above the fold; `lazy` for the others.
     let loading: String
 
     var mustache: [String: Any] {
-        [
-            "src": src, "srcset": srcset, "sizes": sizes, "sources": sources.map(\.mustache),
-            "width": width, "height": height, "alt": alt, "color": color, "loading": loading,
-        ]
+        var values: [String: Any] = ["loading": loading]
+        image.add(to: &values)
+        return values
     }
 }

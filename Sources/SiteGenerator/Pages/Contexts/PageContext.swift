@@ -33,6 +33,37 @@ struct PageLink: Sendable {
     }
 }
 
+/// An image as a `<picture>` shows it: the `<img>`'s file and its files at every width, each
+/// further format's (`sources`), its size, alt text and placeholder colour. A tile, an album
+/// card's cover and a photo's page describe their image alike, so that the templates find the
+/// same variables (`src`, `srcset`, `sizes`, `sources`, `width`, `height`, `alt`, `color`) in
+/// each, beside the context's own.
+struct PictureImage: Sendable {
+    /// The `<img>`'s file, relative to the page.
+    let src: String
+    let srcset: String
+    let sizes: String
+    let sources: [PictureSource]
+    /// The size the page reserves for it (`width` and `height` attributes).
+    let width: Int
+    let height: Int
+    let alt: String
+    /// The placeholder colour shown until the image loads.
+    let color: String
+
+    /// Adds the variables to those of the context that shows the image (its `mustache`).
+    func add(to values: inout [String: Any]) {
+        values["src"] = src
+        values["srcset"] = srcset
+        values["sizes"] = sizes
+        values["sources"] = sources.map(\.mustache)
+        values["width"] = width
+        values["height"] = height
+        values["alt"] = alt
+        values["color"] = color
+    }
+}
+
 /// One `<source>` of a `<picture>`: an image format besides the `<img>`'s (WebP, AVIF) and
 /// its images.
 struct PictureSource: Sendable {

@@ -26,7 +26,6 @@ struct PhotoPageContext: PageContext {
 struct PhotoDetails: Sendable {
     /// ``PageRenderer/linkTitle(_:)``: never a camera's file name.
     let title: String
-    let alt: String
     /// Its caption as text (a `.txt` file's, the metadata's description), and as HTML when
     /// it is Markdown.
     let caption: String?
@@ -46,14 +45,8 @@ struct PhotoDetails: Sendable {
     let people: [TagLink]
     let places: [TagLink]
     let fileName: String
-    /// The large image.
-    let src: String
-    let srcset: String
-    let sizes: String
-    let sources: [PictureSource]
-    let width: Int
-    let height: Int
-    let color: String
+    /// The large image, at the photo's display size.
+    let image: PictureImage
     /// Its place in its album ("2") and the album's count ("5"), as the language writes numbers.
     let position: String
     let count: String
@@ -81,9 +74,8 @@ struct PhotoDetails: Sendable {
     var hasPlaces: Bool { !places.isEmpty }
 
     var mustache: [String: Any] {
-        [
+        var values: [String: Any] = [
             "title": title,
-            "alt": alt,
             "caption": caption ?? "",
             "captionHTML": captionHTML ?? "",
             "hasCaptionHTML": hasCaptionHTML,
@@ -107,13 +99,6 @@ struct PhotoDetails: Sendable {
             "places": places.map(\.mustache),
             "hasPlaces": hasPlaces,
             "fileName": fileName,
-            "src": src,
-            "srcset": srcset,
-            "sizes": sizes,
-            "sources": sources.map(\.mustache),
-            "width": width,
-            "height": height,
-            "color": color,
             "position": position,
             "count": count,
             "isVideo": isVideo,
@@ -123,6 +108,8 @@ struct PhotoDetails: Sendable {
             "isLive": isLive,
             "liveURL": liveURL,
         ]
+        image.add(to: &values)
+        return values
     }
 }
 

@@ -7,18 +7,12 @@ struct Tile: Sendable {
     let url: String
     /// Its position and placeholder colour on the wall (CSS).
     let style: String
-    let src: String
-    let srcset: String
-    let sizes: String
-    let sources: [PictureSource]
-    let width: Int
-    let height: Int
-    let alt: String
+    /// Its image, at the photo's display size.
+    let image: PictureImage
     /// The caption, empty without one.
     let caption: String
     /// `eager` in the wall's first row, `lazy` below it.
     let loading: String
-    let color: String
     let isVideo: Bool
     /// A video's length ("1:05"), empty for a photo.
     let duration: String
@@ -35,21 +29,14 @@ struct Tile: Sendable {
             "index": index,
             "url": url,
             "style": style,
-            "src": src,
-            "srcset": srcset,
-            "sizes": sizes,
-            "sources": sources.map(\.mustache),
-            "width": width,
-            "height": height,
-            "alt": alt,
             "caption": caption,
             "loading": loading,
-            "color": color,
             "isVideo": isVideo,
             "duration": duration,
             "isLive": isLive,
             "label": label,
         ]
+        image.add(to: &values)
         if let section { values["section"] = section.mustache }
         return values
     }

@@ -47,7 +47,7 @@ struct ImagePlanStage {
         let plan = scan.plan
         let previous = earlier.stored.photos
         let scanned = earlier.scanned
-        let planner = ReusePlanner(previous: previous, settings: work.settings, colour: work.colourKey, exists: earlier.listing.isRegularFile)
+        let planner = ReusePlanner(previous: previous, settings: work.settings, colour: work.colour, exists: earlier.listing.isRegularFile)
         let work = self.work
         // Hashes and decisions on every core (they read files and the listing, nothing else);
         // moves are staged afterwards, one photo after another.
@@ -186,9 +186,10 @@ struct ImagePlanStage {
     /// whatever its settings (they stay the record's), and anything else is "made" (which
     /// fails: the item is skipped, or a Live Photo published still).
     private func videoDecision(
-        path: String, sourceHash: String, settings: String, wanted: String, previous: PhotoRecords,
+        path: String, sourceHash: String, settings key: ClipSettingsKey, wanted: String, previous: PhotoRecords,
         sources: [String: BuildManifest.VideoRecord]
     ) -> (VideoDecision, settings: String) {
+        let settings = key.stored
         if let record = previous[path], let video = record.video, (video.sourceHash ?? record.contentHash) == sourceHash,
            video.settings == settings || work.video == nil, video.path == wanted, work.writer.exists(wanted) {
             return (.keep, video.settings)
