@@ -231,4 +231,93 @@ struct CatalogTablesTests {
         #expect(imported == expected)
         #expect(try catalog.snapshot() == expected)
     }
+
+    /// A small site: the root with a page, two folders of images, one inside the other.
+    static func makeSite(_ root: String) throws {
+        for folder in ["a/thumbs", "b"] { try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true) }
+        for (file, text) in [("index.html", "home"), ("a/1.html", "one"), ("a/thumbs/1.jpg", "jpeg"), ("a/thumbs/2.jpg", "jpeg 2"), ("b/x.txt", "")] {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/" + file))
+        }
+    }
+
+    /// The records as the catalog keeps them (sub-folders are not kept).
+    static func kept(_ folders: [String: OutputStamp.Folder]) -> [String: OutputStamp.Folder] {
+        folders.mapValues { OutputStamp.Folder(sums: $0.sums, files: $0.files, subfolders: []) }
+    }
+
+    @Test("the output folder's records come back as they went in, a row per folder that sqlite3 reads")
+    func outputStateRoundTrip() throws {
+        let folder = try Folder()
+        let site = folder.path + "/site"
+        try Self.makeSite(site)
+        let catalog = try Catalog(path: folder.catalog) { Issue.record("\($0)") }
+        #expect(catalog.outputState() == nil)
+        let first = try #require(OutputStamp(root: site, keepFiles: true))
+        try catalog.recordOutputState(first)
+        #expect(catalog.outputState() == Self.kept(first.folders))
+        let queue = try DatabaseQueue(path: folder.catalog)
+        let row = try #require(try queue.read { db in try Row.fetchOne(db, sql: "SELECT * FROM output_folder WHERE path = 'a/thumbs'") })
+        let thumbs = try #require(first.folders["a/thumbs"])
+        #expect(row["entries"] == 2 && row["first_sum"] == Int64(bitPattern: thumbs.sums[0]))
+        #expect(row["files"] == thumbs.files.map { String(format: "%016llx", $0) }.joined(separator: " "))
+        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM output_folder") } == first.folders.count)
+
+        // A folder removed and a file changed: the rows follow, the others are left as they were.
+        try FileManager.default.removeItem(atPath: site + "/b")
+        try Data("a longer page".utf8).write(to: URL(fileURLWithPath: site + "/a/1.html"))
+        let second = try #require(OutputStamp(root: site, keepFiles: true))
+        try catalog.recordOutputState(second)
+        #expect(second.hex != first.hex && second.folders["b"] == nil)
+        #expect(catalog.outputState() == Self.kept(second.folders))
+        // The same stamp again writes nothing.
+        try catalog.recordOutputState(second)
+        #expect(catalog.outputState() == Self.kept(second.folders))
+
+        // A row that cannot be read is left out: its folder's files are taken for changed.
+        try queue.write { db in try db.execute(sql: "UPDATE output_folder SET files = 'not hashes' WHERE path = 'a/thumbs'") }
+        var damaged = Self.kept(second.folders)
+        damaged["a/thumbs"] = nil
+        #expect(catalog.outputState() == damaged)
+        let compared = try #require(OutputStamp(root: site, reference: catalog.outputState()))
+        #expect(Set(compared.changedFiles) == ["a/thumbs/1.jpg", "a/thumbs/2.jpg"])
+    }
+
+    /// Records in the form catalogs before version 8 kept them (``OldOutputState``).
+    static func oldBytes(_ folders: [String: OutputStamp.Folder]) -> [UInt8] {
+        var bytes = OldOutputState.header
+        func put(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+        for (path, folder) in folders.sorted(by: { $0.key < $1.key }) {
+            put(UInt64(path.utf8.count))
+            bytes += Array(path.utf8)
+            for sum in folder.sums { put(sum) }
+            put(UInt64(folder.files.count))
+            for hash in folder.files { put(hash) }
+        }
+        return bytes
+    }
+
+    @Test("a catalog whose output records are one block of bytes gets them as rows; a block that cannot be read is dropped",
+          arguments: [true, false])
+    func outputStateMigration(readable: Bool) throws {
+        let folder = try Folder()
+        let site = folder.path + "/site"
+        try Self.makeSite(site)
+        let stamp = try #require(OutputStamp(root: site, keepFiles: true))
+        try Self.makeVersion5(path: folder.catalog, records: [:], json: ("a.jpg", RecordCoderTests.record(sources: true, info: true)))
+        let bytes = readable ? Self.oldBytes(stamp.folders) : Array("cascade output state 2\n".utf8) + [1, 2, 3]
+        try DatabaseQueue(path: folder.catalog).write { db in
+            try db.execute(sql: "INSERT INTO output_state (id, stamp, folders) VALUES (1, ?, ?)", arguments: [stamp.hex, Data(bytes)])
+        }
+        var warnings: [String] = []
+        let catalog = try Catalog(path: folder.catalog) { warnings.append($0) }
+        #expect(warnings == [])
+        #expect(catalog.outputState() == (readable ? Self.kept(stamp.folders) : nil))
+        let columns = try DatabaseQueue(path: folder.catalog).read { db in
+            try Set(Row.fetchAll(db, sql: "PRAGMA table_info(output_state)").map { $0["name"] as String })
+        }
+        #expect(columns == ["id", "stamp"])
+        // Without the records, the next build's stamp writes them all.
+        try catalog.recordOutputState(stamp)
+        #expect(catalog.outputState() == Self.kept(stamp.folders))
+    }
 }

@@ -302,6 +302,23 @@ final class Catalog: Sendable {
             try db.execute(sql: CatalogSearchPhoto.createSQL)
             try db.execute(sql: CatalogSearchFilter.createSQL)
         }
+        // The output folder's records as rows of plain columns (``CatalogOutputFolder``) rather
+        // than one block of bytes: the old block is read once; one that cannot be read is
+        // dropped (the next build then finds no file changed by others, as before it was kept).
+        migrator.registerMigration("v8 output folders") { db in
+            let old = try Row.fetchOne(db, sql: "SELECT stamp, folders FROM output_state WHERE id = 1")
+            try db.execute(sql: "DROP TABLE output_state")
+            try db.execute(sql: "CREATE TABLE output_state (id INTEGER PRIMARY KEY CHECK (id = 1), stamp TEXT NOT NULL)")
+            try db.execute(sql: CatalogOutputFolder.createSQL)
+            guard let old, let stamp = old[0] as String?, let bytes = old[1] as Data?,
+                  let folders = OldOutputState.decode([UInt8](bytes))
+            else { return }
+            let insert = try db.cachedStatement(sql: CatalogOutputFolder.insertSQL)
+            for folder in folders {
+                try insert.execute(arguments: CatalogOutputFolder(path: folder.path, sums: folder.sums, files: folder.files).arguments)
+            }
+            try db.execute(sql: "INSERT INTO output_state (id, stamp) VALUES (1, ?)", arguments: [stamp])
+        }
         // Reads the database once: a file that is not SQLite fails here, not in the middle of a build.
         if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
             throw CatalogVersionError()
@@ -517,10 +534,20 @@ final class Catalog: Sendable {
     }
 
     /// The output folder's files as the end of the last build that finished found them (each
-    /// folder's sums and files' hashes, ``OutputStamp``); nil when no build recorded them.
+    /// folder's sums and files' hashes, ``OutputStamp``); nil when no build recorded them. A
+    /// folder whose row cannot be read is left out: its files are then taken for changed.
     func outputState() -> [String: OutputStamp.Folder]? {
-        let data = try? database.read { db in try Data.fetchOne(db, sql: "SELECT folders FROM output_state WHERE id = 1") }
-        return data.flatMap { OutputStamp.decode([UInt8]($0)) }
+        let folders = try? database.read { db -> [String: OutputStamp.Folder]? in
+            guard try String.fetchOne(db, sql: "SELECT stamp FROM output_state WHERE id = 1") != nil else { return nil }
+            var folders: [String: OutputStamp.Folder] = [:]
+            let rows = try Row.fetchCursor(db, sql: CatalogOutputFolder.selectSQL)
+            while let row = try rows.next() {
+                guard let folder = try? CatalogOutputFolder(row: row) else { continue }
+                folders[folder.path] = OutputStamp.Folder(sums: folder.sums, files: folder.files, subfolders: [])
+            }
+            return folders
+        }
+        return folders ?? nil
     }
 
     /// What the search index holds of the photos of the album whose input key is `album`
@@ -588,15 +615,30 @@ final class Catalog: Sendable {
     }
 
     /// Records the output folder's files as the end of a build found them (`stamp`'s folders,
-    /// kept with their files); nothing is written when the recorded stamp is the same.
+    /// kept with their files), in one transaction: only the rows of the folders whose sums
+    /// differ from the recorded ones are written (a one-photo change writes a handful), and
+    /// nothing at all when the recorded stamp is the same.
     func recordOutputState(_ stamp: OutputStamp) throws(SiteError) {
         // (Damage met here sets the catalog aside too: ``withRecovery(_:)``.)
         try withRecovery { database in
-            let recorded = try database.read { db in try String.fetchOne(db, sql: "SELECT stamp FROM output_state WHERE id = 1") }
-            guard recorded != stamp.hex else { return }
-            let data = Data(OutputStamp.encode(stamp.folders))
             try database.write { db in
-                try db.execute(sql: "INSERT OR REPLACE INTO output_state (id, stamp, folders) VALUES (1, ?, ?)", arguments: [stamp.hex, data])
+                let recorded = try String.fetchOne(db, sql: "SELECT stamp FROM output_state WHERE id = 1")
+                guard recorded != stamp.hex else { return }
+                // The recorded sums (a row that cannot be read is written again).
+                var known: [String: [UInt64]] = [:]
+                let rows = try Row.fetchCursor(db, sql: "SELECT path, first_sum, second_sum, entries FROM output_folder")
+                while let row = try rows.next() {
+                    guard let path = row[0] as String?, let first = row[1] as Int64?, let second = row[2] as Int64?,
+                          let entries = row[3] as Int64? else { continue }
+                    known[path] = [UInt64(bitPattern: first), UInt64(bitPattern: second), UInt64(bitPattern: entries)]
+                }
+                let upsert = try db.cachedStatement(sql: CatalogOutputFolder.upsertSQL)
+                for (path, folder) in stamp.folders where known[path] != folder.sums {
+                    try upsert.execute(arguments: CatalogOutputFolder(path: path, sums: folder.sums, files: folder.files).arguments)
+                }
+                let delete = try db.cachedStatement(sql: "DELETE FROM output_folder WHERE path = ?")
+                for path in known.keys where stamp.folders[path] == nil { try delete.execute(arguments: [path]) }
+                try db.execute(sql: "INSERT OR REPLACE INTO output_state (id, stamp) VALUES (1, ?)", arguments: [stamp.hex])
             }
         }
     }

@@ -1,0 +1,103 @@
+import GRDB
+
+// The output folder as the end of the last build found it (``OutputStamp``): its stamp in the
+// one row of `output_state`, each folder's record in a row of `output_folder`. The next build
+// compares a walk of the site with these rows to find the files changed since (an edited page,
+// a truncated image), which it makes again. A large site has thousands of folders and half a
+// million files: the rows are read through a cursor with a hand-written `init(row:)`, and a
+// build writes, in one transaction through prepared statements, only the folders whose sums
+// changed (``Catalog/recordOutputState(_:)``).
+
+/// A row of the `output_folder` table: one folder of the site by its path relative to the site
+/// ("" for the site's own folder), the two hash sums over its entries and their number, and the
+/// hashes of its regular files.
+struct CatalogOutputFolder: FetchableRecord, TableRecord, Sendable, Equatable {
+    static let databaseTableName = "output_folder"
+    /// The columns, in the order `init(row:)` reads them.
+    static let columns = ["path", "first_sum", "second_sum", "entries", "files"]
+    static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
+    static let selectSQL = "SELECT " + columns.joined(separator: ", ") + " FROM output_folder"
+    static let insertSQL = "INSERT INTO output_folder (" + columns.joined(separator: ", ") + ") VALUES (?, ?, ?, ?, ?)"
+    static let upsertSQL = "INSERT OR REPLACE" + insertSQL.dropFirst("INSERT".count)
+
+    static let createSQL = """
+        CREATE TABLE output_folder (
+            path TEXT PRIMARY KEY NOT NULL,
+            first_sum INTEGER NOT NULL,
+            second_sum INTEGER NOT NULL,
+            entries INTEGER NOT NULL CHECK (entries >= 0),
+            files TEXT NOT NULL
+        ) WITHOUT ROWID
+        """
+
+    var path: String
+    /// The sums, as the walk adds them (wrapping), and the number of entries.
+    var sums: [UInt64]
+    /// Its regular files' hashes, ascending.
+    var files: [UInt64]
+
+    init(path: String, sums: [UInt64], files: [UInt64]) {
+        (self.path, self.sums, self.files) = (path, sums, files)
+    }
+
+    /// The row's values in the order of ``columns``. (SQLite's integers are signed: a sum is
+    /// kept as its bit pattern; the files as their hashes in hexadecimal, 16 digits each,
+    /// separated by a space, which `sqlite3` shows as they are.)
+    var arguments: StatementArguments {
+        [path, Int64(bitPattern: sums[0]), Int64(bitPattern: sums[1]), Int64(bitPattern: sums[2]), Self.text(files)]
+    }
+
+    init(row: Row) throws {
+        path = try row.decode(String.self, atIndex: 0)
+        sums = [
+            UInt64(bitPattern: try row.decode(Int64.self, atIndex: 1)),
+            UInt64(bitPattern: try row.decode(Int64.self, atIndex: 2)),
+            UInt64(bitPattern: try row.decode(Int64.self, atIndex: 3)),
+        ]
+        guard let files = Self.hashes(try row.decode(String.self, atIndex: 4)) else {
+            throw DatabaseError(resultCode: .SQLITE_MISMATCH, message: "output_folder \(path): files are not hashes")
+        }
+        self.files = files
+    }
+
+    /// `hashes` as the `files` column holds them.
+    static func text(_ hashes: [UInt64]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(hashes.count * 17)
+        for hash in hashes {
+            if !bytes.isEmpty { bytes.append(UInt8(ascii: " ")) }
+            for shift in stride(from: 60, through: 0, by: -4) { bytes.append(digits[Int((hash >> UInt64(shift)) & 0xf)]) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The hashes of a `files` column; nil when it is not 16 hexadecimal digits a hash,
+    /// separated by single spaces.
+    static func hashes(_ text: String) -> [UInt64]? {
+        var text = text
+        return text.withUTF8 { bytes -> [UInt64]? in
+            guard !bytes.isEmpty else { return [] }
+            guard bytes.count % 17 == 16 else { return nil }
+            var hashes: [UInt64] = []
+            hashes.reserveCapacity((bytes.count + 1) / 17)
+            var start = 0
+            while start < bytes.count {
+                if start > 0, bytes[start - 1] != UInt8(ascii: " ") { return nil }
+                var value: UInt64 = 0
+                for byte in bytes[start..<start + 16] {
+                    let digit: UInt8
+                    switch byte {
+                    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                    case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                    default: return nil
+                    }
+                    value = value << 4 | UInt64(digit)
+                }
+                hashes.append(value)
+                start += 17
+            }
+            return hashes
+        }
+    }
+}
