@@ -1,5 +1,6 @@
 import Testing
 
+@testable import Catalog
 @testable import SiteGenerator
 
 /// The reuse decision, a pure function of the catalog's records, the content hash, the wanted

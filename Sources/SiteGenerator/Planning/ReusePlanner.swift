@@ -1,3 +1,4 @@
+import Catalog
 /// What a build does with one photo's images.
 enum ImageDecision: Equatable, Sendable {
     /// The images at the photo's own paths were made from this content with these settings:

@@ -1,3 +1,4 @@
+import Catalog
 import Support
 import Foundation
 import Gallery
@@ -29,16 +30,8 @@ import Gallery
 /// made it, to the same size and in place, may keep its time: such a change is not seen (as
 /// Git's "racily clean" entries). Changes of another size, or made later, are.
 struct OutputStamp: Sendable {
-    /// What a walk found in one folder.
-    struct Folder: Sendable, Equatable {
-        /// The sums over its own entries: the two hash totals and their number.
-        var sums: [UInt64]
-        /// The first hash of each of its regular files (path, size and modification time), ascending; empty
-        /// unless the walk was asked to keep them.
-        var files: [UInt64]
-        /// The names of its sub-folders.
-        var subfolders: [String]
-    }
+    /// What a walk found in one folder (the catalog's ``OutputFolder``).
+    typealias Folder = OutputFolder
 
     /// The fingerprint.
     let hex: String

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import SiteGenerator
+@testable import Catalog
 
 /// The catalog's tables: photos in plain columns and their images in `photo_file`, what the
 /// migration to them keeps of an older catalog, and what a damaged row costs.
@@ -232,58 +232,61 @@ struct CatalogTablesTests {
         #expect(try catalog.snapshot() == expected)
     }
 
-    /// A small site: the root with a page, two folders of images, one inside the other.
-    static func makeSite(_ root: String) throws {
-        for folder in ["a/thumbs", "b"] { try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true) }
-        for (file, text) in [("index.html", "home"), ("a/1.html", "one"), ("a/thumbs/1.jpg", "jpeg"), ("a/thumbs/2.jpg", "jpeg 2"), ("b/x.txt", "")] {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/" + file))
-        }
+    /// A small site's folders as a walk finds them: the root with a page, two folders of images,
+    /// one inside the other, an empty one; sums and hashes at the edges of their range.
+    static func siteFolders() -> [String: OutputFolder] {
+        [
+            "": OutputFolder(sums: [1, 2, 3], files: [0x0123_4567_89ab_cdef], subfolders: ["a", "b"]),
+            "a": OutputFolder(sums: [UInt64.max, UInt64(Int64.max) + 1, 2], files: [7], subfolders: ["thumbs"]),
+            "a/thumbs": OutputFolder(sums: [5, 6, 2], files: [0, UInt64.max], subfolders: []),
+            "b": OutputFolder(sums: [0, 0, 0], files: [], subfolders: []),
+        ]
     }
 
     /// The records as the catalog keeps them (sub-folders are not kept).
-    static func kept(_ folders: [String: OutputStamp.Folder]) -> [String: OutputStamp.Folder] {
-        folders.mapValues { OutputStamp.Folder(sums: $0.sums, files: $0.files, subfolders: []) }
+    static func kept(_ folders: [String: OutputFolder]) -> [String: OutputFolder] {
+        folders.mapValues { OutputFolder(sums: $0.sums, files: $0.files, subfolders: []) }
     }
 
     @Test("the output folder's records come back as they went in, a row per folder that sqlite3 reads")
     func outputStateRoundTrip() throws {
         let folder = try Folder()
-        let site = folder.path + "/site"
-        try Self.makeSite(site)
         let catalog = try Catalog(path: folder.catalog) { Issue.record("\($0)") }
         #expect(catalog.outputState() == nil)
-        let first = try #require(OutputStamp(root: site, keepFiles: true))
-        try catalog.recordOutputState(first)
-        #expect(catalog.outputState() == Self.kept(first.folders))
+        let first = Self.siteFolders()
+        try catalog.recordOutputState(hex: "first", folders: first)
+        #expect(catalog.outputState() == Self.kept(first))
         let queue = try DatabaseQueue(path: folder.catalog)
         let row = try #require(try queue.read { db in try Row.fetchOne(db, sql: "SELECT * FROM output_folder WHERE path = 'a/thumbs'") })
-        let thumbs = try #require(first.folders["a/thumbs"])
-        #expect(row["entries"] == 2 && row["first_sum"] == Int64(bitPattern: thumbs.sums[0]))
-        #expect(row["files"] == thumbs.files.map { String(format: "%016llx", $0) }.joined(separator: " "))
-        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM output_folder") } == first.folders.count)
+        #expect(row == ["path": "a/thumbs", "first_sum": 5, "second_sum": 6, "entries": 2, "files": "0000000000000000 ffffffffffffffff"])
+        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM output_folder") } == first.count)
 
-        // A folder removed and a file changed: the rows follow, the others are left as they were.
-        try FileManager.default.removeItem(atPath: site + "/b")
-        try Data("a longer page".utf8).write(to: URL(fileURLWithPath: site + "/a/1.html"))
-        let second = try #require(OutputStamp(root: site, keepFiles: true))
-        try catalog.recordOutputState(second)
-        #expect(second.hex != first.hex && second.folders["b"] == nil)
-        #expect(catalog.outputState() == Self.kept(second.folders))
+        // A folder removed and one changed: the rows follow, the others are left as they were.
+        var second = first
+        second["b"] = nil
+        second["a"]?.sums[0] = 9
+        second["a"]?.files.append(8)
+        try queue.write { db in try db.execute(sql: "UPDATE output_folder SET files = '' WHERE path = 'a/thumbs'") }
+        try catalog.recordOutputState(hex: "second", folders: second)
+        // (The row of `a/thumbs`, whose sums are the same, was not written again.)
+        var expected = Self.kept(second)
+        expected["a/thumbs"]?.files = []
+        #expect(catalog.outputState() == expected)
         // The same stamp again writes nothing.
-        try catalog.recordOutputState(second)
-        #expect(catalog.outputState() == Self.kept(second.folders))
+        try catalog.recordOutputState(hex: "second", folders: first)
+        #expect(catalog.outputState() == expected)
 
-        // A row that cannot be read is left out: its folder's files are taken for changed.
-        try queue.write { db in try db.execute(sql: "UPDATE output_folder SET files = 'not hashes' WHERE path = 'a/thumbs'") }
-        var damaged = Self.kept(second.folders)
-        damaged["a/thumbs"] = nil
-        #expect(catalog.outputState() == damaged)
-        let compared = try #require(OutputStamp(root: site, reference: catalog.outputState()))
-        #expect(Set(compared.changedFiles) == ["a/thumbs/1.jpg", "a/thumbs/2.jpg"])
+        // A row that cannot be read is left out (its folder's files are then taken for changed).
+        try queue.write { db in try db.execute(sql: "UPDATE output_folder SET files = 'not hashes' WHERE path = 'a'") }
+        expected["a"] = nil
+        #expect(catalog.outputState() == expected)
+        for text in ["0123", "0123456789abcdeg", "0123456789abcdef  0123456789abcdef", "0123456789ABCDEF"] {
+            #expect(CatalogOutputFolder.hashes(text) == nil, "\(text)")
+        }
     }
 
     /// Records in the form catalogs before version 8 kept them (``OldOutputState``).
-    static func oldBytes(_ folders: [String: OutputStamp.Folder]) -> [UInt8] {
+    static func oldBytes(_ folders: [String: OutputFolder]) -> [UInt8] {
         var bytes = OldOutputState.header
         func put(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
         for (path, folder) in folders.sorted(by: { $0.key < $1.key }) {
@@ -300,24 +303,22 @@ struct CatalogTablesTests {
           arguments: [true, false])
     func outputStateMigration(readable: Bool) throws {
         let folder = try Folder()
-        let site = folder.path + "/site"
-        try Self.makeSite(site)
-        let stamp = try #require(OutputStamp(root: site, keepFiles: true))
+        let folders = Self.siteFolders()
         try Self.makeVersion5(path: folder.catalog, records: [:], json: ("a.jpg", RecordCoderTests.record(sources: true, info: true)))
-        let bytes = readable ? Self.oldBytes(stamp.folders) : Array("cascade output state 2\n".utf8) + [1, 2, 3]
+        let bytes = readable ? Self.oldBytes(folders) : Array("cascade output state 2\n".utf8) + [1, 2, 3]
         try DatabaseQueue(path: folder.catalog).write { db in
-            try db.execute(sql: "INSERT INTO output_state (id, stamp, folders) VALUES (1, ?, ?)", arguments: [stamp.hex, Data(bytes)])
+            try db.execute(sql: "INSERT INTO output_state (id, stamp, folders) VALUES (1, 'old', ?)", arguments: [Data(bytes)])
         }
         var warnings: [String] = []
         let catalog = try Catalog(path: folder.catalog) { warnings.append($0) }
         #expect(warnings == [])
-        #expect(catalog.outputState() == (readable ? Self.kept(stamp.folders) : nil))
+        #expect(catalog.outputState() == (readable ? Self.kept(folders) : nil))
         let columns = try DatabaseQueue(path: folder.catalog).read { db in
             try Set(Row.fetchAll(db, sql: "PRAGMA table_info(output_state)").map { $0["name"] as String })
         }
         #expect(columns == ["id", "stamp"])
         // Without the records, the next build's stamp writes them all.
-        try catalog.recordOutputState(stamp)
-        #expect(catalog.outputState() == Self.kept(stamp.folders))
+        try catalog.recordOutputState(hex: "new", folders: folders)
+        #expect(catalog.outputState() == Self.kept(folders))
     }
 }

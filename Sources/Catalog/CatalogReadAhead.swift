@@ -19,14 +19,14 @@ import Support
 public final class CatalogReadAhead: Sendable {
     /// A read of the catalog, and what tells whether it still holds.
     private struct Read: Sendable {
-        var path: String
-        var manifest: BuildManifest
-        var files: Set<String>
+        package var path: String
+        package var manifest: BuildManifest
+        package var files: Set<String>
         /// The connection `version` was asked on (before the read), kept to ask it again.
-        var connection: DatabaseQueue
-        var version: Int
+        package var connection: DatabaseQueue
+        package var version: Int
         /// The catalog file's device and inode when the read began.
-        var identity: [UInt64]
+        package var identity: [UInt64]
     }
 
     /// The read under way or done, with its catalog's path.
@@ -34,7 +34,7 @@ public final class CatalogReadAhead: Sendable {
     private let taken = Atomic<Int>(0)
 
     /// How many builds used a read (for tests).
-    var readsUsed: Int { taken.load(ordering: .relaxed) }
+    package var readsUsed: Int { taken.load(ordering: .relaxed) }
 
     /// A read-ahead with nothing read yet.
     public init() {}
@@ -44,7 +44,7 @@ public final class CatalogReadAhead: Sendable {
     /// `releasing` (which lets go of what the build held) is called there first, and the memory
     /// that frees handed back to the system, so that the read does not come on top of it: a
     /// server that waits for changes should not hold a large library's build twice over.
-    func begin(path: String, keepingCurrent: Bool = false, releasing: (@Sendable () -> Void)? = nil) {
+    package func begin(path: String, keepingCurrent: Bool = false, releasing: (@Sendable () -> Void)? = nil) {
         reading.withLock { reading in
             if keepingCurrent, reading?.path == path { return }
             // (On a thread of its own: not one of Swift concurrency's few, which the server's
@@ -69,7 +69,7 @@ public final class CatalogReadAhead: Sendable {
 
     /// The read of the catalog at `path`, when one was begun and nothing has written to the
     /// catalog since; waits for a read under way. The read is let go of either way.
-    func take(path: String) -> (manifest: BuildManifest, files: Set<String>)? {
+    package func take(path: String) -> (manifest: BuildManifest, files: Set<String>)? {
         guard let (readPath, work) = reading.withLock({ reading in
             defer { reading = nil }
             return reading

@@ -1,6 +1,6 @@
 import GRDB
 
-// The output folder as the end of the last build found it (``OutputStamp``): its stamp in the
+// The output folder as the end of the last build found it (`OutputStamp` in `SiteGenerator`): its stamp in the
 // one row of `output_state`, each folder's record in a row of `output_folder`. The next build
 // compares a walk of the site with these rows to find the files changed since (an edited page,
 // a truncated image), which it makes again. A large site has thousands of folders and half a
@@ -11,16 +11,16 @@ import GRDB
 /// A row of the `output_folder` table: one folder of the site by its path relative to the site
 /// ("" for the site's own folder), the two hash sums over its entries and their number, and the
 /// hashes of its regular files.
-struct CatalogOutputFolder: FetchableRecord, TableRecord, Sendable, Equatable {
-    static let databaseTableName = "output_folder"
+package struct CatalogOutputFolder: FetchableRecord, TableRecord, Sendable, Equatable {
+    package static let databaseTableName = "output_folder"
     /// The columns, in the order `init(row:)` reads them.
-    static let columns = ["path", "first_sum", "second_sum", "entries", "files"]
-    static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
-    static let selectSQL = "SELECT " + columns.joined(separator: ", ") + " FROM output_folder"
-    static let insertSQL = "INSERT INTO output_folder (" + columns.joined(separator: ", ") + ") VALUES (?, ?, ?, ?, ?)"
-    static let upsertSQL = "INSERT OR REPLACE" + insertSQL.dropFirst("INSERT".count)
+    package static let columns = ["path", "first_sum", "second_sum", "entries", "files"]
+    package static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
+    package static let selectSQL = "SELECT " + columns.joined(separator: ", ") + " FROM output_folder"
+    package static let insertSQL = "INSERT INTO output_folder (" + columns.joined(separator: ", ") + ") VALUES (?, ?, ?, ?, ?)"
+    package static let upsertSQL = "INSERT OR REPLACE" + insertSQL.dropFirst("INSERT".count)
 
-    static let createSQL = """
+    package static let createSQL = """
         CREATE TABLE output_folder (
             path TEXT PRIMARY KEY NOT NULL,
             first_sum INTEGER NOT NULL,
@@ -30,24 +30,24 @@ struct CatalogOutputFolder: FetchableRecord, TableRecord, Sendable, Equatable {
         ) WITHOUT ROWID
         """
 
-    var path: String
+    package var path: String
     /// The sums, as the walk adds them (wrapping), and the number of entries.
-    var sums: [UInt64]
+    package var sums: [UInt64]
     /// Its regular files' hashes, ascending.
-    var files: [UInt64]
+    package var files: [UInt64]
 
-    init(path: String, sums: [UInt64], files: [UInt64]) {
+    package init(path: String, sums: [UInt64], files: [UInt64]) {
         (self.path, self.sums, self.files) = (path, sums, files)
     }
 
     /// The row's values in the order of ``columns``. (SQLite's integers are signed: a sum is
     /// kept as its bit pattern; the files as their hashes in hexadecimal, 16 digits each,
     /// separated by a space, which `sqlite3` shows as they are.)
-    var arguments: StatementArguments {
+    package var arguments: StatementArguments {
         [path, Int64(bitPattern: sums[0]), Int64(bitPattern: sums[1]), Int64(bitPattern: sums[2]), Self.text(files)]
     }
 
-    init(row: Row) throws {
+    package init(row: Row) throws {
         path = try row.decode(String.self, atIndex: 0)
         sums = [
             UInt64(bitPattern: try row.decode(Int64.self, atIndex: 1)),
@@ -61,7 +61,7 @@ struct CatalogOutputFolder: FetchableRecord, TableRecord, Sendable, Equatable {
     }
 
     /// `hashes` as the `files` column holds them.
-    static func text(_ hashes: [UInt64]) -> String {
+    package static func text(_ hashes: [UInt64]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(hashes.count * 17)
@@ -74,7 +74,7 @@ struct CatalogOutputFolder: FetchableRecord, TableRecord, Sendable, Equatable {
 
     /// The hashes of a `files` column; nil when it is not 16 hexadecimal digits a hash,
     /// separated by single spaces.
-    static func hashes(_ text: String) -> [UInt64]? {
+    package static func hashes(_ text: String) -> [UInt64]? {
         var text = text
         return text.withUTF8 { bytes -> [UInt64]? in
             guard !bytes.isEmpty else { return [] }
@@ -99,5 +99,23 @@ struct CatalogOutputFolder: FetchableRecord, TableRecord, Sendable, Equatable {
             }
             return hashes
         }
+    }
+}
+
+/// What a walk of the output folder found in one folder (`OutputStamp.Folder`), as the catalog
+/// keeps it (``CatalogOutputFolder``).
+package struct OutputFolder: Sendable, Equatable {
+    /// The sums over its own entries: the two hash totals and their number.
+    package var sums: [UInt64]
+    /// The first hash of each of its regular files (path, size and modification time), ascending; empty
+    /// unless the walk was asked to keep them.
+    package var files: [UInt64]
+    /// The names of its sub-folders.
+    package var subfolders: [String]
+
+    package init(sums: [UInt64], files: [UInt64], subfolders: [String]) {
+        self.sums = sums
+        self.files = files
+        self.subfolders = subfolders
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Imaging
 import Testing
 
-@testable import SiteGenerator
+@testable import Catalog
 
 /// How long reading a large catalog takes (what every rebuild does first), for BENCHMARKS.md:
 /// run with `CASCADE_CATALOG_TIMING=25000,100000 swift test --filter CatalogReadTiming`. It
