@@ -26,7 +26,7 @@ package final class Catalog: Sendable {
     package let path: String
 
     /// Cascade's mark in a catalog's header (`PRAGMA application_id`): "CSCD".
-    package static let applicationID: Int32 = 0x4353_4344
+    static let applicationID: Int32 = 0x4353_4344
 
     /// Opens (or creates) the catalog at `path`, which must not be inside the photo folder
     /// `source` or the output folder `output` (real paths).
@@ -122,7 +122,7 @@ package final class Catalog: Sendable {
     }
 
     /// What is at `path`, read without changing it.
-    package static func whatIsThere(_ path: String) -> Found {
+    static func whatIsThere(_ path: String) -> Found {
         guard let status = FileStatus(path: path) else { return .nothing }
         // (A link is followed: the file it names is what would be opened.)
         var kind = status.kind
@@ -161,7 +161,7 @@ package final class Catalog: Sendable {
     /// Moves the damaged catalog at `path` (with its journal, if any) to a new name beside it,
     /// `path.damaged`, else `path.damaged-2`, `-3`, …: never over a file, and nothing is deleted.
     /// Returns the new path.
-    package static func setAside(_ path: String) throws(CatalogError) -> String {
+    static func setAside(_ path: String) throws(CatalogError) -> String {
         let suffixes = ["", "-journal", "-wal", "-shm"]
         for number in 1... {
             let candidate = path + ".damaged" + (number == 1 ? "" : "-\(number)")
@@ -186,7 +186,7 @@ package final class Catalog: Sendable {
     }
 
     /// Whether `error` says the database is damaged (rather than busy, say).
-    package static func isDamage(_ error: any Error) -> Bool {
+    static func isDamage(_ error: any Error) -> Bool {
         guard let error = error as? DatabaseError else { return false }
         return error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
     }
@@ -311,7 +311,7 @@ package final class Catalog: Sendable {
 
     /// A catalog written by a newer Cascade.
     private struct CatalogVersionError: Error, CustomStringConvertible {
-        package var description: String { "it was written by a newer version of Cascade" }
+        var description: String { "it was written by a newer version of Cascade" }
     }
 
     /// Everything the catalog holds. A photo record that cannot be read is left out (its
@@ -347,7 +347,7 @@ package final class Catalog: Sendable {
 
     /// ``snapshotAndFileSet(fileSet:likelyPaths:)`` of the catalog at `path`, counting its
     /// photos (without `likelyPaths`) on the connection `counting`.
-    package static func snapshotAndFileSet(
+    static func snapshotAndFileSet(
         path: String, counting database: DatabaseQueue, fileSet wantsSet: Bool, likelyPaths: (sample: [String], count: Int)? = nil
     ) throws(CatalogError) -> (manifest: BuildManifest, files: Set<String>) {
         var manifest = BuildManifest()
@@ -433,7 +433,7 @@ package final class Catalog: Sendable {
 
     /// A read-only connection to the catalog at `path`, which waits for a writer as the catalog's
     /// own does, and reads pages where the file is mapped, not copied into its cache.
-    package static func readOnlyConnection(_ path: String) throws -> DatabaseQueue {
+    static func readOnlyConnection(_ path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
@@ -447,7 +447,7 @@ package final class Catalog: Sendable {
     /// The two tables are read side by side in the order of their keys (a photo's images follow
     /// one another in `photo_file`), so that each photo is joined to its images as it is read. A
     /// photo whose row cannot be read is left out (its photo is made anew).
-    package static func readPhotos(_ db: Database, from: String?, to: String?, into photos: borrowing Mutex<PhotoRecords>) throws {
+    static func readPhotos(_ db: Database, from: String?, to: String?, into photos: borrowing Mutex<PhotoRecords>) throws {
         let range: StatementArguments = [from, to]
         let photoRows = try Row.fetchCursor(
             db, sql: CatalogPhoto.selectSQL + " WHERE (?1 IS NULL OR path >= ?1) AND (?2 IS NULL OR path < ?2) ORDER BY path",
@@ -487,7 +487,7 @@ package final class Catalog: Sendable {
     }
 
     /// Writes the rows of `record`, the photo at `path`, in place of any the catalog holds.
-    package static func insert(_ record: BuildManifest.PhotoRecord, path: String, _ db: Database) throws {
+    static func insert(_ record: BuildManifest.PhotoRecord, path: String, _ db: Database) throws {
         // (Deleting the photo's row deletes its images' rows.)
         try db.cachedStatement(sql: "DELETE FROM photo WHERE path = ?").execute(arguments: [path])
         try CatalogPhoto(path: path, record: record).insert(db)
@@ -515,20 +515,40 @@ package final class Catalog: Sendable {
     }
 
     /// The output folder's files as the end of the last build that finished found them (each
-    /// folder's sums and files' hashes, ``OutputStamp``); nil when no build recorded them. A
-    /// folder whose row cannot be read is left out: its files are then taken for changed.
-    package func outputState() -> [String: OutputFolder]? {
-        let folders = try? database.read { db -> [String: OutputFolder]? in
-            guard try String.fetchOne(db, sql: "SELECT stamp FROM output_state WHERE id = 1") != nil else { return nil }
-            var folders: [String: OutputFolder] = [:]
-            let rows = try Row.fetchCursor(db, sql: CatalogOutputFolder.selectSQL)
-            while let row = try rows.next() {
-                guard let folder = try? CatalogOutputFolder(row: row) else { continue }
-                folders[folder.path] = OutputFolder(sums: folder.sums, files: folder.files, subfolders: [])
-            }
-            return folders
+    /// folder's sums and files' hashes, ``OutputFolder``); nil when no build recorded them, or
+    /// when they cannot be read.
+    ///
+    /// A row that cannot be read is damage, as an unreadable page is: the catalog is set aside
+    /// (``recover(damage:)``) and the build goes on without it. (The hashes of a folder with
+    /// many files run over pages of their own, which SQLite does not check: damage there reads
+    /// as a row whose hashes are not hashes. Left out, it would have its folder's every file
+    /// taken for changed.)
+    package func outputState() throws(CatalogError) -> [String: OutputFolder]? {
+        struct Unreadable: Error, CustomStringConvertible {
+            var path: String
+            var description: String { "the output folder's record of \"\(path)\" cannot be read" }
         }
-        return folders ?? nil
+        do {
+            return try database.read { db -> [String: OutputFolder]? in
+                guard try String.fetchOne(db, sql: "SELECT stamp FROM output_state WHERE id = 1") != nil else { return nil }
+                var folders: [String: OutputFolder] = [:]
+                let rows = try Row.fetchCursor(db, sql: CatalogOutputFolder.selectSQL)
+                while let row = try rows.next() {
+                    guard let folder = try? CatalogOutputFolder(row: row) else { throw Unreadable(path: (row[0] as String?) ?? "?") }
+                    folders[folder.path] = OutputFolder(sums: folder.sums, files: folder.files, subfolders: [])
+                }
+                return folders
+            }
+        } catch let error as Unreadable {
+            try recover(damage: "\(error)")
+            return nil
+        } catch where Self.isDamage(error) {
+            try recover(damage: "\(error)")
+            return nil
+        } catch {
+            // (Busy, say: the build goes on without them, as without a catalog.)
+            return nil
+        }
     }
 
     /// What the search index holds of the photos of the album whose input key is `album`

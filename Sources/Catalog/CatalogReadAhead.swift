@@ -16,17 +16,17 @@ import Support
 /// read began: SQLite's `data_version`, asked on the connection that began the read, changes
 /// with any commit by another connection (another `cascade build`, or this build's own catalog),
 /// and the file must still be the one read (not set aside as damaged and made anew).
-public final class CatalogReadAhead: Sendable {
+package final class CatalogReadAhead: Sendable {
     /// A read of the catalog, and what tells whether it still holds.
     private struct Read: Sendable {
-        package var path: String
-        package var manifest: BuildManifest
-        package var files: Set<String>
+        var path: String
+        var manifest: BuildManifest
+        var files: Set<String>
         /// The connection `version` was asked on (before the read), kept to ask it again.
-        package var connection: DatabaseQueue
-        package var version: Int
+        var connection: DatabaseQueue
+        var version: Int
         /// The catalog file's device and inode when the read began.
-        package var identity: [UInt64]
+        var identity: [UInt64]
     }
 
     /// The read under way or done, with its catalog's path.
@@ -37,7 +37,7 @@ public final class CatalogReadAhead: Sendable {
     package var readsUsed: Int { taken.load(ordering: .relaxed) }
 
     /// A read-ahead with nothing read yet.
-    public init() {}
+    package init() {}
 
     /// Reads the catalog at `path` on another thread, in place of any earlier read (after a
     /// build, which changed it); with `keepingCurrent`, only when no read of it is held.

@@ -15,11 +15,11 @@ import Imaging
 /// images were made from (the file's identity and content hash, the image settings), its size
 /// and colour, and what its header said (format, orientation, dates and the metadata the pages
 /// show). Its images are rows of `photo_file` (``CatalogPhotoFile``).
-package struct CatalogPhoto: FetchableRecord, PersistableRecord, Sendable, Equatable {
-    package static let databaseTableName = "photo"
+struct CatalogPhoto: FetchableRecord, PersistableRecord, Sendable, Equatable {
+    static let databaseTableName = "photo"
 
     /// The columns, in the order `init(row:)` reads them.
-    package static let columns = [
+    static let columns = [
         "path", "size", "modification_time", "change_time", "inode", "content_hash", "settings", "width", "height", "color",
         "probe_version", "format", "pixel_width", "pixel_height", "orientation", "display_width", "display_height",
         "date_taken", "description", "artist", "has_gps", "title", "keywords", "rating", "xmp_problem", "field_problems",
@@ -27,12 +27,12 @@ package struct CatalogPhoto: FetchableRecord, PersistableRecord, Sendable, Equat
         "camera_make", "camera_model", "lens", "focal_length", "focal_length_35mm", "f_number",
         "exposure_numerator", "exposure_denominator", "iso", "exposure_bias", "video",
     ]
-    package static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
+    static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
     /// `SELECT` of ``columns``, for the raw SQL of ranged reads.
-    package static let selectSQL = "SELECT " + columns.joined(separator: ", ") + " FROM photo"
+    static let selectSQL = "SELECT " + columns.joined(separator: ", ") + " FROM photo"
 
     /// The table, created by the catalog's migration to tables (``Catalog``).
-    package static let createSQL = """
+    static let createSQL = """
         CREATE TABLE photo (
             path TEXT PRIMARY KEY NOT NULL,
             size INTEGER NOT NULL,
@@ -84,11 +84,11 @@ package struct CatalogPhoto: FetchableRecord, PersistableRecord, Sendable, Equat
         ) WITHOUT ROWID
         """
 
-    package var path: String
+    var path: String
     /// The photo's record but for its images (its `renditions` are empty, its `sources` nil).
-    package var record: BuildManifest.PhotoRecord
+    var record: BuildManifest.PhotoRecord
 
-    package init(path: String, record: BuildManifest.PhotoRecord) {
+    init(path: String, record: BuildManifest.PhotoRecord) {
         self.path = path
         self.record = record
         self.record.renditions = []
@@ -97,11 +97,11 @@ package struct CatalogPhoto: FetchableRecord, PersistableRecord, Sendable, Equat
 
     /// What a row cannot say: a value out of its column's range (a catalog edited by hand, or
     /// damaged in a way SQLite does not see). The photo is then made anew.
-    package struct Unreadable: Error, CustomStringConvertible {
-        package var description: String
+    struct Unreadable: Error, CustomStringConvertible {
+        var description: String
     }
 
-    package init(row: Row) throws {
+    init(row: Row) throws {
         // (A column that must hold a value is read with `decode`, which throws on a NULL where
         // the subscript would stop the program: a damaged row costs its photo, nothing more.)
         path = try row.decode(String.self, atIndex: 0)
@@ -161,7 +161,7 @@ package struct CatalogPhoto: FetchableRecord, PersistableRecord, Sendable, Equat
             renditions: [], sources: nil, info: info, probeVersion: row[10], video: video)
     }
 
-    package func encode(to container: inout PersistenceContainer) throws {
+    func encode(to container: inout PersistenceContainer) throws {
         container["path"] = path
         container["size"] = record.size
         container["modification_time"] = record.modificationTime
@@ -216,12 +216,12 @@ package struct CatalogPhoto: FetchableRecord, PersistableRecord, Sendable, Equat
     }
 
     /// A list of strings as the catalog keeps it: a JSON array (SQLite's `json_each` reads it).
-    package static func text(_ strings: [String]?) throws -> String? {
+    static func text(_ strings: [String]?) throws -> String? {
         try strings.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
     }
 
     /// The list of strings kept as ``text(_:)``.
-    package static func strings(_ text: String?) throws -> [String]? {
+    static func strings(_ text: String?) throws -> [String]? {
         guard let text else { return nil }
         do {
             return try JSONDecoder().decode([String].self, from: Data(text.utf8))
@@ -232,7 +232,7 @@ package struct CatalogPhoto: FetchableRecord, PersistableRecord, Sendable, Equat
 
     /// The whole record of the photo, its images `files` (its rows of `photo_file`, in the
     /// order of their key) put back in.
-    package func record(files: [CatalogPhotoFile]) -> BuildManifest.PhotoRecord {
+    func record(files: [CatalogPhotoFile]) -> BuildManifest.PhotoRecord {
         var record = record
         var sources: [BuildManifest.SourceRecord] = []
         var lastFormat = 0
@@ -251,7 +251,7 @@ package struct CatalogPhoto: FetchableRecord, PersistableRecord, Sendable, Equat
     }
 
     /// The rows of `photo_file` of `record`, the photo at `path`.
-    package static func files(of record: BuildManifest.PhotoRecord, path: String) -> [CatalogPhotoFile] {
+    static func files(of record: BuildManifest.PhotoRecord, path: String) -> [CatalogPhotoFile] {
         var files = record.renditions.enumerated().map { position, rendition in
             CatalogPhotoFile(
                 photo: path, format: 0, position: position, type: nil, settings: record.settings,
@@ -272,13 +272,13 @@ package struct CatalogPhoto: FetchableRecord, PersistableRecord, Sendable, Equat
 
 /// A row of the `photo_file` table: one image made of a photo, in one format, at one size.
 /// Deleting the photo's row deletes its images' rows (`ON DELETE CASCADE`).
-package struct CatalogPhotoFile: FetchableRecord, PersistableRecord, Sendable, Equatable {
-    package static let databaseTableName = "photo_file"
-    package static let columns = ["photo", "format", "position", "type", "settings", "width", "height", "path"]
-    package static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
-    package static let selectSQL = "SELECT " + columns.joined(separator: ", ") + " FROM photo_file"
+struct CatalogPhotoFile: FetchableRecord, PersistableRecord, Sendable, Equatable {
+    static let databaseTableName = "photo_file"
+    static let columns = ["photo", "format", "position", "type", "settings", "width", "height", "path"]
+    static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
+    static let selectSQL = "SELECT " + columns.joined(separator: ", ") + " FROM photo_file"
 
-    package static let createSQL = """
+    static let createSQL = """
         CREATE TABLE photo_file (
             photo TEXT NOT NULL REFERENCES photo(path) ON DELETE CASCADE,
             format INTEGER NOT NULL CHECK (format >= 0),
@@ -293,27 +293,27 @@ package struct CatalogPhotoFile: FetchableRecord, PersistableRecord, Sendable, E
         """
 
     /// The photo's path in the photo folder.
-    package var photo: String
+    var photo: String
     /// 0 for the site's main format (`<img>`), 1, 2, … for the further formats offered through
     /// `<picture>`, best first.
-    package var format: Int
+    var format: Int
     /// 0, 1, … by ascending width.
-    package var position: Int
+    var position: Int
     /// A further format's MIME type; nil for the main format.
-    package var type: String?
+    var type: String?
     /// The image settings the file was made with (see `SiteOptions.imageSettingsKey(for:)`).
-    package var settings: String
-    package var width: Int?
-    package var height: Int?
+    var settings: String
+    var width: Int?
+    var height: Int?
     /// Site-relative path.
-    package var path: String
+    var path: String
 
-    package init(photo: String, format: Int, position: Int, type: String?, settings: String, width: Int?, height: Int?, path: String) {
+    init(photo: String, format: Int, position: Int, type: String?, settings: String, width: Int?, height: Int?, path: String) {
         (self.photo, self.format, self.position, self.type, self.settings) = (photo, format, position, type, settings)
         (self.width, self.height, self.path) = (width, height, path)
     }
 
-    package init(row: Row) throws {
+    init(row: Row) throws {
         // (As ``CatalogPhoto/init(row:)``: `decode` throws on a NULL where a value must be.)
         photo = try row.decode(String.self, atIndex: 0)
         format = try row.decode(Int.self, atIndex: 1)
@@ -324,7 +324,7 @@ package struct CatalogPhotoFile: FetchableRecord, PersistableRecord, Sendable, E
         path = try row.decode(String.self, atIndex: 7)
     }
 
-    package func encode(to container: inout PersistenceContainer) {
+    func encode(to container: inout PersistenceContainer) {
         container["photo"] = photo
         container["format"] = format
         container["position"] = position

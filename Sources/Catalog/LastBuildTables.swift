@@ -5,10 +5,10 @@ import GRDB
 // order. Deleting the summary's row deletes its events (`ON DELETE CASCADE`).
 
 /// The row of the `last_build` table.
-package struct CatalogLastBuild: FetchableRecord, PersistableRecord, Sendable, Equatable {
-    package static let databaseTableName = "last_build"
+struct CatalogLastBuild: FetchableRecord, PersistableRecord, Sendable, Equatable {
+    static let databaseTableName = "last_build"
 
-    package static let createSQL = """
+    static let createSQL = """
         CREATE TABLE last_build (
             id INTEGER PRIMARY KEY CHECK (id = 1),
             inputs TEXT NOT NULL,
@@ -22,20 +22,20 @@ package struct CatalogLastBuild: FetchableRecord, PersistableRecord, Sendable, E
         )
         """
 
-    package var summary: LastBuild
+    var summary: LastBuild
 
-    package init(summary: LastBuild) {
+    init(summary: LastBuild) {
         self.summary = summary
     }
 
-    package init(row: Row) {
+    init(row: Row) {
         summary = LastBuild(
             stamp: BuildStamp(inputs: row["inputs"], output: row["output"]),
             scannedPhotos: row["scanned_photos"], scannedAlbums: row["scanned_albums"],
             albums: row["albums"], photos: row["photos"], videos: row["videos"], pages: row["pages"], events: [])
     }
 
-    package func encode(to container: inout PersistenceContainer) {
+    func encode(to container: inout PersistenceContainer) {
         container["id"] = 1
         container["inputs"] = summary.stamp.inputs
         container["output"] = summary.stamp.output
@@ -49,10 +49,10 @@ package struct CatalogLastBuild: FetchableRecord, PersistableRecord, Sendable, E
 }
 
 /// A row of the `last_build_event` table: a warning, or a file the scan skipped.
-package struct CatalogLastBuildEvent: FetchableRecord, PersistableRecord, Sendable, Equatable {
-    package static let databaseTableName = "last_build_event"
+struct CatalogLastBuildEvent: FetchableRecord, PersistableRecord, Sendable, Equatable {
+    static let databaseTableName = "last_build_event"
 
-    package static let createSQL = """
+    static let createSQL = """
         CREATE TABLE last_build_event (
             position INTEGER PRIMARY KEY,
             build INTEGER NOT NULL DEFAULT 1 REFERENCES last_build(id) ON DELETE CASCADE,
@@ -64,17 +64,17 @@ package struct CatalogLastBuildEvent: FetchableRecord, PersistableRecord, Sendab
         )
         """
 
-    package var position: Int
-    package var event: LastBuild.Event
+    var position: Int
+    var event: LastBuild.Event
 
-    package init(position: Int, event: LastBuild.Event) {
+    init(position: Int, event: LastBuild.Event) {
         (self.position, self.event) = (position, event)
     }
 
     /// What a row the schema allows but no build writes cannot say (a catalog edited by hand).
-    package struct Unreadable: Error {}
+    struct Unreadable: Error {}
 
-    package init(row: Row) throws {
+    init(row: Row) throws {
         position = row["position"]
         if let text = row["warning"] as String? {
             event = .warning(text)
@@ -85,7 +85,7 @@ package struct CatalogLastBuildEvent: FetchableRecord, PersistableRecord, Sendab
         }
     }
 
-    package func encode(to container: inout PersistenceContainer) {
+    func encode(to container: inout PersistenceContainer) {
         container["position"] = position
         container["build"] = 1
         switch event {
@@ -101,14 +101,14 @@ package struct CatalogLastBuildEvent: FetchableRecord, PersistableRecord, Sendab
 
 extension LastBuild {
     /// The summary the catalog holds, or nil when it holds none.
-    package static func fetch(_ db: Database) throws -> LastBuild? {
+    static func fetch(_ db: Database) throws -> LastBuild? {
         guard var summary = try CatalogLastBuild.fetchOne(db, sql: "SELECT * FROM last_build WHERE id = 1")?.summary else { return nil }
         summary.events = try CatalogLastBuildEvent.fetchAll(db, sql: "SELECT * FROM last_build_event ORDER BY position").map(\.event)
         return summary
     }
 
     /// Writes the summary in place of any the catalog holds.
-    package func save(_ db: Database) throws {
+    func save(_ db: Database) throws {
         // (Both tables emptied: a connection without foreign keys, sqlite3's by default, may have
         // deleted the summary and left its events.)
         try db.execute(sql: "DELETE FROM last_build_event; DELETE FROM last_build")

@@ -11,16 +11,16 @@ import GRDB
 /// A row of the `output_folder` table: one folder of the site by its path relative to the site
 /// ("" for the site's own folder), the two hash sums over its entries and their number, and the
 /// hashes of its regular files.
-package struct CatalogOutputFolder: FetchableRecord, TableRecord, Sendable, Equatable {
-    package static let databaseTableName = "output_folder"
+struct CatalogOutputFolder: FetchableRecord, TableRecord, Sendable, Equatable {
+    static let databaseTableName = "output_folder"
     /// The columns, in the order `init(row:)` reads them.
-    package static let columns = ["path", "first_sum", "second_sum", "entries", "files"]
-    package static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
-    package static let selectSQL = "SELECT " + columns.joined(separator: ", ") + " FROM output_folder"
-    package static let insertSQL = "INSERT INTO output_folder (" + columns.joined(separator: ", ") + ") VALUES (?, ?, ?, ?, ?)"
-    package static let upsertSQL = "INSERT OR REPLACE" + insertSQL.dropFirst("INSERT".count)
+    static let columns = ["path", "first_sum", "second_sum", "entries", "files"]
+    static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
+    static let selectSQL = "SELECT " + columns.joined(separator: ", ") + " FROM output_folder"
+    static let insertSQL = "INSERT INTO output_folder (" + columns.joined(separator: ", ") + ") VALUES (?, ?, ?, ?, ?)"
+    static let upsertSQL = "INSERT OR REPLACE" + insertSQL.dropFirst("INSERT".count)
 
-    package static let createSQL = """
+    static let createSQL = """
         CREATE TABLE output_folder (
             path TEXT PRIMARY KEY NOT NULL,
             first_sum INTEGER NOT NULL,
@@ -30,24 +30,24 @@ package struct CatalogOutputFolder: FetchableRecord, TableRecord, Sendable, Equa
         ) WITHOUT ROWID
         """
 
-    package var path: String
+    var path: String
     /// The sums, as the walk adds them (wrapping), and the number of entries.
-    package var sums: [UInt64]
+    var sums: [UInt64]
     /// Its regular files' hashes, ascending.
-    package var files: [UInt64]
+    var files: [UInt64]
 
-    package init(path: String, sums: [UInt64], files: [UInt64]) {
+    init(path: String, sums: [UInt64], files: [UInt64]) {
         (self.path, self.sums, self.files) = (path, sums, files)
     }
 
     /// The row's values in the order of ``columns``. (SQLite's integers are signed: a sum is
     /// kept as its bit pattern; the files as their hashes in hexadecimal, 16 digits each,
     /// separated by a space, which `sqlite3` shows as they are.)
-    package var arguments: StatementArguments {
+    var arguments: StatementArguments {
         [path, Int64(bitPattern: sums[0]), Int64(bitPattern: sums[1]), Int64(bitPattern: sums[2]), Self.text(files)]
     }
 
-    package init(row: Row) throws {
+    init(row: Row) throws {
         path = try row.decode(String.self, atIndex: 0)
         sums = [
             UInt64(bitPattern: try row.decode(Int64.self, atIndex: 1)),
@@ -61,7 +61,7 @@ package struct CatalogOutputFolder: FetchableRecord, TableRecord, Sendable, Equa
     }
 
     /// `hashes` as the `files` column holds them.
-    package static func text(_ hashes: [UInt64]) -> String {
+    static func text(_ hashes: [UInt64]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(hashes.count * 17)
@@ -74,7 +74,7 @@ package struct CatalogOutputFolder: FetchableRecord, TableRecord, Sendable, Equa
 
     /// The hashes of a `files` column; nil when it is not 16 hexadecimal digits a hash,
     /// separated by single spaces.
-    package static func hashes(_ text: String) -> [UInt64]? {
+    static func hashes(_ text: String) -> [UInt64]? {
         var text = text
         return text.withUTF8 { bytes -> [UInt64]? in
             guard !bytes.isEmpty else { return [] }

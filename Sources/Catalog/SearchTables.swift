@@ -10,12 +10,12 @@ import GRDB
 /// A row of the `search_photo` table: one photo of an album, at its place in the album, as the
 /// search index holds it (``SearchDocument``, but for the album's number, which is the site's,
 /// and the texts, which are kept as their words).
-package struct CatalogSearchPhoto: FetchableRecord, TableRecord, Sendable, Equatable {
-    package static let databaseTableName = "search_photo"
-    package static let columns = ["album", "position", "open", "image", "width", "height", "title", "date", "words"]
-    package static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
+struct CatalogSearchPhoto: FetchableRecord, TableRecord, Sendable, Equatable {
+    static let databaseTableName = "search_photo"
+    static let columns = ["album", "position", "open", "image", "width", "height", "title", "date", "words"]
+    static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
 
-    package static let createSQL = """
+    static let createSQL = """
         CREATE TABLE search_photo (
             album TEXT NOT NULL,
             position INTEGER NOT NULL CHECK (position >= 0),
@@ -31,26 +31,26 @@ package struct CatalogSearchPhoto: FetchableRecord, TableRecord, Sendable, Equat
         """
 
     /// The album's input key.
-    package var album: String
+    var album: String
     /// The photo's place in the album, from 0.
-    package var position: Int
-    package var open: String
-    package var image: String
-    package var width: Int
-    package var height: Int
-    package var title: String
-    package var date: String
+    var position: Int
+    var open: String
+    var image: String
+    var width: Int
+    var height: Int
+    var title: String
+    var date: String
     /// Its distinct folded words (``SearchIndexBuilder/words(of:)``), in order, separated by a
     /// space (a word is letters and digits only).
-    package var words: String
+    var words: String
 
-    package init(album: String, position: Int, document: SearchDocument, words: [String]) {
+    init(album: String, position: Int, document: SearchDocument, words: [String]) {
         (self.album, self.position) = (album, position)
         (open, image, width, height) = (document.open, document.image, document.width, document.height)
         (title, date, self.words) = (document.title, document.date, words.joined(separator: " "))
     }
 
-    package init(row: Row) throws {
+    init(row: Row) throws {
         // (By position, in the order of `columns`, as ``CatalogPhoto/init(row:)``.)
         album = try row.decode(String.self, atIndex: 0)
         position = try row.decode(Int.self, atIndex: 1)
@@ -66,7 +66,7 @@ package struct CatalogSearchPhoto: FetchableRecord, TableRecord, Sendable, Equat
 
     /// The photo's document with `filters` (its album's number is 0: the caller's to set) and
     /// its words.
-    package func document(filters: [SearchFilter]) -> (document: SearchDocument, words: [String]) {
+    func document(filters: [SearchFilter]) -> (document: SearchDocument, words: [String]) {
         let document = SearchDocument(open: open, image: image, width: width, height: height, title: title, album: 0,
                                       date: date, texts: [], filters: filters)
         return (document, words.isEmpty ? [] : words.split(separator: " ").map(String.init))
@@ -75,12 +75,12 @@ package struct CatalogSearchPhoto: FetchableRecord, TableRecord, Sendable, Equat
 
 /// A row of the `search_filter` table: one filter a photo of `search_photo` belongs to, at its
 /// place among the photo's filters. Deleting the photo's row deletes its filters' rows.
-package struct CatalogSearchFilter: FetchableRecord, TableRecord, Sendable, Equatable {
-    package static let databaseTableName = "search_filter"
-    package static let columns = ["album", "position", "number", "name", "value"]
-    package static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
+struct CatalogSearchFilter: FetchableRecord, TableRecord, Sendable, Equatable {
+    static let databaseTableName = "search_filter"
+    static let columns = ["album", "position", "number", "name", "value"]
+    static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
 
-    package static let createSQL = """
+    static let createSQL = """
         CREATE TABLE search_filter (
             album TEXT NOT NULL,
             position INTEGER NOT NULL,
@@ -92,13 +92,13 @@ package struct CatalogSearchFilter: FetchableRecord, TableRecord, Sendable, Equa
         ) WITHOUT ROWID
         """
 
-    package var album: String
-    package var position: Int
-    package var number: Int
-    package var name: String
-    package var value: String
+    var album: String
+    var position: Int
+    var number: Int
+    var name: String
+    var value: String
 
-    package init(row: Row) throws {
+    init(row: Row) throws {
         album = try row.decode(String.self, atIndex: 0)
         position = try row.decode(Int.self, atIndex: 1)
         number = try row.decode(Int.self, atIndex: 2)

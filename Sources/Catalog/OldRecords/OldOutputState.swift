@@ -1,23 +1,23 @@
 /// The output folder's records as catalogs before version 8 kept them, whole in the `folders`
 /// column of `output_state`: the migration to rows (``CatalogOutputFolder``) reads them once;
 /// nothing else does.
-package enum OldOutputState {
+enum OldOutputState {
     /// What the records began with (records of another header were never read).
-    package static let header = Array("cascade output state 3\n".utf8)
+    static let header = Array("cascade output state 3\n".utf8)
 
     /// One folder's record: its path relative to the site, its two hash sums and number of
     /// entries, and its files' hashes, ascending.
-    package struct Folder: Equatable {
-        package var path: String
-        package var sums: [UInt64]
-        package var files: [UInt64]
+    struct Folder: Equatable {
+        var path: String
+        var sums: [UInt64]
+        var files: [UInt64]
     }
 
     /// The records of `bytes`: ``header``, then per folder its path's length and UTF-8, its
     /// three sums, the number of its files and their hashes (little endian). Nil when the bytes
     /// are not such records (the next build then finds no file changed by others, as a
     /// catalog without them).
-    package static func decode(_ bytes: [UInt8]) -> [Folder]? {
+    static func decode(_ bytes: [UInt8]) -> [Folder]? {
         guard bytes.starts(with: header) else { return nil }
         var folders: [Folder] = []
         var offset = header.count

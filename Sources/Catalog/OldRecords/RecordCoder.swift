@@ -9,19 +9,19 @@ import Foundation
 /// decode to wrong values; a key the type does not know is ignored, a missing one is nil for an
 /// optional and an error otherwise, as with JSON. The first byte is never `{`, so the catalog
 /// tells this form from the JSON of earlier releases.
-package enum RecordCoder {
+enum RecordCoder {
     /// The kinds of value, the first byte of each.
     fileprivate enum Tag: UInt8 {
         case null = 0x01, `false`, `true`, integer, unsigned, double, string, keyed, unkeyed
     }
 
     /// What goes wrong decoding: the bytes are not a record of the type asked for.
-    package struct DecodingFailure: Error, CustomStringConvertible {
-        package var description: String
+    struct DecodingFailure: Error, CustomStringConvertible {
+        var description: String
     }
 
     /// The bytes of `value`.
-    package static func encode<T: Encodable>(_ value: T) throws -> Data {
+    static func encode<T: Encodable>(_ value: T) throws -> Data {
         let encoder = TreeEncoder(codingPath: [])
         try value.encode(to: encoder)
         var bytes: [UInt8] = []
@@ -31,7 +31,7 @@ package enum RecordCoder {
     }
 
     /// The value of type `T` in `data`.
-    package static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         try data.withUnsafeBytes { raw in
             let reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
             let end = try reader.skip(0)
@@ -87,7 +87,7 @@ private indirect enum EncodedValue {
     case null, bool(Bool), integer(Int64), unsigned(UInt64), double(Double), string(String)
     case keyed(EncodedBox), unkeyed(EncodedBox)
 
-    package func write(to bytes: inout [UInt8]) {
+    func write(to bytes: inout [UInt8]) {
         switch self {
         case .null: bytes.append(RecordCoder.Tag.null.rawValue)
         case .bool(let value): bytes.append(value ? RecordCoder.Tag.true.rawValue : RecordCoder.Tag.false.rawValue)
@@ -135,25 +135,25 @@ private func writeString(_ string: String, to bytes: inout [UInt8]) {
 
 /// Where one encoder's value goes: set once, or filled by a container.
 private final class EncodedStorage {
-    package var value: EncodedValue = .null
+    var value: EncodedValue = .null
 }
 
 /// A container's entries (keys are empty in unkeyed ones), each with its own storage, so that
 /// nested containers and super encoders can fill theirs later.
 private final class EncodedBox {
-    package var entries: [(String, TreeEncoder)] = []
+    var entries: [(String, TreeEncoder)] = []
 }
 
 private final class TreeEncoder: Encoder {
-    package let codingPath: [any CodingKey]
-    package var userInfo: [CodingUserInfoKey: Any] { [:] }
-    package let storage = EncodedStorage()
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    let storage = EncodedStorage()
 
-    package init(codingPath: [any CodingKey]) {
+    init(codingPath: [any CodingKey]) {
         self.codingPath = codingPath
     }
 
-    package func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let box: EncodedBox
         if case .keyed(let existing) = storage.value {
             box = existing
@@ -164,7 +164,7 @@ private final class TreeEncoder: Encoder {
         return KeyedEncodingContainer(KeyedEncoder<Key>(box: box, codingPath: codingPath))
     }
 
-    package func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
         let box: EncodedBox
         if case .unkeyed(let existing) = storage.value {
             box = existing
@@ -175,7 +175,7 @@ private final class TreeEncoder: Encoder {
         return UnkeyedEncoder(box: box, codingPath: codingPath)
     }
 
-    package func singleValueContainer() -> any SingleValueEncodingContainer {
+    func singleValueContainer() -> any SingleValueEncodingContainer {
         SingleEncoder(encoder: self)
     }
 }
@@ -199,16 +199,16 @@ private func encodeValue<T: Encodable>(_ value: T, into encoder: TreeEncoder) th
 }
 
 private struct SingleEncoder: SingleValueEncodingContainer {
-    package let encoder: TreeEncoder
-    package var codingPath: [any CodingKey] { encoder.codingPath }
+    let encoder: TreeEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
 
-    package mutating func encodeNil() throws { encoder.storage.value = .null }
-    package mutating func encode<T: Encodable>(_ value: T) throws { try encodeValue(value, into: encoder) }
+    mutating func encodeNil() throws { encoder.storage.value = .null }
+    mutating func encode<T: Encodable>(_ value: T) throws { try encodeValue(value, into: encoder) }
 }
 
 private struct KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    package let box: EncodedBox
-    package let codingPath: [any CodingKey]
+    let box: EncodedBox
+    let codingPath: [any CodingKey]
 
     private func child(_ key: Key) -> TreeEncoder {
         let encoder = TreeEncoder(codingPath: codingPath + [key])
@@ -216,28 +216,28 @@ private struct KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
         return encoder
     }
 
-    package mutating func encodeNil(forKey key: Key) throws { child(key).storage.value = .null }
-    package mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try encodeValue(value, into: child(key)) }
-    package mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func encodeNil(forKey key: Key) throws { child(key).storage.value = .null }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try encodeValue(value, into: child(key)) }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         child(key).container(keyedBy: keyType)
     }
-    package mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { child(key).unkeyedContainer() }
-    package mutating func superEncoder() -> any Encoder { child(Key(stringValue: "super")!) }
-    package mutating func superEncoder(forKey key: Key) -> any Encoder { child(key) }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { child(key).unkeyedContainer() }
+    mutating func superEncoder() -> any Encoder { child(Key(stringValue: "super")!) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { child(key) }
 }
 
 private struct IndexKey: CodingKey {
-    package var intValue: Int?
-    package var stringValue: String { "\(intValue ?? 0)" }
-    package init(_ index: Int) { intValue = index }
-    package init?(stringValue: String) { nil }
-    package init?(intValue: Int) { self.intValue = intValue }
+    var intValue: Int?
+    var stringValue: String { "\(intValue ?? 0)" }
+    init(_ index: Int) { intValue = index }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { self.intValue = intValue }
 }
 
 private struct UnkeyedEncoder: UnkeyedEncodingContainer {
-    package let box: EncodedBox
-    package let codingPath: [any CodingKey]
-    package var count: Int { box.entries.count }
+    let box: EncodedBox
+    let codingPath: [any CodingKey]
+    var count: Int { box.entries.count }
 
     private func child() -> TreeEncoder {
         let encoder = TreeEncoder(codingPath: codingPath + [IndexKey(box.entries.count)])
@@ -245,13 +245,13 @@ private struct UnkeyedEncoder: UnkeyedEncodingContainer {
         return encoder
     }
 
-    package mutating func encodeNil() throws { child().storage.value = .null }
-    package mutating func encode<T: Encodable>(_ value: T) throws { try encodeValue(value, into: child()) }
-    package mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func encodeNil() throws { child().storage.value = .null }
+    mutating func encode<T: Encodable>(_ value: T) throws { try encodeValue(value, into: child()) }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         child().container(keyedBy: keyType)
     }
-    package mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { child().unkeyedContainer() }
-    package mutating func superEncoder() -> any Encoder { child() }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { child().unkeyedContainer() }
+    mutating func superEncoder() -> any Encoder { child() }
 }
 
 // MARK: - Decoding: straight from the bytes
@@ -259,19 +259,19 @@ private struct UnkeyedEncoder: UnkeyedEncodingContainer {
 /// The bytes being decoded; valid for the duration of `RecordCoder.decode`. A value, not an
 /// object: containers copy it without reference counting, which took most of the decoding time.
 private struct Reader {
-    package let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: UnsafeBufferPointer<UInt8>
 
-    package func failure(_ what: String) -> RecordCoder.DecodingFailure {
+    func failure(_ what: String) -> RecordCoder.DecodingFailure {
         RecordCoder.DecodingFailure(description: what)
     }
 
-    package func byte(at offset: Int) throws -> UInt8 {
+    func byte(at offset: Int) throws -> UInt8 {
         guard offset < bytes.count else { throw failure("the record ends early") }
         return bytes[offset]
     }
 
     /// The varint at `offset`, and the offset after it.
-    package func varint(at offset: Int) throws -> (UInt64, Int) {
+    func varint(at offset: Int) throws -> (UInt64, Int) {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         var offset = offset
@@ -286,42 +286,42 @@ private struct Reader {
     }
 
     /// The byte range of the string (length and UTF-8) at `offset`.
-    package func stringRange(at offset: Int) throws -> Range<Int> {
+    func stringRange(at offset: Int) throws -> Range<Int> {
         let (length, start) = try varint(at: offset)
         guard length <= UInt64(bytes.count - start) else { throw failure("a string ends past the record") }
         return start..<start + Int(length)
     }
 
-    package func string(_ range: Range<Int>) -> String {
+    func string(_ range: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     /// Whether the bytes in `range` are `key`.
-    package func equals(_ range: Range<Int>, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    func equals(_ range: Range<Int>, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
         key.count == range.count && (key.isEmpty || memcmp(key.baseAddress!, bytes.baseAddress! + range.lowerBound, key.count) == 0)
     }
 
     /// The string value at `offset`.
-    package func string(at offset: Int) throws -> String {
+    func string(at offset: Int) throws -> String {
         guard try tag(at: offset) == .string else { throw failure("a string was expected") }
         return string(try stringRange(at: offset + 1))
     }
 
     /// The number of values of the list at `offset`, and the offset of its first.
-    package func list(at offset: Int) throws -> (count: Int, first: Int) {
+    func list(at offset: Int) throws -> (count: Int, first: Int) {
         guard try tag(at: offset) == .unkeyed else { throw failure("a list was expected") }
         let (count, first) = try varint(at: offset + 1)
         guard count <= UInt64(bytes.count) else { throw failure("too many entries") }
         return (Int(count), first)
     }
 
-    package func tag(at offset: Int) throws -> RecordCoder.Tag {
+    func tag(at offset: Int) throws -> RecordCoder.Tag {
         guard let tag = RecordCoder.Tag(rawValue: try byte(at: offset)) else { throw failure("an unknown kind of value") }
         return tag
     }
 
     /// The offset after the value at `offset`.
-    package func skip(_ offset: Int, depth: Int = 0) throws -> Int {
+    func skip(_ offset: Int, depth: Int = 0) throws -> Int {
         guard depth < 64 else { throw failure("values nested too deeply") }
         switch try tag(at: offset) {
         case .null, .false, .true: return offset + 1
@@ -347,7 +347,7 @@ private struct Reader {
         }
     }
 
-    package func integer(at offset: Int) throws -> Int64 {
+    func integer(at offset: Int) throws -> Int64 {
         switch try tag(at: offset) {
         case .integer:
             let raw = try varint(at: offset + 1).0
@@ -360,7 +360,7 @@ private struct Reader {
         }
     }
 
-    package func unsigned(at offset: Int) throws -> UInt64 {
+    func unsigned(at offset: Int) throws -> UInt64 {
         switch try tag(at: offset) {
         case .unsigned: return try varint(at: offset + 1).0
         case .integer:
@@ -371,7 +371,7 @@ private struct Reader {
         }
     }
 
-    package func double(at offset: Int) throws -> Double {
+    func double(at offset: Int) throws -> Double {
         switch try tag(at: offset) {
         case .double:
             guard offset + 9 <= bytes.count else { throw failure("the record ends early") }
@@ -424,41 +424,41 @@ private func decodeValue<T: Decodable>(_ type: T.Type, reader: Reader, offset: I
 }
 
 private struct ValueDecoder: Decoder {
-    package let reader: Reader
-    package let offset: Int
+    let reader: Reader
+    let offset: Int
     /// Not kept: errors here only say the record cannot be read.
-    package var codingPath: [any CodingKey] { [] }
-    package var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(try KeyedDecoder<Key>(reader: reader, offset: offset))
     }
 
-    package func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         try UnkeyedDecoder(reader: reader, offset: offset)
     }
 
-    package func singleValueContainer() throws -> any SingleValueDecodingContainer {
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
         SingleDecoder(reader: reader, offset: offset)
     }
 }
 
 private struct SingleDecoder: SingleValueDecodingContainer {
-    package let reader: Reader
-    package let offset: Int
+    let reader: Reader
+    let offset: Int
     /// Not kept: errors here only say the record cannot be read.
-    package var codingPath: [any CodingKey] { [] }
+    var codingPath: [any CodingKey] { [] }
 
-    package func decodeNil() -> Bool { (try? reader.tag(at: offset)) == .null }
-    package func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    func decodeNil() -> Bool { (try? reader.tag(at: offset)) == .null }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try decodeValue(type, reader: reader, offset: offset)
     }
 }
 
 private struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    package let reader: Reader
+    let reader: Reader
     /// Not kept: errors here only say the record cannot be read.
-    package var codingPath: [any CodingKey] { [] }
+    var codingPath: [any CodingKey] { [] }
     /// Per entry, the byte range of its key, the offset of its value and the key's ``sketch``.
     private let entries: [(key: Range<Int>, value: Int, sketch: UInt32)]
     /// Where the next key is looked for first: values are mostly decoded in the order they
@@ -466,15 +466,15 @@ private struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private let cursor = Cursor()
 
     private final class Cursor {
-        package var next = 0
+        var next = 0
     }
 
-    package init(reader: Reader, offset: Int) throws {
+    init(reader: Reader, offset: Int) throws {
         self.reader = reader
         entries = try keyedEntries(reader: reader, offset: offset)
     }
 
-    package var allKeys: [Key] { entries.compactMap { Key(stringValue: reader.string($0.key)) } }
+    var allKeys: [Key] { entries.compactMap { Key(stringValue: reader.string($0.key)) } }
 
     private func offset(of key: Key) -> Int? {
         var name = key.stringValue
@@ -488,53 +488,53 @@ private struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return offset
     }
 
-    package func contains(_ key: Key) -> Bool { offset(of: key) != nil }
+    func contains(_ key: Key) -> Bool { offset(of: key) != nil }
 
-    package func decodeNil(forKey key: Key) throws -> Bool { try reader.tag(at: try value(key)) == .null }
+    func decodeNil(forKey key: Key) throws -> Bool { try reader.tag(at: try value(key)) == .null }
 
-    package func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try decodeValue(type, reader: reader, offset: try value(key))
     }
 
-    package func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let offset = offset(of: key), try reader.tag(at: offset) != .null else { return nil }
         return try decodeValue(type, reader: reader, offset: offset)
     }
 
-    package func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         KeyedDecodingContainer(try KeyedDecoder<NestedKey>(reader: reader, offset: try value(key)))
     }
 
-    package func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         try UnkeyedDecoder(reader: reader, offset: try value(key))
     }
 
-    package func superDecoder() throws -> any Decoder {
+    func superDecoder() throws -> any Decoder {
         ValueDecoder(reader: reader, offset: try value(Key(stringValue: "super")!))
     }
 
-    package func superDecoder(forKey key: Key) throws -> any Decoder {
+    func superDecoder(forKey key: Key) throws -> any Decoder {
         ValueDecoder(reader: reader, offset: try value(key))
     }
 }
 
 private struct UnkeyedDecoder: UnkeyedDecodingContainer {
-    package let reader: Reader
+    let reader: Reader
     /// Not kept: errors here only say the record cannot be read.
-    package var codingPath: [any CodingKey] { [] }
-    package let count: Int?
-    package var currentIndex = 0
+    var codingPath: [any CodingKey] { [] }
+    let count: Int?
+    var currentIndex = 0
     /// The offset of the next value.
     private var next: Int
 
-    package init(reader: Reader, offset: Int) throws {
+    init(reader: Reader, offset: Int) throws {
         self.reader = reader
         let list = try reader.list(at: offset)
         count = list.count
         next = list.first
     }
 
-    package var isAtEnd: Bool { currentIndex >= count! }
+    var isAtEnd: Bool { currentIndex >= count! }
 
     private mutating func advance() throws -> Int {
         guard !isAtEnd else { throw reader.failure("a list ends early") }
@@ -544,25 +544,25 @@ private struct UnkeyedDecoder: UnkeyedDecodingContainer {
         return offset
     }
 
-    package mutating func decodeNil() throws -> Bool {
+    mutating func decodeNil() throws -> Bool {
         guard !isAtEnd, try reader.tag(at: next) == .null else { return false }
         _ = try advance()
         return true
     }
 
-    package mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try decodeValue(type, reader: reader, offset: try advance())
     }
 
-    package mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         return KeyedDecodingContainer(try KeyedDecoder<NestedKey>(reader: reader, offset: try advance()))
     }
 
-    package mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         return try UnkeyedDecoder(reader: reader, offset: try advance())
     }
 
-    package mutating func superDecoder() throws -> any Decoder {
+    mutating func superDecoder() throws -> any Decoder {
         return ValueDecoder(reader: reader, offset: try advance())
     }
 }

@@ -36,7 +36,7 @@ extension BuildStep where Context == BuildContext {
             // The tool's files changed since the end of the last build (a truncated image, an
             // edited page) are found by a walk compared with what that build recorded; they are
             // made again.
-            let walked = catalog.outputState().flatMap { OutputStamp(root: output, jobs: jobs, keepFiles: true, reference: $0) }
+            let walked = try SiteError.fromCatalog { () throws(CatalogError) in try catalog.outputState() }.flatMap { OutputStamp(root: output, jobs: jobs, keepFiles: true, reference: $0) }
             context.changed = walked?.changedFiles ?? []
             context.outputAtStart = walked?.folders
             context.reportDamage()
