@@ -60,44 +60,68 @@ struct CatalogOutputFolder: FetchableRecord, TableRecord, Sendable, Equatable {
         self.files = files
     }
 
-    /// `hashes` as the `files` column holds them.
+    /// `hashes` as the `files` column holds them. (Byte by byte into one buffer, and back
+    /// through a table: a large site's rows hold over half a million hashes, written after
+    /// every build and read before every one that is not up to date.)
     static func text(_ hashes: [UInt64]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(hashes.count * 17)
-        for hash in hashes {
-            if !bytes.isEmpty { bytes.append(UInt8(ascii: " ")) }
-            for shift in stride(from: 60, through: 0, by: -4) { bytes.append(digits[Int((hash >> UInt64(shift)) & 0xf)]) }
+        guard !hashes.isEmpty else { return "" }
+        return String(unsafeUninitializedCapacity: hashes.count * 17 - 1) { buffer in
+            var offset = 0
+            for hash in hashes {
+                if offset > 0 {
+                    buffer[offset] = UInt8(ascii: " ")
+                    offset += 1
+                }
+                var value = hash
+                for index in stride(from: offset + 15, through: offset, by: -1) {
+                    let digit = UInt8(truncatingIfNeeded: value & 0xf)
+                    buffer[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") - 10 + digit
+                    value >>= 4
+                }
+                offset += 16
+            }
+            return offset
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The hashes of a `files` column; nil when it is not 16 hexadecimal digits a hash,
-    /// separated by single spaces.
+    /// Each byte's value as a hexadecimal digit (lowercase), or 0x80 for any other byte.
+    private static let digitValues: [UInt8] = (0...255).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
+        default: 0x80
+        }
+    }
+
+    /// The hashes of a `files` column; nil when it is not 16 hexadecimal digits (lowercase) a
+    /// hash, separated by single spaces.
     static func hashes(_ text: String) -> [UInt64]? {
         var text = text
         return text.withUTF8 { bytes -> [UInt64]? in
             guard !bytes.isEmpty else { return [] }
             guard bytes.count % 17 == 16 else { return nil }
-            var hashes: [UInt64] = []
-            hashes.reserveCapacity((bytes.count + 1) / 17)
-            var start = 0
-            while start < bytes.count {
-                if start > 0, bytes[start - 1] != UInt8(ascii: " ") { return nil }
-                var value: UInt64 = 0
-                for byte in bytes[start..<start + 16] {
-                    let digit: UInt8
-                    switch byte {
-                    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                    case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                    default: return nil
+            let count = (bytes.count + 1) / 17
+            var valid = true
+            let hashes = digitValues.withUnsafeBufferPointer { values in
+                [UInt64](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    var offset = 0
+                    for index in 0..<count {
+                        if index > 0, bytes[offset - 1] != UInt8(ascii: " ") { valid = false }
+                        var value: UInt64 = 0
+                        var invalid: UInt8 = 0
+                        for byte in UnsafeBufferPointer(rebasing: bytes[offset..<offset + 16]) {
+                            let digit = values[Int(byte)]
+                            invalid |= digit
+                            value = value << 4 | UInt64(digit & 0xf)
+                        }
+                        if invalid & 0x80 != 0 { valid = false }
+                        buffer[index] = value
+                        offset += 17
                     }
-                    value = value << 4 | UInt64(digit)
+                    initialized = count
                 }
-                hashes.append(value)
-                start += 17
             }
-            return hashes
+            return valid ? hashes : nil
         }
     }
 }
