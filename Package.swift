@@ -49,8 +49,8 @@ let package = Package(
         ),
 
         // What the modules share and no framework gives: reading a folder's entries with
-        // `readdir` safely, owning a file descriptor, writing every byte, a parallel map, and
-        // values kept out of line (`Boxed`).
+        // `readdir` safely, owning a file descriptor, writing every byte, a parallel map,
+        // values kept out of line (`Boxed`), and a path's real path.
         .target(name: "Support"),
 
         // What earlier builds of an output folder made, and from what: a SQLite database of
