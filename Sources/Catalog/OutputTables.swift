@@ -6,7 +6,7 @@ import GRDB
 // a truncated image), which it makes again. A large site has thousands of folders and half a
 // million files: the rows are read through a cursor with a hand-written `init(row:)`, and a
 // build writes, in one transaction through prepared statements, only the folders whose sums
-// changed (``Catalog/recordOutputState(_:)``).
+// changed (``Catalog/recordOutputState(hex:folders:)``).
 
 /// A row of the `output_folder` table: one folder of the site by its path relative to the site
 /// ("" for the site's own folder), the two hash sums over its entries and their number, and the

@@ -23,7 +23,7 @@ import Gallery
 ///
 /// With each folder's sums the walk keeps, when asked, the hash of each of its regular files
 /// (``Folder/files``): what the end of a build records in the catalog
-/// (``Catalog/recordOutputState(_:)``, a row of plain columns per folder), so that the next full build can tell which files were
+/// (``Catalog/recordOutputState(hex:folders:)``, a row of plain columns per folder), so that the next full build can tell which files were
 /// changed since (``changedFiles``) and make them again.
 ///
 /// A file changed within the same tick of the file system's clock as the end of the build that
