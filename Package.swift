@@ -49,17 +49,21 @@ let package = Package(
         ),
 
         // What the modules share and no framework gives: reading a folder's entries with
-        // `readdir` safely, owning a file descriptor, writing every byte, a parallel map, and
-        // values kept out of line (`Boxed`).
+        // `readdir` safely, owning a file descriptor, writing every byte, a parallel map,
+        // values kept out of line (`Boxed`), and a path's real path.
         .target(name: "Support"),
+
+        // What earlier builds of an output folder made, and from what: a SQLite database of
+        // plain-column tables, its migrations and records. The only module that imports GRDB;
+        // `SiteGenerator` uses it through `package` declarations.
+        .target(name: "Catalog", dependencies: ["Imaging", "Gallery", "Video", "Support", .product(name: "GRDB", package: "GRDB.swift")]),
 
         // Writing the static site: pages, thumbnails, frames.json.
         .target(
             name: "SiteGenerator",
             dependencies: [
-                "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "Support", "CStemmer",
+                "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "Support", "CStemmer", "Catalog",
                 .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             plugins: ["EmbedTheme"]
         ),
@@ -80,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "cascade",
             dependencies: [
-                "SiteGenerator", "GalleryConfig", "PreviewServer", "SourceWatching", "Video",
+                "SiteGenerator", "Catalog", "GalleryConfig", "PreviewServer", "SourceWatching", "Video",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -102,9 +106,8 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "GalleryConfigTests", dependencies: ["GalleryConfig", "TestSupport"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Support", "GalleryConfig", "Imaging", "TestSupport"]),
-        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "Support", "TestSupport",
-            .product(name: "GRDB", package: "GRDB.swift"),
-        ]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Imaging", "Gallery", "Video", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Catalog", "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "Support", "TestSupport"]),
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "HTTPCore", "SourceWatching", "Support", "TestSupport"]),
     ]
 )

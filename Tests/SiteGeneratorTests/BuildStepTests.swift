@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import TestSupport
 
+@testable import Catalog
 @testable import SiteGenerator
 
 /// The build as a list of named steps (``BuildStep``) run by a ``StepRunner``: in order, each

@@ -3,6 +3,7 @@ import Imaging
 import Testing
 import TestSupport
 
+@testable import Catalog
 @testable import SiteGenerator
 
 /// `cascade serve` reads the catalog while it waits for a change (``CatalogReadAhead``); a

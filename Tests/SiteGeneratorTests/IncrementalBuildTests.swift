@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import TestSupport
 
+@testable import Catalog
 @testable import SiteGenerator
 
 /// The events of a build.

@@ -4,6 +4,7 @@ import Imaging
 import Support
 import Testing
 
+@testable import Catalog
 @testable import SiteGenerator
 
 @Suite("What a build holds per photo")

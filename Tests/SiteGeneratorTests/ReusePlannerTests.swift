@@ -1,6 +1,7 @@
 import Imaging
 import Testing
 
+@testable import Catalog
 @testable import SiteGenerator
 
 /// The reuse decision, a pure function of the catalog's records, the content hash, the wanted

@@ -3,6 +3,7 @@ import GalleryConfig
 import Imaging
 import Testing
 
+@testable import Catalog
 @testable import SiteGenerator
 
 /// Cascade's search index (format 1): folding and splitting, stems, and the builder's files

@@ -5,6 +5,7 @@ import Imaging
 import Testing
 import TestSupport
 
+@testable import Catalog
 @testable import SiteGenerator
 
 /// The search index's place in the build (``SearchStage``): where it goes, when it is made

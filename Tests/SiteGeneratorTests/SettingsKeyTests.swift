@@ -1,3 +1,4 @@
+import Catalog
 import GalleryConfig
 import Imaging
 import Testing

@@ -4,6 +4,7 @@ import Imaging
 import Testing
 import TestSupport
 
+@testable import Catalog
 @testable import SiteGenerator
 
 /// A build whose stamp (``BuildStamp``) is what the last complete build recorded finds the site

@@ -5,6 +5,7 @@ import Testing
 import TestSupport
 
 @testable import Gallery
+@testable import Catalog
 @testable import SiteGenerator
 @testable import Video
 

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import Gallery
 import Imaging
@@ -38,18 +39,7 @@ enum OutputSafety {
     /// The absolute path with every symbolic link resolved, also for a path whose last
     /// components do not exist yet.
     static func realPath(_ path: String) -> String {
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        var existing = absolute
-        var missing: [String] = []
-        while !FileManager.default.fileExists(atPath: existing), existing != "/" {
-            missing.insert((existing as NSString).lastPathComponent, at: 0)
-            existing = (existing as NSString).deletingLastPathComponent
-        }
-        var resolved = URL(fileURLWithPath: existing).resolvingSymlinksInPath().path
-        for component in missing {
-            resolved = (resolved as NSString).appendingPathComponent(component)
-        }
-        return resolved
+        Support.realPath(path)
     }
 }
 

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import Gallery
 import Imaging
@@ -35,7 +36,7 @@ extension BuildStep where Context == BuildContext {
             // The tool's files changed since the end of the last build (a truncated image, an
             // edited page) are found by a walk compared with what that build recorded; they are
             // made again.
-            let walked = catalog.outputState().flatMap { OutputStamp(root: output, jobs: jobs, keepFiles: true, reference: $0) }
+            let walked = try SiteError.fromCatalog { () throws(CatalogError) in try catalog.outputState() }.flatMap { OutputStamp(root: output, jobs: jobs, keepFiles: true, reference: $0) }
             context.changed = walked?.changedFiles ?? []
             context.outputAtStart = walked?.folders
             context.reportDamage()
@@ -135,7 +136,7 @@ extension BuildStep where Context == BuildContext {
             // summary that says the site is complete, so a build stopped half way is never
             // taken for up to date. (A build stopped before this step changed nothing.)
             if context.lastBuildRecorded {
-                try context.catalog.forgetLastBuild()
+                try SiteError.fromCatalog { () throws(CatalogError) in try context.catalog.forgetLastBuild() }
                 context.lastBuildRecorded = false
             }
             // The first write to the output folder: what an interrupted build left in the build's
@@ -232,11 +233,11 @@ extension BuildStep where Context == BuildContext {
                     // key of its frame data), when it has them: only changed albums' are made.
                     let keys = { (album: Int) in pages.keys[plan.albums[album].directory + "frames.json"] }
                     let current = Set(plan.albums.indices.compactMap(keys))
-                    try catalog.forgetSearchDocuments(keeping: current)
+                    try SiteError.fromCatalog { () throws(CatalogError) in try catalog.forgetSearchDocuments(keeping: current) }
                     var builder = SearchIndexBuilder(language: language)
                     let albums = try renderer.addSearchDocuments(
                         to: &builder, jobs: jobs, keys: keys, cached: catalog.searchDocuments(album:),
-                        made: { runs throws(SiteError) in try catalog.saveSearchDocuments(runs) })
+                        made: { runs throws(SiteError) in try SiteError.fromCatalog { () throws(CatalogError) in try catalog.saveSearchDocuments(runs) } })
                     return builder.files(albums: albums)
                 })
             context.sitePages.formUnion(files)
@@ -282,13 +283,14 @@ extension BuildStep where Context == BuildContext {
                 skipped: (scan.problems.filter { !$0.isWarning } + images.problems).sorted { $0.path < $1.path },
                 outputDirectory: context.output)
             report.videos = videoCount
-            if let outputStamp = context.outputStamp { try context.catalog.recordOutputState(outputStamp) }
+            if let outputStamp = context.outputStamp { try SiteError.fromCatalog { () throws(CatalogError) in try context.catalog.recordOutputState(hex: outputStamp.hex, folders: outputStamp.folders) } }
             if let inputs = context.inputs, images.problems.isEmpty, let outputStamp = context.outputStamp {
-                try context.catalog.recordLastBuild(LastBuild(
+                let summary = LastBuild(
                     stamp: BuildStamp(inputs: inputs, output: outputStamp.hex),
                     scannedPhotos: scan.plan.photos.count, scannedAlbums: scan.plan.albums.count,
                     albums: report.albums, photos: report.photos, videos: report.videos, pages: report.pages,
-                    events: context.recorder.events))
+                    events: context.recorder.events)
+                try SiteError.fromCatalog { () throws(CatalogError) in try context.catalog.recordLastBuild(summary) }
             }
             context.reportDamage()
             context.report = report

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import Gallery
 import GalleryConfig
@@ -76,10 +77,15 @@ public struct SiteBuilder: Sendable {
     /// What the catalog holds, read after the last build while nothing was built (by `cascade
     /// serve`, between changes): taken when the catalog has not changed since, and begun again
     /// after this build.
-    public var catalogReadAhead: CatalogReadAhead?
+    package var catalogReadAhead: CatalogReadAhead?
 
     /// Creates a builder.
-    public init(options: SiteOptions, catalogReadAhead: CatalogReadAhead? = nil) {
+    public init(options: SiteOptions) {
+        self.options = options
+    }
+
+    /// Creates a builder that takes what `catalogReadAhead` read.
+    package init(options: SiteOptions, catalogReadAhead: CatalogReadAhead?) {
         self.options = options
         self.catalogReadAhead = catalogReadAhead
     }
@@ -108,13 +114,17 @@ public struct SiteBuilder: Sendable {
         let catalogPath = options.catalogPath ?? Catalog.defaultPath(output: output)
         // (Asked before anything is written, the output folder made or locked; asked again as
         // the catalog is opened, under the lock.)
-        _ = try Catalog.check(path: catalogPath, source: source, output: output, isDefaultPath: options.catalogPath == nil, locked: false)
+        _ = try SiteError.fromCatalog { () throws(CatalogError) in
+            try Catalog.check(path: catalogPath, source: source, output: output, isDefaultPath: options.catalogPath == nil, locked: false)
+        }
         let lock = try BuildLock(output: output, wait: options.waitForLock) { progress(.warning($0)) }
         defer { withExtendedLifetime(lock) {} }
         // Damage found in the catalog after it was opened sets it aside (the build goes on
         // without it): reported once the step that found it is done.
-        let catalog = try Catalog(path: catalogPath, source: source, output: output, isDefaultPath: options.catalogPath == nil) {
-            progress(.warning($0))
+        let catalog = try SiteError.fromCatalog { () throws(CatalogError) in
+            try Catalog(path: catalogPath, source: source, output: output, isDefaultPath: options.catalogPath == nil) {
+                progress(.warning($0))
+            }
         }
 
         var context = BuildContext(options: options, source: source, output: output, theme: theme, jobs: jobs, catalog: catalog,

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import Video
 import GalleryConfig
@@ -233,6 +234,25 @@ public struct SiteOptions: Sendable {
         }
         if !SettingRange.slideshowInterval.contains(slideshowInterval) {
             throw .invalidOption("the slideshow interval must be \(SettingRange.text(SettingRange.slideshowInterval)) seconds")
+        }
+    }
+}
+
+extension SiteError {
+    /// The catalog's error as the build reports it.
+    init(_ error: CatalogError) {
+        switch error {
+        case .catalog(let path, let reason): self = .catalog(path: path, reason: reason)
+        case .catalogDamaged(let path, let reason): self = .catalogDamaged(path: path, reason: reason)
+        }
+    }
+
+    /// What `body` (work on the catalog) returns; its error as the build reports it.
+    static func fromCatalog<T>(_ body: () throws(CatalogError) -> T) throws(SiteError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw SiteError(error)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Catalog
 import Imaging
 
 /// What a build does with one photo's images.

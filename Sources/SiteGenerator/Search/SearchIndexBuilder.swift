@@ -1,44 +1,6 @@
+import Catalog
 import GalleryConfig
 import Imaging
-
-/// What the search index holds of one photo: its result's fields, the text its words are taken
-/// from and the filters it belongs to.
-struct SearchDocument: Sendable, Equatable {
-    /// The address that opens it in its album's lightbox, and its tile image: site-root-relative
-    /// and URL-encoded.
-    var open: String
-    var image: String
-    /// The tile image's size.
-    var width: Int
-    var height: Int
-    /// Its result's title (as its page's heading).
-    var title: String
-    /// Its album: an index into the index's album titles.
-    var album: Int
-    /// Its date as shown, or "".
-    var date: String
-    /// What is indexed of it: title, caption as plain text, keywords, people, places, camera,
-    /// lens, album title, date as shown.
-    var texts: [String]
-    /// The filters it belongs to, each a name of ``SearchIndexBuilder/filterNames`` and a value.
-    var filters: [SearchFilter]
-}
-
-/// Documents made of consecutive photos of one album, to be kept in the catalog for the next
-/// build (``Catalog/saveSearchDocuments(_:)``): the album's input key, the place in the album
-/// of the first, and each with its words.
-struct SearchDocumentRun: Sendable {
-    typealias Entry = (document: SearchDocument, words: [String])
-    var album: String
-    var first: Int
-    var entries: [Entry]
-}
-
-/// One filter a photo belongs to: `year` "2022", `person` "Maëlle".
-struct SearchFilter: Sendable, Equatable {
-    var name: String
-    var value: String
-}
 
 /// The files of Cascade's search index (format 1, described in docs/layout.md "Search") made
 /// from the photos' ``SearchDocument``s, given one at a time in site order (``add(_:words:)``):

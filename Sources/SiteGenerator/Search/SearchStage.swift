@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 
 /// With search on, writes Cascade's search index (``SearchIndexBuilder``) into the site's
@@ -34,7 +35,7 @@ struct SearchStage {
 
         let files = try makeIndex().map { (path: prefix + $0.path, bytes: $0.bytes) }
         // Listed before they are in place: a build stopped now leaves only files known to be the tool's.
-        try catalog.prepare(addingFiles: files.map(\.path), forgettingPhotos: [String]())
+        try SiteError.fromCatalog { () throws(CatalogError) in try catalog.prepare(addingFiles: files.map(\.path), forgettingPhotos: [String]()) }
         // (The builder gives the entry file last.)
         for file in files {
             try writer.writeIfChanged(Data(file.bytes), to: file.path)

@@ -1,3 +1,4 @@
+import Catalog
 import Support
 import Foundation
 import Gallery
@@ -25,14 +26,9 @@ import Gallery
 ///   (a killed build's temporary folder) or changed in place (a truncated image, an edited page)
 ///   makes the build run in full, which puts the site right (the files changed since the last
 ///   build made them are made again: ``OutputStamp/changedFiles``).
-struct BuildStamp: Sendable, Equatable, Codable {
+extension BuildStamp {
     /// Bumped when what a stamp covers changes, so older stamps never match.
     static let version = 2
-
-    /// The fingerprint of everything the site is made from.
-    var inputs: String
-    /// The fingerprint of the output folder's entries.
-    var output: String
 
     /// The fingerprint of everything the build of `options` is made from, for the photo folder
     /// `source` (absolute, real) and the theme whose fingerprint is `theme`; nil when the folder

@@ -1,3 +1,4 @@
+import Catalog
 import Support
 import Foundation
 import Gallery
@@ -22,23 +23,15 @@ import Gallery
 ///
 /// With each folder's sums the walk keeps, when asked, the hash of each of its regular files
 /// (``Folder/files``): what the end of a build records in the catalog
-/// (``Catalog/recordOutputState(_:)``), so that the next full build can tell which files were
+/// (``Catalog/recordOutputState(hex:folders:)``, a row of plain columns per folder), so that the next full build can tell which files were
 /// changed since (``changedFiles``) and make them again.
 ///
 /// A file changed within the same tick of the file system's clock as the end of the build that
 /// made it, to the same size and in place, may keep its time: such a change is not seen (as
 /// Git's "racily clean" entries). Changes of another size, or made later, are.
 struct OutputStamp: Sendable {
-    /// What a walk found in one folder.
-    struct Folder: Sendable, Equatable {
-        /// The sums over its own entries: the two hash totals and their number.
-        var sums: [UInt64]
-        /// The first hash of each of its regular files (path, size and modification time), ascending; empty
-        /// unless the walk was asked to keep them.
-        var files: [UInt64]
-        /// The names of its sub-folders.
-        var subfolders: [String]
-    }
+    /// What a walk found in one folder (the catalog's ``OutputFolder``).
+    typealias Folder = OutputFolder
 
     /// The fingerprint.
     let hex: String
@@ -297,57 +290,5 @@ struct OutputStamp: Sendable {
         b = (b ^ (b >> 27)) &* 0x94d0_49bb_1331_11eb
         b ^= b >> 31
         return (a, b)
-    }
-
-    // MARK: Records
-
-    /// What the records begin with: records of another version (whose hashes are made another
-    /// way) are not read, and then no file is taken for changed.
-    static let recordsHeader = Array("cascade output state 3\n".utf8)
-
-    /// The folders' records (with their files) as bytes, for the catalog: ``recordsHeader``,
-    /// then per folder its path's length and UTF-8, its three sums, the number of its files and
-    /// their hashes (little endian). Sub-folders are not kept (a record read back is only
-    /// compared with).
-    static func encode(_ folders: [String: Folder]) -> [UInt8] {
-        var bytes = recordsHeader
-        bytes.reserveCapacity(folders.values.reduce(0) { $0 + 40 + 8 * $1.files.count })
-        func put(_ value: UInt64) {
-            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-        }
-        for (path, folder) in folders.sorted(by: { $0.key < $1.key }) {
-            let name = Array(path.utf8)
-            put(UInt64(name.count))
-            bytes += name
-            for sum in folder.sums { put(sum) }
-            put(UInt64(folder.files.count))
-            for hash in folder.files { put(hash) }
-        }
-        return bytes
-    }
-
-    /// The records `encode` wrote; nil when the bytes are not such records.
-    static func decode(_ bytes: [UInt8]) -> [String: Folder]? {
-        guard bytes.starts(with: recordsHeader) else { return nil }
-        var folders: [String: Folder] = [:]
-        var offset = recordsHeader.count
-        func take() -> UInt64? {
-            guard offset + 8 <= bytes.count else { return nil }
-            var value: UInt64 = 0
-            for index in 0..<8 { value |= UInt64(bytes[offset + index]) << (8 * index) }
-            offset += 8
-            return value
-        }
-        while offset < bytes.count {
-            guard let length = take(), length <= bytes.count - offset else { return nil }
-            let path = String(decoding: bytes[offset..<offset + Int(length)], as: UTF8.self)
-            offset += Int(length)
-            guard let a = take(), let b = take(), let count = take(), let number = take(), number <= (bytes.count - offset) / 8 else { return nil }
-            var files: [UInt64] = []
-            files.reserveCapacity(Int(number))
-            for _ in 0..<number { files.append(take()!) }
-            folders[path] = Folder(sums: [a, b, count], files: files, subfolders: [])
-        }
-        return folders
     }
 }

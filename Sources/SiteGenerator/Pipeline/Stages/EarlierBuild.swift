@@ -1,3 +1,4 @@
+import Catalog
 import Gallery
 import Imaging
 
@@ -35,8 +36,8 @@ struct EarlierBuild: Sendable {
         readAhead: (manifest: BuildManifest, files: Set<String>)? = nil, changed: [String] = [], jobs: Int = 1,
         themeAssets: Set<String> = [], warning: (String) -> Void
     ) throws(SiteError) {
-        var (stored, storedFiles) = if let readAhead { readAhead } else { try catalog.snapshotAndFileSet(fileSet: true, likelyPaths: likelyPaths) }
-        if stored == BuildManifest(), let manifest = try catalog.importLegacyManifest(output: output, warning: warning) {
+        var (stored, storedFiles) = if let readAhead { readAhead } else { try SiteError.fromCatalog { () throws(CatalogError) in try catalog.snapshotAndFileSet(fileSet: true, likelyPaths: likelyPaths) } }
+        if stored == BuildManifest(), let manifest = try SiteError.fromCatalog({ () throws(CatalogError) in try catalog.importLegacyManifest(output: output, warning: warning) }) {
             (stored, storedFiles) = (manifest, Set(manifest.files))
         }
         self.stored = stored

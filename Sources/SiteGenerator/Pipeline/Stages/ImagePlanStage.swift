@@ -1,3 +1,4 @@
+import Catalog
 import Gallery
 import Imaging
 import Support

@@ -1,3 +1,4 @@
+import Catalog
 /// Carries out the part of the image plan that comes before any file is written: links the
 /// files that moves take under temporary names (so that any permutation of names, a swap or a
 /// rotation, ends like a clean build), then tells the catalog which files this build may write
@@ -30,7 +31,7 @@ struct StagingStage {
                 plan.videos[index]?.decision = writer.stage(from, at: temporary) ? .move(staged: temporary) : .make
             }
         }
-        try catalog.prepare(addingFiles: plan.adding, forgettingPhotos: plan.forgetting)
+        try SiteError.fromCatalog { () throws(CatalogError) in try catalog.prepare(addingFiles: plan.adding, forgettingPhotos: plan.forgetting) }
         (plan.adding, plan.forgetting) = ([], [])
     }
 }

@@ -1,3 +1,4 @@
+import Catalog
 import Gallery
 import Support
 
@@ -49,7 +50,7 @@ struct SweepStage {
         // Everything written is on disk before the catalog says so.
         let (saved, value) = parallel({ [writer, catalog, record] () -> Result<Void, SiteError> in
             writer.syncFileSystem()
-            return Result { () throws(SiteError) in try catalog.save(record, replacing: pending) }
+            return Result { () throws(SiteError) in try SiteError.fromCatalog { () throws(CatalogError) in try catalog.save(record, replacing: pending) } }
         }, whileSaving)
         try saved.get()
         return (removed, value)

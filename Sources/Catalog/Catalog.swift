@@ -13,36 +13,17 @@ import Support
 
 /// What earlier builds of one output folder made, and from what: a SQLite database (through
 /// GRDB) kept outside the site, by default in the user's cache folder
-/// (`$XDG_CACHE_HOME/cascade/catalogs/`, keyed by the output folder's real path).
+/// (`$XDG_CACHE_HOME/cascade/catalogs/`, keyed by the output folder's real path: `SiteGenerator`'s
+/// `Catalog.defaultPath(output:)`).
 ///
 /// It lists every file the tool made (nothing else is ever deleted or written over), each
 /// photo's images with what they were made from (content hash, file identity, settings), and
 /// each page's fingerprint. It changes row by row in transactions: a rebuild with nothing to do
 /// writes nothing. A lost or damaged catalog makes the next build slower, never wrong: nothing
 /// it does not list is deleted or replaced.
-final class Catalog: Sendable {
+package final class Catalog: Sendable {
     /// The database file.
-    let path: String
-
-    /// Where the catalog of the output folder `output` (absolute, real) goes by default.
-    static func defaultPath(output: String) -> String {
-        cacheFolder() + "/catalogs/" + key(output: output) + ".sqlite"
-    }
-
-    /// `$XDG_CACHE_HOME/cascade`, else `~/.cache/cascade`.
-    static func cacheFolder() -> String {
-        let environment = ProcessInfo.processInfo.environment
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/cascade" }
-        return FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/cascade"
-    }
-
-    /// A file name for the output folder: its last component (readable) and a hash of its path.
-    static func key(output: String) -> String {
-        var hasher = FingerprintHasher()
-        hasher.combine(output)
-        let name = SlugAllocator.slug((output as NSString).lastPathComponent)
-        return (name.isEmpty ? "site" : String(name.prefix(40))) + "-" + hasher.hex
-    }
+    package let path: String
 
     /// Cascade's mark in a catalog's header (`PRAGMA application_id`): "CSCD".
     static let applicationID: Int32 = 0x4353_4344
@@ -58,9 +39,9 @@ final class Catalog: Sendable {
     /// set aside under a new name (``setAside(_:)``, reported through `warning`) and replaced by
     /// an empty one: the build goes on as without a catalog. Damage found later, at any page
     /// the build reads or writes, is handled the same way, its report kept for ``takeWarnings()``.
-    init(
+    package init(
         path: String, source: String? = nil, output: String? = nil, isDefaultPath: Bool = false, warning: (String) -> Void
-    ) throws(SiteError) {
+    ) throws(CatalogError) {
         self.path = path
         let found = try Self.check(path: path, source: source, output: output, isDefaultPath: isDefaultPath)
         do {
@@ -99,8 +80,8 @@ final class Catalog: Sendable {
     /// changes anything.
     /// `locked` says the build holds the output folder's lock: without it, another build may be
     /// writing the catalog (its journal is beside it) and what its header says is not taken.
-    static func check(path: String, source: String?, output: String?, isDefaultPath: Bool, locked: Bool = true) throws(SiteError) -> Found {
-        let real = OutputSafety.realPath(path)
+    package static func check(path: String, source: String?, output: String?, isDefaultPath: Bool, locked: Bool = true) throws(CatalogError) -> Found {
+        let real = realPath(path)
         for (folder, what) in [(source, "the photo folder"), (output, "the output folder")] {
             guard let folder, real == folder || real.hasPrefix(folder == "/" ? "/" : folder + "/") else { continue }
             throw .catalog(path: path, reason: "it is inside \(what) \(folder): the catalog is kept outside the photos and the site (the photo folder is never written to, and the site is published)")
@@ -123,7 +104,7 @@ final class Catalog: Sendable {
     private let laterWarnings = Mutex<[String]>([])
 
     /// The reports of damage found since the catalog was opened (or since the last call).
-    func takeWarnings() -> [String] {
+    package func takeWarnings() -> [String] {
         laterWarnings.withLock { warnings in
             defer { warnings = [] }
             return warnings
@@ -131,7 +112,7 @@ final class Catalog: Sendable {
     }
 
     /// What is at a catalog's path, as read before it is opened.
-    enum Found: Equatable {
+    package enum Found: Equatable {
         case nothing
         /// A Cascade catalog (by its mark or its tables), or an empty file (an interrupted first
         /// build's: there is nothing in it to lose).
@@ -180,7 +161,7 @@ final class Catalog: Sendable {
     /// Moves the damaged catalog at `path` (with its journal, if any) to a new name beside it,
     /// `path.damaged`, else `path.damaged-2`, `-3`, …: never over a file, and nothing is deleted.
     /// Returns the new path.
-    static func setAside(_ path: String) throws(SiteError) -> String {
+    static func setAside(_ path: String) throws(CatalogError) -> String {
         let suffixes = ["", "-journal", "-wal", "-shm"]
         for number in 1... {
             let candidate = path + ".damaged" + (number == 1 ? "" : "-\(number)")
@@ -212,14 +193,14 @@ final class Catalog: Sendable {
 
     /// After `error` (damage found at a page of the catalog): sets the catalog aside, opens an
     /// empty one in its place and reports where the old one went. Any other error is thrown.
-    private func recover(from error: any Error) throws(SiteError) {
+    private func recover(from error: any Error) throws(CatalogError) {
         guard Self.isDamage(error) else { throw .catalog(path: path, reason: "\(error)") }
         try recover(damage: "\(error)")
     }
 
     /// ``recover(from:)`` of damage described by `error`.
-    private func recover(damage error: String) throws(SiteError) {
-        let message: String = try state.withLock { database throws(SiteError) in
+    private func recover(damage error: String) throws(CatalogError) {
+        let message: String = try state.withLock { database throws(CatalogError) in
             try? database.close()
             let aside = try Self.setAside(path)
             do {
@@ -235,7 +216,7 @@ final class Catalog: Sendable {
 
     /// Runs `body` on the database; damage found there sets the catalog aside (``recover(from:)``)
     /// and runs it again on the empty one.
-    private func withRecovery<T>(_ body: (DatabaseQueue) throws -> T) throws(SiteError) -> T {
+    private func withRecovery<T>(_ body: (DatabaseQueue) throws -> T) throws(CatalogError) -> T {
         do {
             return try body(database)
         } catch {
@@ -302,6 +283,23 @@ final class Catalog: Sendable {
             try db.execute(sql: CatalogSearchPhoto.createSQL)
             try db.execute(sql: CatalogSearchFilter.createSQL)
         }
+        // The output folder's records as rows of plain columns (``CatalogOutputFolder``) rather
+        // than one block of bytes: the old block is read once; one that cannot be read is
+        // dropped (the next build then finds no file changed by others, as before it was kept).
+        migrator.registerMigration("v8 output folders") { db in
+            let old = try Row.fetchOne(db, sql: "SELECT stamp, folders FROM output_state WHERE id = 1")
+            try db.execute(sql: "DROP TABLE output_state")
+            try db.execute(sql: "CREATE TABLE output_state (id INTEGER PRIMARY KEY CHECK (id = 1), stamp TEXT NOT NULL)")
+            try db.execute(sql: CatalogOutputFolder.createSQL)
+            guard let old, let stamp = old[0] as String?, let bytes = old[1] as Data?,
+                  let folders = OldOutputState.decode([UInt8](bytes))
+            else { return }
+            let insert = try db.cachedStatement(sql: CatalogOutputFolder.insertSQL)
+            for folder in folders {
+                try insert.execute(arguments: CatalogOutputFolder(path: folder.path, sums: folder.sums, files: folder.files).arguments)
+            }
+            try db.execute(sql: "INSERT INTO output_state (id, stamp) VALUES (1, ?)", arguments: [stamp])
+        }
         // Reads the database once: a file that is not SQLite fails here, not in the middle of a build.
         if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
             throw CatalogVersionError()
@@ -318,7 +316,7 @@ final class Catalog: Sendable {
 
     /// Everything the catalog holds. A photo record that cannot be read is left out (its
     /// images are made anew; its files stay listed, so they are still the tool's).
-    func snapshot() throws(SiteError) -> BuildManifest {
+    package func snapshot() throws(CatalogError) -> BuildManifest {
         try snapshotAndFileSet(fileSet: false).manifest
     }
 
@@ -334,9 +332,9 @@ final class Catalog: Sendable {
     /// files, and how many files it has): the ranges are cut between them, without counting
     /// and stepping through the table first (two reads of all of it, on one core, before the
     /// ranges began). Any paths cut it into ranges that together hold every record.
-    func snapshotAndFileSet(
+    package func snapshotAndFileSet(
         fileSet wantsSet: Bool, likelyPaths: (sample: [String], count: Int)? = nil
-    ) throws(SiteError) -> (manifest: BuildManifest, files: Set<String>) {
+    ) throws(CatalogError) -> (manifest: BuildManifest, files: Set<String>) {
         do {
             return try Self.snapshotAndFileSet(path: path, counting: database, fileSet: wantsSet, likelyPaths: likelyPaths)
         } catch {
@@ -351,7 +349,7 @@ final class Catalog: Sendable {
     /// photos (without `likelyPaths`) on the connection `counting`.
     static func snapshotAndFileSet(
         path: String, counting database: DatabaseQueue, fileSet wantsSet: Bool, likelyPaths: (sample: [String], count: Int)? = nil
-    ) throws(SiteError) -> (manifest: BuildManifest, files: Set<String>) {
+    ) throws(CatalogError) -> (manifest: BuildManifest, files: Set<String>) {
         var manifest = BuildManifest()
         var fileSet: Set<String> = []
         do {
@@ -383,7 +381,7 @@ final class Catalog: Sendable {
             let photos = Mutex(PhotoRecords())
             photos.withLock { $0.reserveCapacity(count) }
             let parts = [Part.filesAndPages] + zip([nil] + boundaries, boundaries + [nil]).map { Part.photos(from: $0, to: $1) }
-            let reads = try parallelMap(parts, jobs: ProcessInfo.processInfo.activeProcessorCount) { [path] part throws(SiteError) -> Read in
+            let reads = try parallelMap(parts, jobs: ProcessInfo.processInfo.activeProcessorCount) { [path] part throws(CatalogError) -> Read in
                 do {
                     return try readOnlyConnection(path).read { db in
                         switch part {
@@ -410,7 +408,7 @@ final class Catalog: Sendable {
                 defer { photos = PhotoRecords() }
                 return photos
             }
-        } catch let error as SiteError {
+        } catch let error as CatalogError {
             throw error
         } catch {
             throw Self.isDamage(error) ? .catalogDamaged(path: path, reason: "\(error)") : .catalog(path: path, reason: "\(error)")
@@ -426,7 +424,7 @@ final class Catalog: Sendable {
     /// file it no longer makes, once the catalog holds what the build made. (A manifest that
     /// cannot be read gives no records, and its file only: every image is made anew, and the
     /// files of earlier builds, which the catalog does not list, are left in place.)
-    func importLegacyManifest(output: String, warning: (String) -> Void) throws(SiteError) -> BuildManifest? {
+    package func importLegacyManifest(output: String, warning: (String) -> Void) throws(CatalogError) -> BuildManifest? {
         guard var manifest = BuildManifest.legacy(outputDirectory: output, warning: warning) else { return nil }
         manifest.files = Array(Set(manifest.files + [BuildManifest.legacyFileName])).sorted()
         try save(manifest, replacing: BuildManifest())
@@ -498,18 +496,18 @@ final class Catalog: Sendable {
 
     /// What the last complete build recorded of itself; nil when none did, or when a build
     /// began since (``forgetLastBuild()``).
-    func lastBuild() -> LastBuild? {
+    package func lastBuild() -> LastBuild? {
         (try? database.read { db in try LastBuild.fetch(db) }) ?? nil
     }
 
     /// Forgets the last build's summary, before a build changes anything: a build that is
     /// stopped half way never leaves a stamp that says the site is complete.
-    func forgetLastBuild() throws(SiteError) {
+    package func forgetLastBuild() throws(CatalogError) {
         try withRecovery { database in try database.write { db in try db.execute(sql: "DELETE FROM last_build") } }
     }
 
     /// Records a complete build's summary (written after everything it made is recorded).
-    func recordLastBuild(_ summary: LastBuild) throws(SiteError) {
+    package func recordLastBuild(_ summary: LastBuild) throws(CatalogError) {
         // (After the catalog was set aside during this build, the new one holds only what the
         // build changed: no stamp says it is complete.)
         guard !replaced.load(ordering: .sequentiallyConsistent) else { return }
@@ -517,16 +515,46 @@ final class Catalog: Sendable {
     }
 
     /// The output folder's files as the end of the last build that finished found them (each
-    /// folder's sums and files' hashes, ``OutputStamp``); nil when no build recorded them.
-    func outputState() -> [String: OutputStamp.Folder]? {
-        let data = try? database.read { db in try Data.fetchOne(db, sql: "SELECT folders FROM output_state WHERE id = 1") }
-        return data.flatMap { OutputStamp.decode([UInt8]($0)) }
+    /// folder's sums and files' hashes, ``OutputFolder``); nil when no build recorded them, or
+    /// when they cannot be read.
+    ///
+    /// A row that cannot be read is damage, as an unreadable page is: the catalog is set aside
+    /// (``recover(damage:)``) and the build goes on without it. (The hashes of a folder with
+    /// many files run over pages of their own, which SQLite does not check: damage there reads
+    /// as a row whose hashes are not hashes. Left out, it would have its folder's every file
+    /// taken for changed.)
+    package func outputState() throws(CatalogError) -> [String: OutputFolder]? {
+        struct Unreadable: Error, CustomStringConvertible {
+            var path: String
+            var description: String { "the output folder's record of \"\(path)\" cannot be read" }
+        }
+        do {
+            return try database.read { db -> [String: OutputFolder]? in
+                guard try String.fetchOne(db, sql: "SELECT stamp FROM output_state WHERE id = 1") != nil else { return nil }
+                var folders: [String: OutputFolder] = [:]
+                let rows = try Row.fetchCursor(db, sql: CatalogOutputFolder.selectSQL)
+                while let row = try rows.next() {
+                    guard let folder = try? CatalogOutputFolder(row: row) else { throw Unreadable(path: (row[0] as String?) ?? "?") }
+                    folders[folder.path] = OutputFolder(sums: folder.sums, files: folder.files, subfolders: [])
+                }
+                return folders
+            }
+        } catch let error as Unreadable {
+            try recover(damage: "\(error)")
+            return nil
+        } catch where Self.isDamage(error) {
+            try recover(damage: "\(error)")
+            return nil
+        } catch {
+            // (Busy, say: the build goes on without them, as without a catalog.)
+            return nil
+        }
     }
 
     /// What the search index holds of the photos of the album whose input key is `album`
     /// (``CatalogSearchPhoto``), in order, each with its filters and words; nil when the catalog
     /// has none or they cannot be read (they are then made again).
-    func searchDocuments(album: String) -> [(document: SearchDocument, words: [String])]? {
+    package func searchDocuments(album: String) -> [(document: SearchDocument, words: [String])]? {
         let found = try? database.read { db -> [(document: SearchDocument, words: [String])]? in
             let photos = try CatalogSearchPhoto.fetchAll(
                 db, sql: "SELECT " + CatalogSearchPhoto.columns.joined(separator: ", ") + " FROM search_photo WHERE album = ? ORDER BY position",
@@ -549,7 +577,7 @@ final class Catalog: Sendable {
     /// input key, from its photo `first` on); a run from an album's first photo replaces
     /// anything kept under its key. (An album kept in part, by a build stopped between runs,
     /// is not taken: ``searchDocuments(album:)`` gives fewer photos than the album has.)
-    func saveSearchDocuments(_ runs: [SearchDocumentRun]) throws(SiteError) {
+    package func saveSearchDocuments(_ runs: [SearchDocumentRun]) throws(CatalogError) {
         guard !runs.isEmpty else { return }
         try withRecovery { database in
             try database.write { db in
@@ -577,7 +605,7 @@ final class Catalog: Sendable {
 
     /// Forgets what the search index held of the photos of every album whose input key is not
     /// in `keeping` (albums changed or gone since).
-    func forgetSearchDocuments(keeping: Set<String>) throws(SiteError) {
+    package func forgetSearchDocuments(keeping: Set<String>) throws(CatalogError) {
         try withRecovery { database in
             try database.write { db in
                 let stale = try String.fetchAll(db, sql: "SELECT DISTINCT album FROM search_photo").filter { !keeping.contains($0) }
@@ -587,16 +615,31 @@ final class Catalog: Sendable {
         }
     }
 
-    /// Records the output folder's files as the end of a build found them (`stamp`'s folders,
-    /// kept with their files); nothing is written when the recorded stamp is the same.
-    func recordOutputState(_ stamp: OutputStamp) throws(SiteError) {
+    /// Records the output folder's files as the end of a build found them (the stamp `hex` of
+    /// `OutputStamp` and its `folders`, kept with their files), in one transaction: only the
+    /// rows of the folders whose sums differ from the recorded ones are written (a one-photo
+    /// change writes a handful), and nothing at all when the recorded stamp is the same.
+    package func recordOutputState(hex: String, folders: [String: OutputFolder]) throws(CatalogError) {
         // (Damage met here sets the catalog aside too: ``withRecovery(_:)``.)
         try withRecovery { database in
-            let recorded = try database.read { db in try String.fetchOne(db, sql: "SELECT stamp FROM output_state WHERE id = 1") }
-            guard recorded != stamp.hex else { return }
-            let data = Data(OutputStamp.encode(stamp.folders))
             try database.write { db in
-                try db.execute(sql: "INSERT OR REPLACE INTO output_state (id, stamp, folders) VALUES (1, ?, ?)", arguments: [stamp.hex, data])
+                let recorded = try String.fetchOne(db, sql: "SELECT stamp FROM output_state WHERE id = 1")
+                guard recorded != hex else { return }
+                // The recorded sums (a row that cannot be read is written again).
+                var known: [String: [UInt64]] = [:]
+                let rows = try Row.fetchCursor(db, sql: "SELECT path, first_sum, second_sum, entries FROM output_folder")
+                while let row = try rows.next() {
+                    guard let path = row[0] as String?, let first = row[1] as Int64?, let second = row[2] as Int64?,
+                          let entries = row[3] as Int64? else { continue }
+                    known[path] = [UInt64(bitPattern: first), UInt64(bitPattern: second), UInt64(bitPattern: entries)]
+                }
+                let upsert = try db.cachedStatement(sql: CatalogOutputFolder.upsertSQL)
+                for (path, folder) in folders where known[path] != folder.sums {
+                    try upsert.execute(arguments: CatalogOutputFolder(path: path, sums: folder.sums, files: folder.files).arguments)
+                }
+                let delete = try db.cachedStatement(sql: "DELETE FROM output_folder WHERE path = ?")
+                for path in known.keys where folders[path] == nil { try delete.execute(arguments: [path]) }
+                try db.execute(sql: "INSERT OR REPLACE INTO output_state (id, stamp) VALUES (1, ?)", arguments: [hex])
             }
         }
     }
@@ -605,7 +648,7 @@ final class Catalog: Sendable {
     /// build wrote is still known to be the tool's) and forgets the photo records at `photos`
     /// (whose files this build may replace: should it be interrupted, the next one makes them
     /// anew rather than trust them).
-    func prepare(addingFiles files: some Collection<String>, forgettingPhotos photos: some Collection<String>) throws(SiteError) {
+    package func prepare(addingFiles files: some Collection<String>, forgettingPhotos photos: some Collection<String>) throws(CatalogError) {
         guard !files.isEmpty || !photos.isEmpty else { return }
         try withRecovery { database in
             try database.write { db in
@@ -620,7 +663,7 @@ final class Catalog: Sendable {
 
     /// Records what a build made (`new`), writing only the rows that differ from what the
     /// catalog holds (`old`): nothing at all when nothing changed.
-    func save(_ new: BuildManifest, replacing old: BuildManifest) throws(SiteError) {
+    package func save(_ new: BuildManifest, replacing old: BuildManifest) throws(CatalogError) {
         let changed = new.photos.filter { old.photos[$0.key] != $0.value }.map { ($0.key, $0.value) }
         try save(BuildRecord(files: MadeFiles(pages: Set(new.files)), pages: new.pages, photoPaths: Array(new.photos.keys), changedPhotos: changed),
                  replacing: CatalogState(files: old.files, pages: old.pages, photoPaths: Set(old.photos.keys)))
@@ -628,7 +671,7 @@ final class Catalog: Sendable {
 
     /// Records what a build made (``BuildRecord``), writing only the rows that differ from
     /// `old`, in one transaction.
-    func save(_ record: BuildRecord, replacing old: CatalogState) throws(SiteError) {
+    package func save(_ record: BuildRecord, replacing old: CatalogState) throws(CatalogError) {
         let (files, known, pages, pageChanges, photoPaths, changedPhotos) =
             (record.files, record.removedFiles, record.pages, record.pageChanges, record.photoPaths, record.changedPhotos)
         // A catalog set aside during this build was replaced by an empty one: everything is new to it.
@@ -684,19 +727,19 @@ final class Catalog: Sendable {
 /// What a build tells the catalog it made (``Catalog/save(_:replacing:)``): its files, its
 /// pages' fingerprints, the paths of its photos and the records that differ from the catalog's
 /// (a large library's build does not hold both every old and every new record to compare them).
-struct BuildRecord: Sendable {
-    var files: MadeFiles
+package struct BuildRecord: Sendable {
+    package var files: MadeFiles
     /// The catalog's files that `files` lacks, when the build knows them (the sweep does).
-    var removedFiles: [String]?
-    var pages: [String: String]
+    package var removedFiles: [String]?
+    package var pages: [String: String]
     /// The pages of `pages` whose fingerprint the catalog lacks or differs, and the catalog's
     /// pages that `pages` lacks, when the build knows them.
-    var pageChanges: (changed: [(String, String)], removed: [String])?
+    package var pageChanges: (changed: [(String, String)], removed: [String])?
     /// Each photo once.
-    var photoPaths: [String]
-    var changedPhotos: [(String, BuildManifest.PhotoRecord)]
+    package var photoPaths: [String]
+    package var changedPhotos: [(String, BuildManifest.PhotoRecord)]
 
-    init(files: MadeFiles, removedFiles: [String]? = nil, pages: [String: String],
+    package init(files: MadeFiles, removedFiles: [String]? = nil, pages: [String: String],
          pageChanges: (changed: [(String, String)], removed: [String])? = nil, photoPaths: [String],
          changedPhotos: [(String, BuildManifest.PhotoRecord)]) {
         (self.files, self.removedFiles, self.pages, self.pageChanges, self.photoPaths, self.changedPhotos) =
@@ -704,16 +747,22 @@ struct BuildRecord: Sendable {
     }
 
     /// The same build told to an empty catalog: every file, page and photo is new to it.
-    var everythingNew: BuildRecord {
+    package var everythingNew: BuildRecord {
         BuildRecord(files: files, pages: pages, photoPaths: photoPaths, changedPhotos: changedPhotos)
     }
 }
 
 /// What the catalog holds, the photos' records but for their paths: what a build compares its
 /// own files, pages and photos with when it saves.
-struct CatalogState: Sendable {
+package struct CatalogState: Sendable {
     /// Each file once.
-    var files: [String]
-    var pages: [String: String]
-    var photoPaths: Set<String>
+    package var files: [String]
+    package var pages: [String: String]
+    package var photoPaths: Set<String>
+
+    package init(files: [String], pages: [String: String], photoPaths: Set<String>) {
+        self.files = files
+        self.pages = pages
+        self.photoPaths = photoPaths
+    }
 }

@@ -3,29 +3,29 @@
 /// photos' images, originals and videos; the sitemap and feed). Kept apart so that the photos'
 /// files can be gathered into a set on another core while the pages are made (a large library's
 /// 200,000 image paths, hashed), and not merged with the pages' afterwards.
-struct MadeFiles: Sendable {
-    var pages: Set<String>
-    var others: Set<String>
+package struct MadeFiles: Sendable {
+    package var pages: Set<String>
+    package var others: Set<String>
 
-    init(pages: Set<String>, others: Set<String> = []) {
+    package init(pages: Set<String>, others: Set<String> = []) {
         self.pages = pages
         self.others = others
     }
 
     /// How many files (the sets share none).
-    var count: Int { pages.count + others.count }
+    package var count: Int { pages.count + others.count }
 
-    func contains(_ path: String) -> Bool {
+    package func contains(_ path: String) -> Bool {
         pages.contains(path) || others.contains(path)
     }
 
     /// The files but those in `excluded`.
-    func subtracting(_ excluded: Set<String>) -> MadeFiles {
+    package func subtracting(_ excluded: Set<String>) -> MadeFiles {
         MadeFiles(pages: pages.subtracting(excluded), others: others.subtracting(excluded))
     }
 
     /// The files for which `isIncluded` is true, in no particular order.
-    func filter(_ isIncluded: (String) -> Bool) -> [String] {
+    package func filter(_ isIncluded: (String) -> Bool) -> [String] {
         pages.filter(isIncluded) + others.filter(isIncluded)
     }
 }

@@ -15,66 +15,59 @@ import Support
 /// Releases before the catalog kept this as JSON in the output folder
 /// (`.cascade-manifest.json`); ``legacy(outputDirectory:warning:)`` reads such a file once, so
 /// that an upgraded site keeps what is still right.
-struct BuildManifest: Codable, Sendable, Equatable {
+package struct BuildManifest: Codable, Sendable, Equatable {
     /// The file earlier releases kept in the output folder.
-    static let legacyFileName = ".cascade-manifest.json"
-    static let currentVersion = 2
+    package static let legacyFileName = ".cascade-manifest.json"
+    package static let currentVersion = 2
 
     /// What one photo's images were made from, and what they are.
-    struct PhotoRecord: Codable, Sendable, Equatable {
-        var size: Int
-        var modificationTime: Double
+    package struct PhotoRecord: Codable, Sendable, Equatable {
+        package var size: Int
+        package var modificationTime: Double
         /// The file's change time and inode when its images were made (see ``FileIdentity``);
         /// nil in records of earlier releases, whose photos are then read and hashed once.
-        var changeTime: Double?
-        var inode: UInt64?
+        package var changeTime: Double?
+        package var inode: UInt64?
         /// FNV-1a 64 of the file's bytes, in hex.
-        var contentHash: String
+        package var contentHash: String
         /// The image settings the images in the main format were made with (see
         /// `SiteOptions.imageSettingsKey(for:)`).
-        var settings: String
+        package var settings: String
         /// Display size of the photo (after orientation) and its average colour.
-        var width: Int
-        var height: Int
-        var color: String
+        package var width: Int
+        package var height: Int
+        package var color: String
         /// The images in the site's main format (`<img>`), by ascending width.
-        var renditions: [RenditionRecord]
+        package var renditions: [RenditionRecord]
         /// The same images in the further formats offered through `<picture>`, best first;
         /// nil (as in manifests of single-format builds) when there are none.
-        var sources: [SourceRecord]?
+        package var sources: [SourceRecord]?
         /// What the photo's header said: a rebuild does not read it again while the file's size
         /// and time are the same, and `probeVersion` is the current `ImageProbe.version`.
-        var info: ImageInfo?
+        package var info: ImageInfo?
         /// The `ImageProbe.version` that read `info`.
-        var probeVersion: Int?
+        package var probeVersion: Int?
         /// For a video: its web version (the images above are its poster's); nil for a photo.
-        @BoxedOptional var video: VideoRecord?
+        @BoxedOptional package var video: VideoRecord?
 
         /// Per image settings (one per format), the files made with them, by ascending width.
-        var filesBySettings: [String: [String]] {
+        package var filesBySettings: [String: [String]] {
             let all = [settings] + (sources ?? []).filter { $0.paths.count == renditions.count }.map(\.settings)
             return Dictionary(all.map { ($0, files(madeWith: $0)!) }, uniquingKeysWith: { first, _ in first })
         }
 
         /// The files made with `settings`, by ascending width (a further format's, the last one
         /// listed with these settings, before the main format's), or nil when none were.
-        func files(madeWith settings: String) -> [String]? {
+        package func files(madeWith settings: String) -> [String]? {
             for source in (sources ?? []).reversed() where source.settings == settings && source.paths.count == renditions.count {
                 return source.paths
             }
             return settings == self.settings ? renditions.map(\.path) : nil
         }
 
-        /// The files made with `settings`, or with `settings` followed by `colour` (the
-        /// `colour` setting's key, which a wide-gamut photo's record adds: see
-        /// ``PhotoWork/colourKey``), or nil when none were.
-        func files(madeWith settings: String, colour: String) -> [String]? {
-            files(madeWith: settings) ?? files(madeWith: settings + colour)
-        }
-
         /// Every image file of the photo, in every format, and its video's web version: the
         /// files of ``filesBySettings`` (in no particular order) and the video's.
-        var allPaths: [String] {
+        package var allPaths: [String] {
             var paths: [String] = []
             forEachPath { paths.append($0) }
             return paths
@@ -82,7 +75,7 @@ struct BuildManifest: Codable, Sendable, Equatable {
 
         /// Calls `body` with each of ``allPaths``, without making the list or the dictionary
         /// of ``filesBySettings`` (asked of a large library's every photo).
-        func forEachPath(_ body: (String) -> Void) {
+        package func forEachPath(_ body: (String) -> Void) {
             let count = renditions.count
             if let sources {
                 for (index, source) in sources.enumerated() where source.paths.count == count {
@@ -102,56 +95,94 @@ struct BuildManifest: Codable, Sendable, Equatable {
         }
 
         /// Whether the source file is the one the images were made from, by its identity alone.
-        func matches(_ identity: FileIdentity) -> Bool {
+        package func matches(_ identity: FileIdentity) -> Bool {
             size == identity.size && modificationTime == identity.modificationTime
                 && changeTime == identity.changeTime && inode == identity.inode
+        }
+
+        package init(size: Int, modificationTime: Double, changeTime: Double? = nil, inode: UInt64? = nil, contentHash: String, settings: String, width: Int, height: Int, color: String, renditions: [RenditionRecord], sources: [SourceRecord]? = nil, info: ImageInfo? = nil, probeVersion: Int? = nil, video: VideoRecord? = nil) {
+            self.size = size
+            self.modificationTime = modificationTime
+            self.changeTime = changeTime
+            self.inode = inode
+            self.contentHash = contentHash
+            self.settings = settings
+            self.width = width
+            self.height = height
+            self.color = color
+            self.renditions = renditions
+            self.sources = sources
+            self.info = info
+            self.probeVersion = probeVersion
+            self.video = video
         }
     }
 
     /// A video's web version: where it is and the settings it was made with (see
     /// `VideoSettings.key`).
-    struct VideoRecord: Codable, Sendable, Equatable {
-        var path: String
-        var settings: String
+    package struct VideoRecord: Codable, Sendable, Equatable {
+        package var path: String
+        package var settings: String
         /// For a Live Photo's motion clip: the clip's content hash and identity (the record's
         /// own are the photo's); nil for a video.
-        var sourceHash: String?
-        var sourceIdentity: FileIdentity?
+        package var sourceHash: String?
+        package var sourceIdentity: FileIdentity?
         /// What ffprobe said about the source (not asked again while its identity is the same),
         /// and for a motion clip its path relative to the photo folder.
-        var probe: VideoInfo?
-        var sourcePath: String?
+        package var probe: VideoInfo?
+        package var sourcePath: String?
+
+        package init(path: String, settings: String, sourceHash: String? = nil, sourceIdentity: FileIdentity? = nil, probe: VideoInfo? = nil, sourcePath: String? = nil) {
+            self.path = path
+            self.settings = settings
+            self.sourceHash = sourceHash
+            self.sourceIdentity = sourceIdentity
+            self.probe = probe
+            self.sourcePath = sourcePath
+        }
     }
 
-    struct RenditionRecord: Codable, Sendable, Equatable {
-        var width: Int
-        var height: Int
+    package struct RenditionRecord: Codable, Sendable, Equatable {
+        package var width: Int
+        package var height: Int
         /// Site-relative path.
-        var path: String
+        package var path: String
+
+        package init(width: Int, height: Int, path: String) {
+            self.width = width
+            self.height = height
+            self.path = path
+        }
     }
 
     /// A photo's images in one further format.
-    struct SourceRecord: Codable, Sendable, Equatable {
+    package struct SourceRecord: Codable, Sendable, Equatable {
         /// The format's MIME type, for `<source type=…>`.
-        var type: String
+        package var type: String
         /// The image settings these images were made with, as ``PhotoRecord/settings``.
-        var settings: String
+        package var settings: String
         /// Site-relative paths, one per rendition (same widths, same order).
-        var paths: [String]
+        package var paths: [String]
+
+        package init(type: String, settings: String, paths: [String]) {
+            self.type = type
+            self.settings = settings
+            self.paths = paths
+        }
     }
 
-    var version = Self.currentVersion
+    package var version = Self.currentVersion
     /// Every file of the site this tool made, site-relative, sorted.
-    var files: [String] = []
+    package var files: [String] = []
     /// By the photo's path relative to the source folder.
-    var photos = PhotoRecords()
+    package var photos = PhotoRecords()
     /// Photo pages by site-relative path: the fingerprint of what each was made from.
-    var pages: [String: String] = [:]
+    package var pages: [String: String] = [:]
 
     /// The manifest an earlier release left in `outputDirectory`, if any. One of another
     /// version, or one that cannot be read, gives only its list of files (they are still the
     /// tool's), or nothing, with a warning.
-    static func legacy(outputDirectory: String, warning: (String) -> Void) -> BuildManifest? {
+    package static func legacy(outputDirectory: String, warning: (String) -> Void) -> BuildManifest? {
         let path = (outputDirectory as NSString).appendingPathComponent(legacyFileName)
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         if let manifest = try? JSONDecoder().decode(BuildManifest.self, from: data), manifest.version == currentVersion {
@@ -163,5 +194,10 @@ struct BuildManifest: Codable, Sendable, Equatable {
         }
         warning("\(path) cannot be read; every image is made anew, and files of earlier builds are left in place")
         return BuildManifest()
+    }
+
+    package init(files: [String] = [], pages: [String: String] = [:]) {
+        self.files = files
+        self.pages = pages
     }
 }

@@ -16,7 +16,7 @@ import Support
 /// read began: SQLite's `data_version`, asked on the connection that began the read, changes
 /// with any commit by another connection (another `cascade build`, or this build's own catalog),
 /// and the file must still be the one read (not set aside as damaged and made anew).
-public final class CatalogReadAhead: Sendable {
+package final class CatalogReadAhead: Sendable {
     /// A read of the catalog, and what tells whether it still holds.
     private struct Read: Sendable {
         var path: String
@@ -34,17 +34,17 @@ public final class CatalogReadAhead: Sendable {
     private let taken = Atomic<Int>(0)
 
     /// How many builds used a read (for tests).
-    var readsUsed: Int { taken.load(ordering: .relaxed) }
+    package var readsUsed: Int { taken.load(ordering: .relaxed) }
 
     /// A read-ahead with nothing read yet.
-    public init() {}
+    package init() {}
 
     /// Reads the catalog at `path` on another thread, in place of any earlier read (after a
     /// build, which changed it); with `keepingCurrent`, only when no read of it is held.
     /// `releasing` (which lets go of what the build held) is called there first, and the memory
     /// that frees handed back to the system, so that the read does not come on top of it: a
     /// server that waits for changes should not hold a large library's build twice over.
-    func begin(path: String, keepingCurrent: Bool = false, releasing: (@Sendable () -> Void)? = nil) {
+    package func begin(path: String, keepingCurrent: Bool = false, releasing: (@Sendable () -> Void)? = nil) {
         reading.withLock { reading in
             if keepingCurrent, reading?.path == path { return }
             // (On a thread of its own: not one of Swift concurrency's few, which the server's
@@ -69,7 +69,7 @@ public final class CatalogReadAhead: Sendable {
 
     /// The read of the catalog at `path`, when one was begun and nothing has written to the
     /// catalog since; waits for a read under way. The read is let go of either way.
-    func take(path: String) -> (manifest: BuildManifest, files: Set<String>)? {
+    package func take(path: String) -> (manifest: BuildManifest, files: Set<String>)? {
         guard let (readPath, work) = reading.withLock({ reading in
             defer { reading = nil }
             return reading

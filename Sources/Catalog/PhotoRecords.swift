@@ -9,61 +9,61 @@ import Support
 /// 59 MB, most of it empty, held through a large library's rebuild. Boxed, the table takes 6 MB
 /// and the records themselves 22 MB. A record is read as a copy of its value, and replaced as a
 /// whole; records are never shared mutably.
-struct PhotoRecords: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
-    typealias Record = BuildManifest.PhotoRecord
+package struct PhotoRecords: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    package typealias Record = BuildManifest.PhotoRecord
     private var storage: [String: Boxed<Record>] = [:]
 
-    init() {}
+    package init() {}
 
-    init(dictionaryLiteral elements: (String, Record)...) {
+    package init(dictionaryLiteral elements: (String, Record)...) {
         for (path, record) in elements { storage[path] = Boxed(wrappedValue: record) }
     }
 
     /// The record of the photo at source path `path`.
-    subscript(path: String) -> Record? {
+    package subscript(path: String) -> Record? {
         get { storage[path]?.wrappedValue }
         set { storage[path] = newValue.map(Boxed.init(wrappedValue:)) }
     }
 
     /// The record of the photo at source path `path` as it is kept, to be shared.
-    func boxed(_ path: String) -> Boxed<Record>? {
+    package func boxed(_ path: String) -> Boxed<Record>? {
         storage[path]
     }
 
     /// Sets the record of the photo at source path `path`, kept as it is.
-    mutating func set(_ path: String, boxed record: Boxed<Record>) {
+    package mutating func set(_ path: String, boxed record: Boxed<Record>) {
         storage[path] = record
     }
 
     /// Each path with its record as it is kept, in no particular order: a loop that reads a few
     /// fields of each record (`box.wrappedValue.video`) does not copy every record.
-    var boxes: Dictionary<String, Boxed<Record>> { storage }
+    package var boxes: Dictionary<String, Boxed<Record>> { storage }
 
     /// The source paths that have a record.
-    var keys: Dictionary<String, Boxed<Record>>.Keys { storage.keys }
-    var count: Int { storage.count }
-    var isEmpty: Bool { storage.isEmpty }
+    package var keys: Dictionary<String, Boxed<Record>>.Keys { storage.keys }
+    package var count: Int { storage.count }
+    package var isEmpty: Bool { storage.isEmpty }
 
-    mutating func reserveCapacity(_ capacity: Int) {
+    package mutating func reserveCapacity(_ capacity: Int) {
         storage.reserveCapacity(capacity)
     }
 
     /// Each path with its record, in no particular order.
-    func makeIterator() -> some IteratorProtocol<(key: String, value: Record)> {
+    package func makeIterator() -> some IteratorProtocol<(key: String, value: Record)> {
         storage.lazy.map { (key: $0.key, value: $0.value.wrappedValue) }.makeIterator()
     }
 
-    var underestimatedCount: Int { storage.count }
+    package var underestimatedCount: Int { storage.count }
 }
 
 extension PhotoRecords: Codable {
     /// Encoded as the dictionary of records itself (the shape of earlier releases' manifests).
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(storage.mapValues(\.wrappedValue))
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         storage = try decoder.singleValueContainer().decode([String: Record].self).mapValues(Boxed.init(wrappedValue:))
     }
 }

@@ -5,7 +5,7 @@ import Imaging
 import Video
 import Testing
 
-@testable import SiteGenerator
+@testable import Catalog
 
 /// The coder of the photo records of catalogs before version 6, which the migration to tables reads.
 @Suite("The catalog's old record coder")

@@ -1,29 +1,8 @@
+import Catalog
 import Gallery
 import Synchronization
 
-/// What the last complete build of an output folder found and made, kept in the ``Catalog``
-/// with its ``BuildStamp``: a build whose stamp is the same has nothing to do, and reports this
-/// summary again (the same counts, the same warnings and skipped files, in the same order)
-/// instead of scanning and planning the whole library.
-struct LastBuild: Codable, Sendable, Equatable {
-    /// A warning or a skipped file the scan reported, to be reported again.
-    enum Event: Codable, Sendable, Equatable {
-        case warning(String)
-        case skipped(path: String, reason: String, line: Int?)
-    }
-
-    var stamp: BuildStamp
-    /// What the scan found (the "Found N photos in M albums" line).
-    var scannedPhotos: Int
-    var scannedAlbums: Int
-    /// The build report's counts.
-    var albums: Int
-    var photos: Int
-    var videos: Int
-    var pages: Int
-    /// What the scan reported, in order.
-    var events: [Event]
-
+extension LastBuild {
     /// The report of a build that found the site up to date: every photo's images reused,
     /// nothing written or removed. The scan's events are sent to `progress` again first.
     func replay(output: String, progress: @Sendable (BuildEvent) -> Void) -> BuildReport {

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import SiteGenerator
+@testable import Catalog
 
 /// The catalog's tables: photos in plain columns and their images in `photo_file`, what the
 /// migration to them keeps of an older catalog, and what a damaged row costs.
@@ -230,5 +230,100 @@ struct CatalogTablesTests {
         expected.files = [BuildManifest.legacyFileName, "a/thumbs/a-400.jpg", "index.html"]
         #expect(imported == expected)
         #expect(try catalog.snapshot() == expected)
+    }
+
+    /// A small site's folders as a walk finds them: the root with a page, two folders of images,
+    /// one inside the other, an empty one; sums and hashes at the edges of their range.
+    static func siteFolders() -> [String: OutputFolder] {
+        [
+            "": OutputFolder(sums: [1, 2, 3], files: [0x0123_4567_89ab_cdef], subfolders: ["a", "b"]),
+            "a": OutputFolder(sums: [UInt64.max, UInt64(Int64.max) + 1, 2], files: [7], subfolders: ["thumbs"]),
+            "a/thumbs": OutputFolder(sums: [5, 6, 2], files: [0, UInt64.max], subfolders: []),
+            "b": OutputFolder(sums: [0, 0, 0], files: [], subfolders: []),
+        ]
+    }
+
+    /// The records as the catalog keeps them (sub-folders are not kept).
+    static func kept(_ folders: [String: OutputFolder]) -> [String: OutputFolder] {
+        folders.mapValues { OutputFolder(sums: $0.sums, files: $0.files, subfolders: []) }
+    }
+
+    @Test("the output folder's records come back as they went in, a row per folder that sqlite3 reads")
+    func outputStateRoundTrip() throws {
+        let folder = try Folder()
+        let catalog = try Catalog(path: folder.catalog) { Issue.record("\($0)") }
+        #expect(try catalog.outputState() == nil)
+        let first = Self.siteFolders()
+        try catalog.recordOutputState(hex: "first", folders: first)
+        #expect(try catalog.outputState() == Self.kept(first))
+        let queue = try DatabaseQueue(path: folder.catalog)
+        let row = try #require(try queue.read { db in try Row.fetchOne(db, sql: "SELECT * FROM output_folder WHERE path = 'a/thumbs'") })
+        #expect(row == ["path": "a/thumbs", "first_sum": 5, "second_sum": 6, "entries": 2, "files": "0000000000000000 ffffffffffffffff"])
+        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM output_folder") } == first.count)
+
+        // A folder removed and one changed: the rows follow, the others are left as they were.
+        var second = first
+        second["b"] = nil
+        second["a"]?.sums[0] = 9
+        second["a"]?.files.append(8)
+        try queue.write { db in try db.execute(sql: "UPDATE output_folder SET files = '' WHERE path = 'a/thumbs'") }
+        try catalog.recordOutputState(hex: "second", folders: second)
+        // (The row of `a/thumbs`, whose sums are the same, was not written again.)
+        var expected = Self.kept(second)
+        expected["a/thumbs"]?.files = []
+        #expect(try catalog.outputState() == expected)
+        // The same stamp again writes nothing.
+        try catalog.recordOutputState(hex: "second", folders: first)
+        #expect(try catalog.outputState() == expected)
+
+        // A row that cannot be read is damage (as garbage in a page of a long row's hashes reads):
+        // the catalog is set aside and an empty one takes its place.
+        try queue.write { db in try db.execute(sql: "UPDATE output_folder SET files = 'not hashes' WHERE path = 'a'") }
+        try queue.close()
+        #expect(try catalog.outputState() == nil)
+        let warnings = catalog.takeWarnings()
+        #expect(warnings.count == 1 && warnings[0].contains("\"a\" cannot be read") && warnings[0].contains(folder.catalog + ".damaged"))
+        #expect(FileManager.default.fileExists(atPath: folder.catalog + ".damaged"))
+        #expect(try catalog.outputState() == nil)
+        for text in ["0123", "0123456789abcdeg", "0123456789abcdef  0123456789abcdef", "0123456789ABCDEF"] {
+            #expect(CatalogOutputFolder.hashes(text) == nil, "\(text)")
+        }
+    }
+
+    /// Records in the form catalogs before version 8 kept them (``OldOutputState``).
+    static func oldBytes(_ folders: [String: OutputFolder]) -> [UInt8] {
+        var bytes = OldOutputState.header
+        func put(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+        for (path, folder) in folders.sorted(by: { $0.key < $1.key }) {
+            put(UInt64(path.utf8.count))
+            bytes += Array(path.utf8)
+            for sum in folder.sums { put(sum) }
+            put(UInt64(folder.files.count))
+            for hash in folder.files { put(hash) }
+        }
+        return bytes
+    }
+
+    @Test("a catalog whose output records are one block of bytes gets them as rows; a block that cannot be read is dropped",
+          arguments: [true, false])
+    func outputStateMigration(readable: Bool) throws {
+        let folder = try Folder()
+        let folders = Self.siteFolders()
+        try Self.makeVersion5(path: folder.catalog, records: [:], json: ("a.jpg", RecordCoderTests.record(sources: true, info: true)))
+        let bytes = readable ? Self.oldBytes(folders) : Array("cascade output state 2\n".utf8) + [1, 2, 3]
+        try DatabaseQueue(path: folder.catalog).write { db in
+            try db.execute(sql: "INSERT INTO output_state (id, stamp, folders) VALUES (1, 'old', ?)", arguments: [Data(bytes)])
+        }
+        var warnings: [String] = []
+        let catalog = try Catalog(path: folder.catalog) { warnings.append($0) }
+        #expect(warnings == [])
+        #expect(try catalog.outputState() == (readable ? Self.kept(folders) : nil))
+        let columns = try DatabaseQueue(path: folder.catalog).read { db in
+            try Set(Row.fetchAll(db, sql: "PRAGMA table_info(output_state)").map { $0["name"] as String })
+        }
+        #expect(columns == ["id", "stamp"])
+        // Without the records, the next build's stamp writes them all.
+        try catalog.recordOutputState(hex: "new", folders: folders)
+        #expect(try catalog.outputState() == Self.kept(folders))
     }
 }
