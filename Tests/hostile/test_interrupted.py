@@ -113,7 +113,36 @@ def test_kill_9_at_many_points_then_rebuild_equals_a_clean_build(tmp_path):
     assert_like_clean_build(tmp_path, source, out, catalog, "final")
 
 
+def flock_of(path, pid, waiting=False):
+    """Whether process `pid` holds (with `waiting`: waits for) a `flock` on the folder `path`,
+    by the kernel's table of locks (`/proc/locks`: "1: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE
+    0 EOF", a waiter's line with "->" after its number)."""
+    inode = os.stat(path).st_ino
+    for line in pathlib.Path("/proc/locks").read_text().splitlines():
+        fields = line.split()
+        blocked = fields[1] == "->"
+        if blocked:
+            fields = fields[1:]
+        if blocked == waiting and fields[1] == "FLOCK" and int(fields[4]) == pid \
+                and int(fields[5].rsplit(":", 1)[1]) == inode:
+            return True
+    return False
+
+
+def wait_for(condition, process, what, timeout=120):
+    """Waits until `condition()` holds; fails when `process` ends first or after `timeout`
+    seconds (a state waited for, not a time: a loaded machine only makes it later)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert process.poll() is None, f"the build ended before {what}: {process.communicate()[1].decode(errors='replace')}"
+        assert time.monotonic() < deadline, f"no {what} within {timeout} s"
+        time.sleep(0.02)
+
+
 def test_two_builds_at_once_end_like_one(tmp_path):
+    """A second build waits for the first (its message names the holder), a third told not to
+    wait fails at once, and the two that ran end like one clean build. The first is stopped
+    (SIGSTOP) while it holds the lock, so the others meet it whatever the machine's speed."""
     source = tmp_path / "source"
     for index in range(16):
         corpus.save(source, f"{'AB'[index % 2]}/p{index:02}.jpg", photo(100 + index))
@@ -121,14 +150,21 @@ def test_two_builds_at_once_end_like_one(tmp_path):
     catalog = tmp_path / "catalog.sqlite"
     corpus.save(out, USER_FILE, b"mine")
     first = start(source, out, catalog)
-    time.sleep(0.2)
-    second = start(source, out, catalog)
-    refused = start(source, out, catalog, "--no-wait")
-    refused_err = refused.communicate(timeout=300)[1].decode(errors="replace")
+    stopped = False
+    try:
+        wait_for(lambda: flock_of(out, first.pid), first, "lock held by the first build")
+        os.kill(first.pid, signal.SIGSTOP)
+        stopped = True
+        second = start(source, out, catalog)
+        wait_for(lambda: flock_of(out, second.pid, waiting=True), second, "second build waiting for the lock")
+        refused = start(source, out, catalog, "--no-wait")
+        refused_err = refused.communicate(timeout=300)[1].decode(errors="replace")
+    finally:
+        if stopped:
+            os.kill(first.pid, signal.SIGCONT)
     finish(first)
     waited = finish(second)
-    if first.returncode == 0 and "waiting" in waited:
-        assert "process" in waited, waited
+    assert "waiting" in waited and f"process {first.pid}" in waited, waited
     assert refused.returncode != 0 and "another build" in refused_err, refused_err
     assert_like_clean_build(tmp_path, source, out, catalog, "together")
 
