@@ -119,6 +119,29 @@ struct OutputFolderSafetyTests {
         #expect(try snapshot(output.path) == snapshot(clean.path))
     }
 
+    @Test("a build refused the lock leaves the holder's lock and its note alone")
+    func refusedLockLeavesTheHolderAlone() throws {
+        let output = try TemporaryFolder()
+        let path = OutputSafety.realPath(output.path)
+        let held = try BuildLock(output: path, wait: false) { _ in }
+        func refusal() -> String? {
+            do {
+                _ = try BuildLock(output: path, wait: false) { _ in }
+                return nil
+            } catch {
+                guard case .busy(_, let holder) = error else { return "\(error)" }
+                return holder
+            }
+        }
+        // Each refusal names the holder by its note: a refused lock that deleted the note (or
+        // closed a descriptor twice on its way out) would leave the next one "another process".
+        for _ in 0..<3 {
+            let holder = refusal()
+            #expect(holder?.hasPrefix("process \(getpid()):") == true, "\(holder ?? "not refused")")
+        }
+        withExtendedLifetime(held) {}
+    }
+
     @Test("what a killed build left in the temporary folder is removed by the next build")
     func leftoversRemoved() async throws {
         let source = try TemporaryFolder()

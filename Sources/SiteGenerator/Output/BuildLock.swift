@@ -23,9 +23,12 @@ final class BuildLock: Sendable {
         } catch {
             throw .write(path: output, reason: (error as NSError).localizedDescription)
         }
-        descriptor = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        // (The properties are set only once the lock is held: an initializer that throws after
+        // setting them all runs `deinit`, which would close the descriptor a second time, maybe
+        // another thread's file by then, and delete the holder's note.)
+        let descriptor = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .write(path: output, reason: String(cString: strerror(errno))) }
-        notePath = Catalog.cacheFolder() + "/locks/" + Catalog.key(output: output) + ".holder"
+        let notePath = Catalog.cacheFolder() + "/locks/" + Catalog.key(output: output) + ".holder"
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let holder = (try? String(contentsOfFile: notePath, encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -43,6 +46,8 @@ final class BuildLock: Sendable {
                 }
             }
         }
+        self.descriptor = descriptor
+        self.notePath = notePath
         // Best effort: the note only makes a waiting build's message clearer.
         try? FileManager.default.createDirectory(
             atPath: (notePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
