@@ -238,14 +238,8 @@ struct PageRenderer: Sendable {
             let chosen = tileImages.first { $0.width >= 600 } ?? tileImages.last ?? coverImages.renditions[0]
             let sizes = "(min-width: 700px) 320px, 50vw"
             cover = CardCover(
-                image: PictureImage(
-                    src: relativeURL(from: directory, to: chosen.path),
-                    srcset: srcset(tileImages, from: directory),
-                    sizes: sizes,
-                    sources: pictureSources(coverImages, widths: tileImages.map(\.width), sizes: sizes, from: directory),
-                    width: chosen.width, height: chosen.height,
-                    alt: altText(coverPhoto),
-                    color: coverImages.color),
+                image: picture(coverPhoto, coverImages, src: chosen, renditions: tileImages,
+                               width: chosen.width, height: chosen.height, sizes: sizes, from: directory),
                 loading: position < 8 ? "eager" : "lazy")
         }
         return AlbumCard(
@@ -274,15 +268,8 @@ struct PageRenderer: Sendable {
             index: position,
             url: relativeURL(from: directory, to: plan.pagePath(photo: photo)),
             style: wall.tileStyle(index: wallIndex) + ";--bg:\(photoImages.color)",
-            image: PictureImage(
-                src: relativeURL(from: directory, to: src.path),
-                srcset: srcset(usable, from: directory),
-                sizes: sizes,
-                sources: pictureSources(photoImages, widths: usable.map(\.width), sizes: sizes, from: directory),
-                width: photoImages.width,
-                height: photoImages.height,
-                alt: altText(photo),
-                color: photoImages.color),
+            image: picture(photo, photoImages, src: src, renditions: usable,
+                           width: photoImages.width, height: photoImages.height, sizes: sizes, from: directory),
             caption: plan.photos[photo].photo.caption ?? "",
             loading: eager ? "eager" : "lazy",
             isVideo: plan.photos[photo].photo.isVideo,
@@ -351,15 +338,8 @@ struct PageRenderer: Sendable {
             people: tagLinks(.people, photo, from: album.directory),
             places: tagLinks(.places, photo, from: album.directory),
             fileName: entry.photo.fileName,
-            image: PictureImage(
-                src: relativeURL(from: album.directory, to: large.path),
-                srcset: srcset(photoImages.renditions, from: album.directory),
-                sizes: largeSizes,
-                sources: pictureSources(photoImages, widths: photoImages.renditions.map(\.width), sizes: largeSizes, from: album.directory),
-                width: photoImages.width,
-                height: photoImages.height,
-                alt: altText(photo),
-                color: photoImages.color),
+            image: picture(photo, photoImages, src: large, renditions: photoImages.renditions,
+                           width: photoImages.width, height: photoImages.height, sizes: largeSizes, from: album.directory),
             position: number(position + 1),
             count: number(album.photos.count),
             isVideo: entry.photo.isVideo,
@@ -606,6 +586,23 @@ struct PageRenderer: Sendable {
 
     /// The widest image a tile shows: the largest tile width.
     var tileImageLimit: Int { options.tileWidths.max() ?? 800 }
+
+    /// The photo `photo`'s `<picture>` (its images are `photoImages`) on a page in `directory`:
+    /// `src` in the `<img>`, `renditions` in its srcset and, at the same widths, in each further
+    /// format's `<source>`; the page reserves `width` × `height` for it.
+    private func picture(
+        _ photo: Int, _ photoImages: PhotoImages, src: BuildManifest.RenditionRecord, renditions: [BuildManifest.RenditionRecord],
+        width: Int, height: Int, sizes: String, from directory: String
+    ) -> PictureImage {
+        PictureImage(
+            src: relativeURL(from: directory, to: src.path),
+            srcset: srcset(renditions, from: directory),
+            sizes: sizes,
+            sources: pictureSources(photoImages, widths: renditions.map(\.width), sizes: sizes, from: directory),
+            width: width, height: height,
+            alt: altText(photo),
+            color: photoImages.color)
+    }
 
     private func srcset(_ renditions: [BuildManifest.RenditionRecord], from directory: String) -> String {
         renditions.map { "\(relativeURL(from: directory, to: $0.path)) \($0.width)w" }.joined(separator: ", ")
