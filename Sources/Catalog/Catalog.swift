@@ -295,9 +295,7 @@ package final class Catalog: Sendable {
                   let folders = OldOutputState.decode([UInt8](bytes))
             else { return }
             let insert = try db.cachedStatement(sql: CatalogOutputFolder.insertSQL)
-            for folder in folders {
-                try insert.execute(arguments: CatalogOutputFolder(path: folder.path, sums: folder.sums, files: folder.files).arguments)
-            }
+            for folder in folders { try insert.execute(arguments: folder.arguments) }
             try db.execute(sql: "INSERT INTO output_state (id, stamp) VALUES (1, ?)", arguments: [stamp])
         }
         // Reads the database once: a file that is not SQLite fails here, not in the middle of a build.

@@ -1,5 +1,5 @@
-/// Why the catalog cannot be opened, read or written. `SiteGenerator` reports it as its own
-/// `CatalogError` of the same name, which says it in a sentence.
+/// Why the catalog cannot be opened, read or written. `SiteGenerator` reports it as the
+/// `SiteError` case of the same name, which says it in a sentence.
 package enum CatalogError: Error, Sendable, Equatable {
     /// The catalog cannot be opened or written.
     case catalog(path: String, reason: String)

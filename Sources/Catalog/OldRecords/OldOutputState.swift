@@ -5,21 +5,13 @@ enum OldOutputState {
     /// What the records began with (records of another header were never read).
     static let header = Array("cascade output state 3\n".utf8)
 
-    /// One folder's record: its path relative to the site, its two hash sums and number of
-    /// entries, and its files' hashes, ascending.
-    struct Folder: Equatable {
-        var path: String
-        var sums: [UInt64]
-        var files: [UInt64]
-    }
-
-    /// The records of `bytes`: ``header``, then per folder its path's length and UTF-8, its
+    /// The records of `bytes`, as the rows that replace them: ``header``, then per folder its path's length and UTF-8, its
     /// three sums, the number of its files and their hashes (little endian). Nil when the bytes
     /// are not such records (the next build then finds no file changed by others, as a
     /// catalog without them).
-    static func decode(_ bytes: [UInt8]) -> [Folder]? {
+    static func decode(_ bytes: [UInt8]) -> [CatalogOutputFolder]? {
         guard bytes.starts(with: header) else { return nil }
-        var folders: [Folder] = []
+        var folders: [CatalogOutputFolder] = []
         var offset = header.count
         func take() -> UInt64? {
             guard offset + 8 <= bytes.count else { return nil }
@@ -36,7 +28,7 @@ enum OldOutputState {
             var files: [UInt64] = []
             files.reserveCapacity(Int(number))
             for _ in 0..<number { files.append(take()!) }
-            folders.append(Folder(path: path, sums: [a, b, count], files: files))
+            folders.append(CatalogOutputFolder(path: path, sums: [a, b, count], files: files))
         }
         return folders
     }

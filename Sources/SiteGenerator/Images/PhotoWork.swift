@@ -286,7 +286,7 @@ struct PhotoWork: Sendable {
     private func record(of photo: GalleryPhoto, hash: String, made: BuildManifest.PhotoRecord, paths: [Int: [String]]) -> BuildManifest.PhotoRecord {
         record(of: photo, hash: hash, width: made.width, height: made.height, color: made.color,
                sizes: made.renditions.map { ($0.width, $0.height) }, paths: paths,
-               wideGamut: made.settings != settings[0].stored && made.settings == settings[0].wide(colour).stored)
+               wideGamut: made.settings == settings[0].wide(colour).stored)
     }
 
     /// The catalog record of a photo whose images of `sizes` (ascending widths) are at `paths`;
