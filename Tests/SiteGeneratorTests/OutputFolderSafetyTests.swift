@@ -93,11 +93,24 @@ struct OutputFolderSafetyTests {
         refused.waitForLock = false
         await #expect(throws: SiteError.self) { _ = try await SiteBuilder(options: refused).build() }
         let waited = Events()
-        let waiting = Task { try await SiteBuilder(options: first).build { event in waited.list.withLock { $0.append(event) } } }
+        let started = Atomic<Bool>(false)
+        let waiting = Task {
+            started.store(true, ordering: .sequentiallyConsistent)
+            return try await SiteBuilder(options: first).build { event in waited.list.withLock { $0.append(event) } }
+        }
         func warnings() -> [String] { waited.list.withLock { $0.compactMap { if case .warning(let text) = $0 { text } else { nil } } } }
-        // The lock is let go once the build says it waits for it (on a loaded machine the
-        // build's task may start long after this one goes on).
+        // The lock is let go once the build says it waits for it. On a loaded machine the
+        // build's task may start minutes after this one goes on (the other suites' builds
+        // hold the cooperative threads): its start is waited for on its own, with a bound that
+        // only keeps a hang from lasting; from its start the build reaches the lock with no
+        // suspension point in between.
         let clock = ContinuousClock()
+        let startDeadline = clock.now + .seconds(900)
+        while !started.load(ordering: .sequentiallyConsistent), clock.now < startDeadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let didStart = started.load(ordering: .sequentiallyConsistent)
+        #expect(didStart, "the waiting build's task never started")
         let deadline = clock.now + .seconds(120)
         while !warnings().contains(where: { $0.contains("waiting") && $0.contains("process") }), clock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
