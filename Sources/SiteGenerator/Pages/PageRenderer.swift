@@ -383,7 +383,7 @@ struct PageRenderer: Sendable {
     /// key misses is found.)
     func addSearchDocuments(
         to builder: inout SearchIndexBuilder, jobs: Int, keys: (Int) -> String?,
-        cached: (String) -> [(document: SearchDocument, words: [String])]?,
+        cached: @escaping @Sendable (String) -> [(document: SearchDocument, words: [String])]?,
         made: ([SearchDocumentRun]) throws(SiteError) -> Void
     ) throws(SiteError) -> [String] {
         let albums = plan.albums.indices.filter { !plan.albums[$0].hidden && !plan.albums[$0].photos.isEmpty }
@@ -429,10 +429,19 @@ struct PageRenderer: Sendable {
                 (toKeep, toKeepCount) = ([], 0)
             }
         }
+        // An album's kept documents are read from the catalog on another core while the album
+        // before it is added to the index (reading and adding each take about half the step).
+        let albumKeys = albums.map(keys)
+        func read(_ number: Int) -> BackgroundWork<[(document: SearchDocument, words: [String])]?>? {
+            guard albumKeys.indices.contains(number), let key = albumKeys[number] else { return nil }
+            return BackgroundWork { cached(key) }
+        }
+        var reading = read(0)
         for (number, album) in albums.enumerated() {
-            let key = keys(album)
+            let key = albumKeys[number]
             let count = plan.albums[album].photos.count
-            let kept = key.flatMap(cached).flatMap { $0.count == count ? $0 : nil }
+            let kept = reading?.wait().flatMap { $0.count == count ? $0 : nil }
+            reading = read(number + 1)
             if let kept, !options.verifyAlbumKeys {
                 // (Queued photos come first in site order.)
                 if !queue.isEmpty { try makeQueued(&builder) }
