@@ -86,7 +86,8 @@ def main():
     full, full_rss = run(build)
     forget_stamp(catalog)
     full2, _ = run(build)
-    changed = source / "album-050" / "photo-000500.png"
+    # (The middle album's middle photo: the same change at every size of library.)
+    changed = source / f"album-{arguments.albums // 2:03d}" / f"photo-{arguments.photos // 2:06d}.png"
     original = changed.read_bytes()
     try:
         changed.write_bytes(photo_factory.png(30, 20, (200, 10, 10)))
