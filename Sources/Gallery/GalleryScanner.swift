@@ -1,6 +1,7 @@
 import Foundation
 import GalleryConfig
 import Imaging
+import Synchronization
 import Video
 import Support
 
@@ -128,9 +129,9 @@ public struct GalleryScanner: Sendable {
 
     /// The rest of ``scan(sourceDirectory:title:known:knownVideo:listings:)``, from the folder
     /// `walked`: reads each photo's header (unless `known` gives it), its sidecar and caption,
-    /// and puts the albums together.
+    /// and puts the albums together. (The walk's files are let go of once each has its photo.)
     public func scan(
-        walked: WalkedFolder, title: String,
+        walked: consuming WalkedFolder, title: String,
         known: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> ImageInfo? = { _, _ in nil },
         knownVideo: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> VideoInfo? = { _, _ in nil }
     ) -> ScanResult {
@@ -159,11 +160,19 @@ public struct GalleryScanner: Sendable {
             }
         }
         if !run.photos.isEmpty { photosByFolder[run.folder, default: []].append(contentsOf: run.photos) }
+        run.photos = []
+        // The walk's files and the probes' results are let go of: a large library's largest values
+        // here, and with them gone each photo has one reference, so that setting its caption
+        // below does not copy it.
+        let tree = walked.tree
+        _ = consume walked
+        _ = consume items
         var leftOut = RatingFilter(minRating: options.minRating)
         for folder in photosByFolder.keys {
             photosByFolder[folder] = leftOut.filter(Self.pairingLivePhotos(photosByFolder[folder]!))
         }
-        let album = assemble(walked.tree, name: title, photosByFolder: photosByFolder, problems: &problems, concurrency: options.concurrency)
+        let album = assemble(tree, name: title, photosByFolder: PhotosByFolder(consume photosByFolder), problems: &problems,
+                             concurrency: options.concurrency)
             ?? GalleryAlbum(name: title, relativePath: "", albums: [], photos: [], sort: options.sort)
         problems.sort { ($0.path, $0.line ?? 0) < ($1.path, $1.line ?? 0) }
         var result = ScanResult(root: album, problems: problems)
@@ -413,7 +422,7 @@ public struct GalleryScanner: Sendable {
     /// for the root), with the problems found in their text files. With `concurrency` above 1,
     /// the sub-folders are assembled that many at a time (their problems in the same order).
     private func assemble(
-        _ folder: Folder, name: String, photosByFolder: [String: [GalleryPhoto]], problems: inout [ScanProblem],
+        _ folder: Folder, name: String, photosByFolder: PhotosByFolder, problems: inout [ScanProblem],
         concurrency: Int = 1
     ) -> GalleryAlbum? {
         var albums: [GalleryAlbum] = []
@@ -434,7 +443,7 @@ public struct GalleryScanner: Sendable {
                 }
             }
         }
-        var photos = photosByFolder[folder.relativePath] ?? []
+        var photos = photosByFolder.take(folder.relativePath)
         guard !albums.isEmpty || !photos.isEmpty || folder.relativePath.isEmpty else { return nil }
 
         for index in photos.indices {
@@ -659,6 +668,22 @@ public struct WalkedFolder: Sendable {
     let tree: Folder
     let candidates: [Candidate]
     let problems: [ScanProblem]
+}
+
+/// Each folder's photos, taken by the album made of the folder (``GalleryScanner/assemble``),
+/// once: the album's list is then the only reference to its photos, and a photo's caption is set
+/// in place instead of in a copy of the photo.
+final class PhotosByFolder: Sendable {
+    private let photos: Mutex<[String: [GalleryPhoto]]>
+
+    init(_ photos: consuming [String: [GalleryPhoto]]) {
+        self.photos = Mutex(photos)
+    }
+
+    /// The photos of the folder at `relativePath` (none the second time).
+    func take(_ relativePath: String) -> [GalleryPhoto] {
+        photos.withLock { $0.removeValue(forKey: relativePath) ?? [] }
+    }
 }
 
 /// A file that may be a photo, found by the walk and probed afterwards.

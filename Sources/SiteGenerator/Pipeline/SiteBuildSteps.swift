@@ -96,7 +96,7 @@ extension BuildStep where Context == BuildContext {
             // walk goes on (when the catalog was read ahead, the walk would otherwise run alone).
             let foreignInAlbums = scanStage.foreignFiles(inAlbumsOf: context.earlier)
             let walked = try context.walking.take()!.wait().get()
-            let scan = try scanStage.run(walked: walked, output: context.output, earlier: context.earlier,
+            let scan = try scanStage.run(walked: consume walked, output: context.output, earlier: context.earlier,
                                          foreignInAlbums: foreignInAlbums, themeAssets: Array(context.theme.assets.keys),
                                          progress: scanProgress)
             progress(.scanned(photos: scan.plan.photos.count, albums: scan.plan.albums.count))
@@ -110,7 +110,13 @@ extension BuildStep where Context == BuildContext {
 
     /// Decides what happens to each photo's images (``ImagePlanStage``); writes nothing.
     static var planImages: BuildStep {
-        BuildStep(ImagePlanStage.name) { (context: inout BuildContext) throws(SiteError) in
+        // (The list of every file the build may make, and the earlier builds' files, are what the
+        // scan and the plan ask which files are new or the user's: a large library's hundreds of
+        // thousands of paths each, not held through the images and pages.)
+        BuildStep(ImagePlanStage.name, releasing: { context in
+            defer { context.scan.planned = [] }
+            return (context.scan.planned, context.earlier.takeFileLists())
+        }) { (context: inout BuildContext) throws(SiteError) in
             let options = context.options
             let jobs = context.jobs
             var work = PhotoWork(
@@ -183,7 +189,11 @@ extension BuildStep where Context == BuildContext {
 
     /// Renders and writes the pages (``PageStage``).
     static var pages: BuildStep {
-        BuildStep(PageStage.name) { (context: inout BuildContext) throws(SiteError) in
+        // (The output folder's listing, as the build began, is asked no more after the pages.)
+        BuildStep(PageStage.name, releasing: { context in
+            defer { context.listing = nil }
+            return context.listing
+        }) { (context: inout BuildContext) throws(SiteError) in
             let options = context.options
             let plan = context.images.plan
             let tags = TagKind.allCases.map { TagIndex(plan: plan, sort: options.sort, kind: $0, enabled: options.enables($0)) }

@@ -8,9 +8,9 @@ import Imaging
 /// pages show (``RecoveredFiles``).
 struct EarlierBuild: Sendable {
     /// What the catalog holds now.
-    let stored: BuildManifest
+    private(set) var stored: BuildManifest
     /// The files an earlier build made, by the catalog.
-    let owned: Set<String>
+    private(set) var owned: Set<String>
     /// What the shards of a sharded build recorded of the photos (identity, content hash,
     /// header), by source path: used for photos the catalog does not know as they are now.
     var scanned: [String: ScannedPhoto] = [:]
@@ -64,6 +64,14 @@ struct EarlierBuild: Sendable {
            box.wrappedValue.matches(identity), box.wrappedValue.probeVersion == ImageProbe.version { return box.wrappedValue.info }
         if let scanned = scanned[path], scanned.matches(identity), scanned.probeVersion == ImageProbe.version { return scanned.info }
         return nil
+    }
+
+    /// Takes out the lists of the files earlier builds made (``owned`` and the catalog's), which
+    /// only the scan and the plan ask about, to be freed: a large library's largest tables
+    /// after its records, not held through the images.
+    mutating func takeFileLists() -> (owned: Set<String>, files: [String]) {
+        defer { (owned, stored.files) = ([], []) }
+        return (owned, stored.files)
     }
 
     /// Whether a file of the album folder `directory` (site-relative, "" or ending in `/`) or

@@ -54,7 +54,7 @@ struct ScanStage {
     /// walk, so it runs while the walk goes on).
     /// `themeAssets` are the theme's assets, relative to their folder.
     func run(
-        walked: WalkedFolder, output: String, earlier: EarlierBuild, foreignInAlbums: [String: Bool], themeAssets: [String] = [],
+        walked: consuming WalkedFolder, output: String, earlier: EarlierBuild, foreignInAlbums: [String: Bool], themeAssets: [String] = [],
         progress: @Sendable (BuildEvent) -> Void
     ) throws(SiteError) -> Output {
         let records = earlier.stored.photos
@@ -76,7 +76,9 @@ struct ScanStage {
             return probes
         }
         let haveTools = scanner.options.videoTools != nil
-        let scan = scanner.scan(walked: walked, title: options.title, known: { [earlier] path, identity in
+        // (The walk is handed on, not kept: the scan lets go of its files and folders once each
+        // has its photo, most of a large library's memory at this point of the build.)
+        let scan = scanner.scan(walked: consume walked, title: options.title, known: { [earlier] path, identity in
             earlier.knownInfo(path, identity)
         }, knownVideo: { path, identity in
             // A file with a record of its own is a video by that record or no video it knows
