@@ -128,38 +128,6 @@ struct ImageStage {
             }
             keeping.append((index, hash, formats))
         }
-        // On every core, a batch at a time (not every photo's new record at once).
-        for run in indexRuns(keeping.count, length: 2_000) {
-            let batch = Array(keeping[run])
-            let results = parallelMap(batch, jobs: jobs) { kept -> Result<Accepted, PhotoFailure> in
-                let photo = plan.photos[kept.index].photo
-                // Most photos: the earlier record itself, neither paths nor a record worked out.
-                // (Debug builds, the tests', check it is the record that would be made.)
-                if images.videos[kept.index] == nil, let record = work.unchangedRecord(of: photo, hash: kept.hash, previous: previous) {
-                    assert({
-                        let paths = plan.imagePaths(photo: kept.index, widths: work.widths, formats: work.formats)
-                        let made = work.apply(.keep(formats: kept.formats), to: photo, hash: kept.hash, paths: paths, previous: previous, staged: staged)
-                        guard case .success(let result) = made else { return false }
-                        return result.record == record.wrappedValue
-                    }(), "the earlier record of \(photo.relativePath) is not the one its kept images make")
-                    return .success(publishUnchanged(kept.index, record))
-                }
-                let paths = plan.imagePaths(photo: kept.index, widths: work.widths, formats: work.formats)
-                let outcome = work.apply(.keep(formats: kept.formats), video: images.videos[kept.index], to: photo,
-                                         hash: kept.hash, paths: paths, previous: previous, staged: staged)
-                // How it is published, worked out here on every core rather than by `accept`.
-                return outcome.map { publish(kept.index, $0) }
-            }
-            for (kept, outcome) in zip(batch, results) {
-                switch outcome {
-                case .success(let accepted): accept(kept.index, .success(accepted))
-                case .failure(.image(let error)): accept(kept.index, .failure(SkipReason(error.description)))
-                case .failure(.video(let error)): accept(kept.index, .failure(SkipReason(error.description)))
-                case .failure(.write(let error)): throw error
-                }
-                reportDone(kept.index, reused: true)
-            }
-        }
         await withTaskGroup(of: (Int, Result<PhotoResult, PhotoFailure>).self) { group in
             var next = 0
             func startNext() {
@@ -202,6 +170,40 @@ struct ImageStage {
             }
         }
         if let firstFailure { throw firstFailure }
+        // Then the photos kept, on every core, a batch at a time (not every photo's new record at
+        // once): after those made, so that a photo changed in a large library (`cascade serve`
+        // waits for it) has its images before the others' records are gone through.
+        for run in indexRuns(keeping.count, length: 2_000) {
+            let batch = Array(keeping[run])
+            let results = parallelMap(batch, jobs: jobs) { kept -> Result<Accepted, PhotoFailure> in
+                let photo = plan.photos[kept.index].photo
+                // Most photos: the earlier record itself, neither paths nor a record worked out.
+                // (Debug builds, the tests', check it is the record that would be made.)
+                if images.videos[kept.index] == nil, let record = work.unchangedRecord(of: photo, hash: kept.hash, previous: previous) {
+                    assert({
+                        let paths = plan.imagePaths(photo: kept.index, widths: work.widths, formats: work.formats)
+                        let made = work.apply(.keep(formats: kept.formats), to: photo, hash: kept.hash, paths: paths, previous: previous, staged: staged)
+                        guard case .success(let result) = made else { return false }
+                        return result.record == record.wrappedValue
+                    }(), "the earlier record of \(photo.relativePath) is not the one its kept images make")
+                    return .success(publishUnchanged(kept.index, record))
+                }
+                let paths = plan.imagePaths(photo: kept.index, widths: work.widths, formats: work.formats)
+                let outcome = work.apply(.keep(formats: kept.formats), video: images.videos[kept.index], to: photo,
+                                         hash: kept.hash, paths: paths, previous: previous, staged: staged)
+                // How it is published, worked out here on every core rather than by `accept`.
+                return outcome.map { publish(kept.index, $0) }
+            }
+            for (kept, outcome) in zip(batch, results) {
+                switch outcome {
+                case .success(let accepted): accept(kept.index, .success(accepted))
+                case .failure(.image(let error)): accept(kept.index, .failure(SkipReason(error.description)))
+                case .failure(.video(let error)): accept(kept.index, .failure(SkipReason(error.description)))
+                case .failure(.write(let error)): throw error
+                }
+                reportDone(kept.index, reused: true)
+            }
+        }
     }
 }
 
