@@ -190,10 +190,7 @@ extension BuildStep where Context == BuildContext {
     /// Renders and writes the pages (``PageStage``).
     static var pages: BuildStep {
         // (The output folder's listing, as the build began, is asked no more after the pages.)
-        BuildStep(PageStage.name, releasing: { context in
-            defer { context.listing = nil }
-            return context.listing
-        }) { (context: inout BuildContext) throws(SiteError) in
+        BuildStep(PageStage.name, releasing: { $0.listing.take() }) { (context: inout BuildContext) throws(SiteError) in
             let options = context.options
             let plan = context.images.plan
             let tags = TagKind.allCases.map { TagIndex(plan: plan, sort: options.sort, kind: $0, enabled: options.enables($0)) }
