@@ -298,6 +298,10 @@ package final class Catalog: Sendable {
             for folder in folders { try insert.execute(arguments: folder.arguments) }
             try db.execute(sql: "INSERT INTO output_state (id, stamp) VALUES (1, ?)", arguments: [stamp])
         }
+        // What the search index in the site was made from, album by album (``SearchIndexAlbum``).
+        migrator.registerMigration("v9 search index albums") { db in
+            try db.execute(sql: CatalogSearchIndexAlbum.createSQL)
+        }
         // Reads the database once: a file that is not SQLite fails here, not in the middle of a build.
         if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
             throw CatalogVersionError()
@@ -596,6 +600,33 @@ package final class Catalog: Sendable {
                             try insertFilter.execute(arguments: [run.album, position, number, filter.name, filter.value])
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// The albums the search index in the site was made from, in its order
+    /// (``recordSearchIndexAlbums(_:)``); nil when none are recorded or they cannot be read (the
+    /// index is then made whole).
+    package func searchIndexAlbums() -> [SearchIndexAlbum]? {
+        let rows = try? database.read { db in
+            try CatalogSearchIndexAlbum.fetchAll(
+                db, sql: "SELECT " + CatalogSearchIndexAlbum.columns.joined(separator: ", ") + " FROM search_index_album ORDER BY position")
+        }
+        guard let rows, !rows.isEmpty, rows.enumerated().allSatisfy({ $0.offset == $0.element.position }) else { return nil }
+        return rows.map(\.album)
+    }
+
+    /// Records the albums the search index in the site was made from, in its order, once its
+    /// files are written; nil forgets them, before the first of another index's files is.
+    package func recordSearchIndexAlbums(_ albums: [SearchIndexAlbum]?) throws(CatalogError) {
+        try withRecovery { database in
+            try database.write { db in
+                try db.execute(sql: "DELETE FROM search_index_album")
+                let insert = try db.cachedStatement(sql: "INSERT INTO search_index_album ("
+                    + CatalogSearchIndexAlbum.columns.joined(separator: ", ") + ") VALUES (?, ?, ?, ?)")
+                for (position, album) in (albums ?? []).enumerated() {
+                    try insert.execute(arguments: [position, album.key, album.photos, album.words])
                 }
             }
         }

@@ -248,6 +248,30 @@ struct CatalogTablesTests {
         folders.mapValues { OutputFolder(sums: $0.sums, files: $0.files, subfolders: []) }
     }
 
+    @Test("the search index's albums come back in their order, a row each that sqlite3 reads; nil forgets them; a gap is not taken")
+    func searchIndexAlbums() throws {
+        let folder = try Folder()
+        let catalog = try Catalog(path: folder.catalog) { Issue.record("\($0)") }
+        #expect(catalog.searchIndexAlbums() == nil)
+        let albums = [SearchIndexAlbum(key: "album-b", photos: 1000, words: "0123456789abcdef"),
+                      SearchIndexAlbum(key: "album-a", photos: 3, words: "fedcba9876543210")]
+        try catalog.recordSearchIndexAlbums(albums)
+        #expect(catalog.searchIndexAlbums() == albums)
+        let queue = try DatabaseQueue(path: folder.catalog)
+        #expect(try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM search_index_album ORDER BY position") }
+            == [["position": 0, "album": "album-b", "photos": 1000, "words": "0123456789abcdef"],
+                ["position": 1, "album": "album-a", "photos": 3, "words": "fedcba9876543210"]])
+        // Recorded again: the new list replaces the old one.
+        try catalog.recordSearchIndexAlbums(Array(albums.prefix(1)))
+        #expect(catalog.searchIndexAlbums() == Array(albums.prefix(1)))
+        try catalog.recordSearchIndexAlbums(nil)
+        #expect(catalog.searchIndexAlbums() == nil)
+        // Rows that do not run from 0 without a gap are no list of the index's albums.
+        try catalog.recordSearchIndexAlbums(albums)
+        try queue.write { db in try db.execute(sql: "DELETE FROM search_index_album WHERE position = 0") }
+        #expect(catalog.searchIndexAlbums() == nil)
+    }
+
     @Test("the output folder's records come back as they went in, a row per folder that sqlite3 reads")
     func outputStateRoundTrip() throws {
         let folder = try Folder()

@@ -166,6 +166,80 @@ struct SearchTests {
         #expect(catalog.searchDocuments(album: keyB)?.first?.document.title == "Kept by the catalog")
     }
 
+    /// The search index's log line of a build with `options` (``SearchStage``: made whole, or
+    /// updated in place), nil when it kept the index.
+    func indexLine(_ options: SiteOptions) async throws -> String? {
+        let events = Events()
+        _ = try await SiteBuilder(options: options).build { event in events.list.withLock { $0.append(event) } }
+        return events.list.withLock { list in
+            list.lazy.compactMap { event -> String? in
+                if case .log(let text) = event, text.hasPrefix("search index: ") { text } else { nil }
+            }.first
+        }
+    }
+
+    /// The bytes of every file of the search folder of `output`.
+    func indexBytes(_ output: TemporaryFolder) -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in index(output).keys { files[name] = FileManager.default.contents(atPath: output.path + "/search/" + name) }
+        return files
+    }
+
+    /// A photo of `width` × 20 pixels in a colour of `shade`.
+    func smallPhoto(width: Int, shade: Int) throws -> [UInt8] {
+        var image = try Image(width: width, height: 20)
+        image.fill(x: 0, y: 0, width: width, height: 20, red: UInt8(shade % 256), green: 90, blue: 160)
+        return try image.encoded(as: .jpeg(quality: 85))
+    }
+
+    @Test("a photo edited with its words as they were: only the record chunks of its album and the entry file are made again, as a clean build makes them")
+    func updatedInPlace() async throws {
+        // 40 photos in A and 30 in B: ids 0-39 and 40-69, record chunks 0-31, 32-63 and 64-69.
+        let source = try TemporaryFolder()
+        for index in 0..<70 {
+            try source.write((index < 40 ? "A" : "B") + "/photo \(index).jpg", try smallPhoto(width: 30, shade: index))
+        }
+        let output = try TemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite") }
+        let settings = options(source, output)
+        #expect(try await indexLine(settings) == "search index: made whole")
+        let first = index(output)
+        #expect(first.keys.filter { $0.hasPrefix("p/") }.sorted() == ["p/0.gz", "p/1.gz", "p/2.gz"])
+
+        // A's photo 10 edited: wider, so its tile's size changes, its words do not. (The chunk of
+        // ids 32-63 is made again with B's photos.)
+        try source.write("A/photo 10.jpg", try smallPhoto(width: 44, shade: 7))
+        #expect(try await indexLine(settings) == "search index: updated in place, 3 of \(first.count) files made again")
+        let updated = index(output)
+        #expect(updated.keys.sorted() == first.keys.sorted())
+        #expect(updated["p/2.gz"] == first["p/2.gz"] && updated["f.gz"] == first["f.gz"])
+        #expect(updated.filter { $0.key.hasPrefix("t/") } == first.filter { $0.key.hasPrefix("t/") })
+        #expect(updated["p/0.gz"] != first["p/0.gz"] && updated["index.gz"] != first["index.gz"])
+        let records = try #require(try json(output, "search/p/0.gz") as? [[Any]])
+        let edited = try #require(records.first { $0[0] as? String == "a/index.html#photo=photo-10" })
+        #expect(edited[2] as? Int == 44)
+        // Byte for byte the index of a clean build of the same folder.
+        let clean = try TemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: clean.path + "-catalog.sqlite") }
+        #expect(try await indexLine(options(source, clean)) == "search index: made whole")
+        #expect(indexBytes(output) == indexBytes(clean))
+
+        // A photo renamed: its words changed, so the index is made whole.
+        try FileManager.default.moveItem(atPath: source.path + "/A/photo 3.jpg", toPath: source.path + "/A/renamed 3.jpg")
+        #expect(try await indexLine(settings) == "search index: made whole")
+        // Without the albums the catalog records once every file of the index is written (as
+        // after a build stopped while it wrote them), an edit makes it whole too.
+        try Catalog(path: settings.catalogPath!) { Issue.record("\($0)") }.recordSearchIndexAlbums(nil)
+        try source.write("B/photo 50.jpg", try smallPhoto(width: 30, shade: 9))
+        #expect(try await indexLine(settings) == "search index: made whole")
+        try source.write("B/photo 50.jpg", try smallPhoto(width: 50, shade: 9))
+        #expect(try await indexLine(settings)?.hasPrefix("search index: updated in place") == true)
+        let again = try TemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: again.path + "-catalog.sqlite") }
+        _ = try await indexLine(options(source, again))
+        #expect(indexBytes(output) == indexBytes(again))
+    }
+
     @Test("an album's documents kept in runs read back whole and in order; a run from its first photo replaces them; a part is not taken")
     func keptInRuns() throws {
         let folder = try TemporaryFolder()

@@ -126,6 +126,13 @@ struct SiteWriter: Sendable {
         touched.insert(path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? "")
     }
 
+    /// The bytes of the site-relative `path` when it is a regular file (not a link to one)
+    /// inside the output folder, else nil.
+    func contents(_ path: String) -> [UInt8]? {
+        guard exists(path), let data = FileManager.default.contents(atPath: root + "/" + path) else { return nil }
+        return [UInt8](data)
+    }
+
     /// Whether the site-relative `path` is a regular file (not a link to one).
     func exists(_ path: String) -> Bool {
         fileSize(path) != nil

@@ -372,7 +372,9 @@ struct PageRenderer: Sendable {
 
     /// Adds every indexed photo's document (``searchDocument(_:album:number:)``) and its words
     /// to `builder`, in site order, and returns the index's album titles (the documents' `album`
-    /// numbers index them). A hidden album's photos stay out, as they are out of the sitemap.
+    /// numbers index them) and its albums as the catalog records them (``SearchIndexAlbum``; nil
+    /// when one has no key). A hidden album's photos stay out, as they are out of the sitemap
+    /// (``searchAlbums``).
     ///
     /// An album whose input key (`keys`, by album) `cached` has its photos' documents for is
     /// taken from there. The others' are made, 256 photos a task, `jobs` tasks at a time, and
@@ -385,14 +387,17 @@ struct PageRenderer: Sendable {
         to builder: inout SearchIndexBuilder, jobs: Int, keys: (Int) -> String?,
         cached: @escaping @Sendable (String) -> [(document: SearchDocument, words: [String])]?,
         made: ([SearchDocumentRun]) throws(SiteError) -> Void
-    ) throws(SiteError) -> [String] {
-        let albums = plan.albums.indices.filter { !plan.albums[$0].hidden && !plan.albums[$0].photos.isEmpty }
+    ) throws(SiteError) -> (titles: [String], albums: [SearchIndexAlbum]?) {
+        let albums = searchAlbums
+        let language = options.language
+        var indexAlbums: [SearchIndexAlbum]? = []
         let batch = 256 * max(1, jobs)
         // The photos to make, in site order, and the albums they are of, in order, each with
         // its documents made and not yet handed on (all of them when they are to be compared
         // with kept ones).
         var queue: [(photo: Int, album: Int, number: Int)] = []
-        var making: [(key: String?, remaining: Int, next: Int, run: [SearchDocumentRun.Entry], kept: [SearchDocumentRun.Entry]?)] = []
+        var making: [(key: String?, remaining: Int, next: Int, run: [SearchDocumentRun.Entry], kept: [SearchDocumentRun.Entry]?,
+                      words: SearchWordsKey)] = []
         var toKeep: [SearchDocumentRun] = []
         var toKeepCount = 0
         func makeQueued(_ builder: inout SearchIndexBuilder) throws(SiteError) {
@@ -406,6 +411,7 @@ struct PageRenderer: Sendable {
             }
             for result in results.joined() {
                 builder.add(result.document, words: result.words)
+                making[0].words.add(result.document, words: result.words)
                 making[0].remaining -= 1
                 let done = making[0].remaining == 0
                 if let kept = making[0].kept {
@@ -422,7 +428,14 @@ struct PageRenderer: Sendable {
                         making[0].run = []
                     }
                 }
-                if done { making.removeFirst() }
+                if done {
+                    let album = making.removeFirst()
+                    if let key = album.key {
+                        indexAlbums?.append(SearchIndexAlbum(key: key, photos: album.next + album.run.count, words: album.words.hex))
+                    } else {
+                        indexAlbums = nil
+                    }
+                }
             }
             if toKeepCount >= 16_384 {
                 try made(toKeep)
@@ -449,9 +462,10 @@ struct PageRenderer: Sendable {
                     entry.document.album = number
                     builder.add(entry.document, words: entry.words)
                 }
+                indexAlbums?.append(SearchIndexAlbum(key: key!, photos: count, words: SearchWordsKey.of(kept, language: language)))
                 continue
             }
-            making.append((key, count, 0, [], kept))
+            making.append((key, count, 0, [], kept, SearchWordsKey(language: language)))
             for photo in plan.albums[album].photos {
                 queue.append((photo, album, number))
                 if queue.count == batch { try makeQueued(&builder) }
@@ -459,7 +473,12 @@ struct PageRenderer: Sendable {
         }
         if !queue.isEmpty { try makeQueued(&builder) }
         try made(toKeep)
-        return albums.map { plan.albums[$0].title }
+        return (albums.map { plan.albums[$0].title }, indexAlbums)
+    }
+
+    /// The albums whose photos the search index holds, in site order: those shown, with photos.
+    var searchAlbums: [Int] {
+        plan.albums.indices.filter { !plan.albums[$0].hidden && !plan.albums[$0].photos.isEmpty }
     }
 
     /// Whether documents kept (their album's number 0, no texts) are those made.

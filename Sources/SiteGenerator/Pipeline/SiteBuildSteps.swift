@@ -235,17 +235,41 @@ extension BuildStep where Context == BuildContext {
             let (files, made) = try SearchStage(folder: folder, writer: context.work.writer, catalog: catalog).run(
                 earlierFiles: context.imagePlan.pending.files,
                 pagesChanged: !pages.changedKeys.isEmpty || !pages.removedKeys.isEmpty,
-                makeIndex: { () throws(SiteError) in
+                makeIndex: { (earlier) throws(SiteError) -> SearchStage.Index in
                     // Each album's photos as the catalog kept them under its input key (the pages'
                     // key of its frame data), when it has them: only changed albums' are made.
                     let keys = { (album: Int) in pages.keys[plan.albums[album].directory + "frames.json"] }
                     let current = Set(plan.albums.indices.compactMap(keys))
                     try SiteError.fromCatalog { () throws(CatalogError) in try catalog.forgetSearchDocuments(keeping: current) }
-                    var builder = SearchIndexBuilder(language: language)
-                    let albums = try renderer.addSearchDocuments(
-                        to: &builder, jobs: jobs, keys: keys, cached: catalog.searchDocuments(album:),
-                        made: { runs throws(SiteError) in try SiteError.fromCatalog { () throws(CatalogError) in try catalog.saveSearchDocuments(runs) } })
-                    return builder.files(albums: albums)
+                    let keep = { (runs: [SearchDocumentRun]) throws(SiteError) in
+                        try SiteError.fromCatalog { () throws(CatalogError) in try catalog.saveSearchDocuments(runs) }
+                    }
+                    func whole() throws(SiteError) -> SearchStage.Index {
+                        var builder = SearchIndexBuilder(language: language)
+                        let (titles, albums) = try renderer.addSearchDocuments(
+                            to: &builder, jobs: jobs, keys: keys, cached: catalog.searchDocuments(album:), made: keep)
+                        return SearchStage.Index(files: builder.files(albums: titles), albums: albums)
+                    }
+                    let (writer, progress) = (context.work.writer, context.progress)
+                    guard let earlier, let update = try renderer.searchIndexUpdate(
+                        earlier: earlier.albums, earlierFiles: earlier.files, contents: { writer.contents(folder + "/" + $0) },
+                        jobs: jobs, keys: keys, cached: catalog.searchDocuments(album:), made: keep)
+                    else {
+                        progress(.log("search index: made whole"))
+                        return try whole()
+                    }
+                    progress(.log("search index: updated in place, \(update.files.count) of \(update.files.count + update.kept.count) files made again"))
+                    let index = SearchStage.Index(files: update.files, kept: update.kept, albums: update.albums)
+                    // (With the test hook on, the update must be the whole index, byte for byte.)
+                    if context.options.verifyAlbumKeys {
+                        let made = try whole()
+                        var updated = Dictionary(uniqueKeysWithValues: update.files.map { ($0.path, $0.bytes) })
+                        for path in update.kept { updated[path] = writer.contents(folder + "/" + path) }
+                        if updated != Dictionary(uniqueKeysWithValues: made.files.map { ($0.path, $0.bytes) }) || made.albums != update.albums {
+                            fatalError("search index: the index updated in place differs from the whole index (verifyAlbumKeys)")
+                        }
+                    }
+                    return index
                 })
             context.sitePages.formUnion(files)
             return made ? .done : .skipped

@@ -40,6 +40,9 @@ struct SearchIndexBuilder {
         stemmer = Stemmer.algorithm(for: language).flatMap(Stemmer.init(algorithm:))
     }
 
+    /// The Snowball algorithm the index's words are stemmed with (as the entry file names it).
+    var stemmerAlgorithm: String? { stemmer?.algorithm }
+
     /// The distinct folded words of what is indexed of `photo` (pure: it may run on any thread,
     /// ahead of ``add(_:words:)``).
     static func words(of photo: SearchDocument) -> [String] {
@@ -80,6 +83,12 @@ struct SearchIndexBuilder {
             }
         }
 
+        Self.appendRecord(photo, to: &records)
+        if count % Self.chunk == 0 { closeChunk() }
+    }
+
+    /// Appends `photo`'s record to the records of a chunk (the first opens the chunk's list).
+    private static func appendRecord(_ photo: SearchDocument, to records: inout JSON) {
         records.raw(records.bytes.isEmpty ? "[[" : ",[")
         records.string(photo.open)
         records.raw(",")
@@ -89,8 +98,18 @@ struct SearchIndexBuilder {
         records.raw(",\(photo.album),")
         records.string(photo.date)
         records.raw("]")
-        if count % Self.chunk == 0 { closeChunk() }
     }
+
+    /// The path and bytes of the record chunk `number` (`p/<number>.gz`), holding `photos`, the
+    /// photos whose ids are `number * chunk` on, in order: what a builder given every photo
+    /// writes for it.
+    static func recordChunk(_ number: Int, photos: some Sequence<SearchDocument>) -> (path: String, bytes: [UInt8]) {
+        var records = JSON()
+        for photo in photos { appendRecord(photo, to: &records) }
+        records.raw("]")
+        return ("p/\(number).gz", Gzip.compress(records.bytes))
+    }
+
 
     /// Adds `photo` (its words found here).
     mutating func add(_ photo: SearchDocument) {
@@ -152,28 +171,36 @@ struct SearchIndexBuilder {
         json.raw("}")
         files.append(("f.gz", Gzip.compress(json.bytes)))
 
-        // The entry file, with a version that changes with any other file's bytes.
+        files.append(Self.entry(files: files, language: language, stemmer: stemmer?.algorithm, photos: count, albums: albums,
+                                shards: keys, filters: filterNames))
+        return files
+    }
+
+    /// The entry file of the index whose other files are `files`: its version changes with any
+    /// of their bytes. `shards` are the term shards' keys, sorted; `filters`, the filters' names
+    /// in ``filterNames``' order.
+    static func entry(files: some Sequence<(path: String, bytes: [UInt8])>, language: LanguageTag, stemmer: String?, photos: Int,
+                      albums: [String], shards: [String], filters: [String]) -> (path: String, bytes: [UInt8]) {
         var hasher = FingerprintHasher()
         for file in files.sorted(by: { $0.path < $1.path }) {
             hasher.combine(file.path)
             file.bytes.withUnsafeBytes { hasher.combine(raw: $0) }
         }
         var entry = JSON()
-        entry.raw("{\"format\":\(Self.format),\"language\":")
+        entry.raw("{\"format\":\(format),\"language\":")
         entry.string(language.identifier)
         entry.raw(",\"stemmer\":")
-        if let algorithm = stemmer?.algorithm { entry.string(algorithm) } else { entry.raw("null") }
-        entry.raw(",\"photos\":\(count),\"chunk\":\(Self.chunk),\"version\":")
+        if let stemmer { entry.string(stemmer) } else { entry.raw("null") }
+        entry.raw(",\"photos\":\(photos),\"chunk\":\(chunk),\"version\":")
         entry.string(hasher.hex)
         entry.raw(",\"albums\":")
         entry.strings(albums)
         entry.raw(",\"shards\":")
-        entry.strings(keys)
+        entry.strings(shards)
         entry.raw(",\"filters\":")
-        entry.strings(filterNames)
+        entry.strings(filters)
         entry.raw("}")
-        files.append((Self.entryFile, Gzip.compress(entry.bytes)))
-        return files
+        return (entryFile, Gzip.compress(entry.bytes))
     }
 
     /// The files of the index of `photos`, in site order (for a caller that has them all).
@@ -181,6 +208,40 @@ struct SearchIndexBuilder {
         var builder = SearchIndexBuilder(language: language)
         for photo in photos { builder.add(photo) }
         return builder.files(albums: albums)
+    }
+}
+
+/// The fingerprint of what decides every file of a search index but the photos' records and
+/// the entry file: the format, the language and its stemmer, and each photo's words and filters,
+/// in order. Runs of photos with the same fingerprint, after the same photos, give the same term
+/// shards and filters (``SearchIndexUpdate``).
+struct SearchWordsKey {
+    private var hasher = FingerprintHasher()
+
+    init(language: LanguageTag) {
+        hasher.combine("format \(SearchIndexBuilder.format) " + language.identifier + " "
+                       + (Stemmer.algorithm(for: language) ?? "no stemmer"))
+    }
+
+    /// Adds the next photo, with its words (``SearchIndexBuilder/words(of:)``).
+    mutating func add(_ photo: SearchDocument, words: [String]) {
+        hasher.combine(String(words.count))
+        for word in words { hasher.combine(word) }
+        let filters = photo.filters.filter { SearchIndexBuilder.filterNames.contains($0.name) }
+        hasher.combine(String(filters.count))
+        for filter in filters {
+            hasher.combine(filter.name)
+            hasher.combine(filter.value)
+        }
+    }
+
+    var hex: String { hasher.hex }
+
+    /// The fingerprint of `photos`.
+    static func of(_ photos: some Sequence<SearchDocumentRun.Entry>, language: LanguageTag) -> String {
+        var key = SearchWordsKey(language: language)
+        for (photo, words) in photos { key.add(photo, words: words) }
+        return key.hex
     }
 }
 
