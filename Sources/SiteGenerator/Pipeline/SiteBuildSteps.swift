@@ -193,7 +193,9 @@ extension BuildStep where Context == BuildContext {
         BuildStep(PageStage.name, releasing: { $0.listing.take() }) { (context: inout BuildContext) throws(SiteError) in
             let options = context.options
             let plan = context.images.plan
-            let tags = TagKind.allCases.map { TagIndex(plan: plan, sort: options.sort, kind: $0, enabled: options.enables($0)) }
+            // (The scan's, unless the image step skipped a photo: the indexes hold photos' numbers.)
+            let tags = plan.photos.count == context.scan.plan.photos.count ? context.scan.tags
+                : parallelMap(TagKind.allCases, jobs: context.jobs) { TagIndex(plan: plan, sort: options.sort, kind: $0, enabled: options.enables($0)) }
             let renderer = PageRenderer(plan: plan, published: context.published, options: options, theme: context.theme,
                                         jobs: context.jobs, indexes: tags)
             context.tags = tags

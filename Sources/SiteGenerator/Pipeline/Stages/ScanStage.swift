@@ -21,6 +21,9 @@ struct ScanStage {
         var planned: [String]
         /// Files this build would make that are the user's: left as they are.
         var refused: Set<String>
+        /// The plan's tags, people and places (``TagIndex``, in ``TagKind/allCases``' order),
+        /// their photos in the site's sort order: the pages' too, unless a photo is skipped.
+        var tags: [TagIndex]
     }
 
     var options: SiteOptions
@@ -170,7 +173,10 @@ struct ScanStage {
         }
         // A photo's files are asked about only in albums that hold a file not the tool's
         // (every album's answer is known by now: the plan asked for each photo).
-        let (planned, refused) = plannedFiles(plan, albumHoldsForeignFile: { [foreignInAlbum] in foreignInAlbum[$0] ?? true },
+        let tags = parallelMap(TagKind.allCases, jobs: jobs) { [options] kind in
+            TagIndex(plan: plan, sort: options.sort, kind: kind, enabled: options.enables(kind))
+        }
+        let (planned, refused) = plannedFiles(plan, tags: tags, albumHoldsForeignFile: { [foreignInAlbum] in foreignInAlbum[$0] ?? true },
                                               isForeign: earlier.isForeign)
         if !scan.videosWithoutTools.isEmpty {
             let count = scan.videosWithoutTools.count
@@ -186,7 +192,7 @@ struct ScanStage {
         for path in refused.sorted() {
             progress(.warning("\(path) in the output folder is not Cascade's and stays as it is; remove or rename it to publish the site's own \(path)"))
         }
-        return Output(plan: plan, problems: scan.problems, planned: planned, refused: refused)
+        return Output(plan: plan, problems: scan.problems, planned: planned, refused: refused, tags: tags)
     }
 
     /// Whether each album folder of the last build (a folder of one of its photo pages) holds a
@@ -229,11 +235,11 @@ struct ScanStage {
     }
 
     /// The files this build may make: every photo's images (at the widths its size allows)
-    /// and every page and frame file of every album; and of them, those `isForeign` is true
+    /// and every page and frame file of every album and of every entry of `tags`; and of them, those `isForeign` is true
     /// of, asked of a photo's files only when `albumHoldsForeignFile` is true of its album's
     /// folder (and of every other file).
     private func plannedFiles(
-        _ plan: SitePlan, albumHoldsForeignFile: @Sendable (String) -> Bool, isForeign: @Sendable (String) -> Bool
+        _ plan: SitePlan, tags: [TagIndex], albumHoldsForeignFile: @Sendable (String) -> Bool, isForeign: @Sendable (String) -> Bool
     ) -> (planned: [String], refused: Set<String>) {
         // The photos' files, in runs of photos on every core (in the photos' order).
         let runs = indexRuns(plan.photos.count, length: 2048)
@@ -251,9 +257,8 @@ struct ScanStage {
         var files = Array(photoFiles.map(\.0).joined())
         var others: [String] = []
         if options.baseURL != nil { others += [plan.sitemapPath, plan.feedPath] }
-        for kind in TagKind.allCases {
-            others += TagIndex(plan: plan, sort: nil, kind: kind, enabled: options.enables(kind))
-                .files(tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
+        for index in tags {
+            others += index.files(tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         }
         for index in plan.albums.indices {
             others += plan.albumFiles(album: index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
