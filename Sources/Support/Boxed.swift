@@ -8,19 +8,21 @@
 /// value itself would. For optional values, ``BoxedOptional``.
 @propertyWrapper
 public struct Boxed<Value> {
-    private final class Box {
-        let value: Value
-        init(_ value: Value) { self.value = value }
+    // (Inlinable, as the accessors below: unspecialized, each box made looked up its generic
+    // type's metadata at run time, under a lock, for every photo of a large library.)
+    @usableFromInline final class Box {
+        @usableFromInline let value: Value
+        @usableFromInline init(_ value: Value) { self.value = value }
     }
 
-    private var box: Box
+    @usableFromInline var box: Box
 
-    public init(wrappedValue: Value) {
+    @inlinable public init(wrappedValue: Value) {
         box = Box(wrappedValue)
     }
 
     /// The value, read in place (a read of one of its fields does not copy the whole value).
-    public var wrappedValue: Value {
+    @inlinable public var wrappedValue: Value {
         _read { yield box.value }
         set { box = Box(newValue) }
     }
@@ -29,7 +31,7 @@ public struct Boxed<Value> {
 extension Boxed: @unchecked Sendable where Value: Sendable {}
 
 extension Boxed: Equatable where Value: Equatable {
-    public static func == (a: Self, b: Self) -> Bool {
+    @inlinable public static func == (a: Self, b: Self) -> Bool {
         a.box === b.box || a.wrappedValue == b.wrappedValue
     }
 }
@@ -58,13 +60,13 @@ extension Boxed: Decodable where Value: Decodable {
 /// out when nil, and nil when missing.
 @propertyWrapper
 public struct BoxedOptional<Wrapped> {
-    private var boxed: Boxed<Wrapped>?
+    @usableFromInline var boxed: Boxed<Wrapped>?
 
-    public init(wrappedValue: Wrapped?) {
+    @inlinable public init(wrappedValue: Wrapped?) {
         boxed = wrappedValue.map(Boxed.init(wrappedValue:))
     }
 
-    public var wrappedValue: Wrapped? {
+    @inlinable public var wrappedValue: Wrapped? {
         get { boxed?.wrappedValue }
         set { boxed = newValue.map(Boxed.init(wrappedValue:)) }
     }
