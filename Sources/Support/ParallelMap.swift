@@ -90,9 +90,9 @@ public final class BackgroundWork<Value: Sendable>: Sendable {
 
 /// One slot per result of ``parallelMap(_:jobs:_:)``, each set once by whichever thread made
 /// it, and moved out at the end (not copied: a copy of a large library's every photo or page
-/// result was a reference count per field, and the slots' release as many again). (Usable from
-/// inlined code: the helpers are inlined into the modules that call them, so that they are
-/// specialized for their types there.)
+/// result was a reference count per field, and the slots' release as many again). (Inlinable,
+/// as the helpers: they are inlined into the modules that call them, so that they are
+/// specialized for their types there, a result set without a generic call.)
 @usableFromInline final class ResultSlots<Value: Sendable>: @unchecked Sendable {
     // Unchecked: each slot is written by one thread, once, before `concurrentPerform` returns,
     // and read only after it has.
@@ -101,18 +101,18 @@ public final class BackgroundWork<Value: Sendable>: Sendable {
     /// How many slots hold a value (all of them once every result is in; none once taken).
     @usableFromInline let filled = Atomic<Int>(0)
 
-    @usableFromInline init(count: Int) {
+    @inlinable init(count: Int) {
         self.count = count
         slots = .allocate(capacity: max(1, count))
     }
 
-    @usableFromInline func set(_ index: Int, _ value: Value) {
+    @inlinable func set(_ index: Int, _ value: Value) {
         (slots + index).initialize(to: value)
         filled.add(1, ordering: .relaxed)
     }
 
     /// Every result, in order, moved out of the slots; asked once, when all are set.
-    @usableFromInline func take() -> [Value] {
+    @inlinable func take() -> [Value] {
         precondition(filled.load(ordering: .relaxed) == count, "a result is missing")
         filled.store(0, ordering: .relaxed)
         return Array(unsafeUninitializedCapacity: count) { buffer, initialized in
