@@ -12,7 +12,9 @@ finds nothing with the results open.
 The index's files work gzipped as they are and from a host that sends them with
 `Content-Encoding: gzip`; from a file, or with a broken index, the box says so. With scripts off
 the box is not shown; `search: false` makes no box and no search folder. A rebuild with nothing
-changed leaves the index's files untouched, a changed caption changes what is found."""
+changed leaves the index's files untouched, a changed caption changes what is found, and a photo
+edited with its words as they were updates the index in place (as a clean build makes it), its
+result showing the new tile."""
 import functools
 import gzip
 import http.server
@@ -494,5 +496,40 @@ def test_rebuilds_leave_the_index_alone_and_a_changed_caption_changes_it(searcha
             open_page(d, base + "index.html")
             search_for(d, "fireworks", {"Night tower"})
             search_for(d, "sparkles", set())
+        finally:
+            d.quit()
+
+
+def test_a_photo_edited_updates_the_index_in_place_and_its_result_shows_the_new_tile(searchable, tmp_path):
+    _, _, photos = searchable
+    source = tmp_path / "photos"
+    shutil.copytree(photos, source)
+    out = tmp_path / "site"
+    build(source, out)
+    # The photo edited in an image editor: wider, its metadata (so its words) as they were.
+    from PIL import Image
+    tour = source / "Paris" / "tour.jpg"
+    edited = tmp_path / "edited.jpg"
+    Image.new("RGB", (900, 200), (200, 60, 40)).save(edited, quality=80)
+    subprocess.run(["exiftool", "-q", "-overwrite_original", "-tagsFromFile", str(tour), "-all:all", str(edited)], check=True)
+    shutil.move(edited, tour)
+    said = build(source, out, extra=["-v"])
+    assert "search index: updated in place" in said, said
+    # As a clean build of the same folder makes it, byte for byte.
+    clean = tmp_path / "clean"
+    build(source, clean)
+    index_files = lambda site: {str(p.relative_to(site)): p.read_bytes() for p in (site / "search").rglob("*") if p.is_file()}
+    assert index_files(out) == index_files(clean)
+    with serve(out) as base:
+        d = make_driver()
+        try:
+            open_page(d, base + "index.html")
+            search_for(d, "monument", {"Night tower"})
+            seen = d.execute_script(FIRST_RESULT_SEEN)
+            # Its new tile: an image the site has (the old one is gone), at the new shape.
+            assert seen["loaded"] and seen["inside"] and seen["hit"], seen
+            image = d.execute_script("return document.querySelector('.search-grid a img').naturalWidth"
+                                     " / document.querySelector('.search-grid a img').naturalHeight")
+            assert abs(image - 4.5) < 0.2, image
         finally:
             d.quit()
