@@ -459,12 +459,19 @@ def test_search_false_makes_no_box_and_no_search_folder(searchable, tmp_path):
     assert sorted(p.name for p in (switched / "search").rglob("*") if p.is_file()) == ["mine.txt"]
 
 
-def test_rebuilds_leave_the_index_alone_and_a_changed_caption_changes_it(searchable, tmp_path):
+def built_copy(searchable, tmp_path):
+    """A copy of the searchable photo folder in `tmp_path`, built with search; returns (photo
+    folder, output folder)."""
     _, _, photos = searchable
     source = tmp_path / "photos"
     shutil.copytree(photos, source)
     out = tmp_path / "site"
     build(source, out)
+    return source, out
+
+
+def test_rebuilds_leave_the_index_alone_and_a_changed_caption_changes_it(searchable, tmp_path):
+    source, out = built_copy(searchable, tmp_path)
 
     def files():
         return {str(p.relative_to(out / "search")): (p.stat().st_mtime_ns, p.stat().st_ino)
@@ -501,11 +508,7 @@ def test_rebuilds_leave_the_index_alone_and_a_changed_caption_changes_it(searcha
 
 
 def test_a_photo_edited_updates_the_index_in_place_and_its_result_shows_the_new_tile(searchable, tmp_path):
-    _, _, photos = searchable
-    source = tmp_path / "photos"
-    shutil.copytree(photos, source)
-    out = tmp_path / "site"
-    build(source, out)
+    source, out = built_copy(searchable, tmp_path)
     # The photo edited in an image editor: wider, its metadata (so its words) as they were.
     from PIL import Image
     tour = source / "Paris" / "tour.jpg"
