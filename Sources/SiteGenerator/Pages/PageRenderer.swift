@@ -404,10 +404,7 @@ struct PageRenderer: Sendable {
             let photos = queue
             queue = []
             let results = parallelMap(indexRuns(photos.count, length: 256), jobs: jobs) { part in
-                photos[part].map { entry -> SearchDocumentRun.Entry in
-                    let document = searchDocument(entry.photo, album: entry.album, number: entry.number)
-                    return (document, SearchIndexBuilder.words(of: document))
-                }
+                photos[part].map { searchEntry($0.photo, album: $0.album, number: $0.number) }
             }
             for result in results.joined() {
                 builder.add(result.document, words: result.words)
@@ -421,7 +418,7 @@ struct PageRenderer: Sendable {
                     }
                 } else if let key = making[0].key {
                     making[0].run.append(result)
-                    if done || making[0].run.count == 4096 {
+                    if done || making[0].run.count == Self.keptRunLength {
                         toKeep.append(SearchDocumentRun(album: key, first: making[0].next, entries: making[0].run))
                         toKeepCount += making[0].run.count
                         making[0].next += making[0].run.count
@@ -474,6 +471,15 @@ struct PageRenderer: Sendable {
         if !queue.isEmpty { try makeQueued(&builder) }
         try made(toKeep)
         return (albums.map { plan.albums[$0].title }, indexAlbums)
+    }
+
+    /// How many documents of an album are handed to the catalog at a time, at most.
+    static let keptRunLength = 4096
+
+    /// The photo `photo`'s search document (``searchDocument(_:album:number:)``) with its words.
+    func searchEntry(_ photo: Int, album: Int, number: Int) -> SearchDocumentRun.Entry {
+        let document = searchDocument(photo, album: album, number: number)
+        return (document, SearchIndexBuilder.words(of: document))
     }
 
     /// The albums whose photos the search index holds, in site order: those shown, with photos.

@@ -106,10 +106,15 @@ struct SearchIndexBuilder {
     static func recordChunk(_ number: Int, photos: some Sequence<SearchDocument>) -> (path: String, bytes: [UInt8]) {
         var records = JSON()
         for photo in photos { appendRecord(photo, to: &records) }
+        return recordChunk(number, records: records)
+    }
+
+    /// The record chunk `number` whose records (``appendRecord(_:to:)``) are `records`, its list closed.
+    private static func recordChunk(_ number: Int, records: JSON) -> (path: String, bytes: [UInt8]) {
+        var records = records
         records.raw("]")
         return ("p/\(number).gz", Gzip.compress(records.bytes))
     }
-
 
     /// Adds `photo` (its words found here).
     mutating func add(_ photo: SearchDocument) {
@@ -118,8 +123,7 @@ struct SearchIndexBuilder {
 
     private mutating func closeChunk() {
         guard !records.bytes.isEmpty else { return }
-        records.raw("]")
-        recordFiles.append(("p/\((count - 1) / Self.chunk).gz", Gzip.compress(records.bytes)))
+        recordFiles.append(Self.recordChunk((count - 1) / Self.chunk, records: records))
         records = JSON()
     }
 

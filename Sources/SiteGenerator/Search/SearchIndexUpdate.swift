@@ -57,13 +57,10 @@ extension PageRenderer {
             } else {
                 let photos = plan.albums[album].photos
                 entries = Array(parallelMap(indexRuns(photos.count, length: 256), jobs: jobs) { part in
-                    photos[part].map { photo -> SearchDocumentRun.Entry in
-                        let document = searchDocument(photo, album: album, number: number)
-                        return (document, SearchIndexBuilder.words(of: document))
-                    }
+                    photos[part].map { searchEntry($0, album: album, number: number) }
                 }.joined())
-                try made(stride(from: 0, to: entries.count, by: 4096).map { first in
-                    SearchDocumentRun(album: key, first: first, entries: Array(entries[first..<min(first + 4096, entries.count)]))
+                try made(indexRuns(entries.count, length: Self.keptRunLength).map { run in
+                    SearchDocumentRun(album: key, first: run.lowerBound, entries: Array(entries[run]))
                 })
             }
             let words = SearchWordsKey.of(entries, language: language)
