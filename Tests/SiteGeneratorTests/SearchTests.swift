@@ -42,14 +42,18 @@ struct SearchTests {
         try await buildEvents(options).warnings
     }
 
-    /// Builds; returns the warnings and whether the step made the index (it has a time of its
-    /// own then; kept, it has none).
-    func buildEvents(_ options: SiteOptions) async throws -> (warnings: [String], madeIndex: Bool) {
+    /// Builds; returns the warnings, whether the step made the index (it has a time of its own
+    /// then; kept, it has none) and the step's line for `--verbose` (made whole, or updated in
+    /// place; nil when the index was kept).
+    func buildEvents(_ options: SiteOptions) async throws -> (warnings: [String], madeIndex: Bool, indexLine: String?) {
         let events = Events()
         _ = try await SiteBuilder(options: options).build { event in events.list.withLock { $0.append(event) } }
         return events.list.withLock { list in
             (list.compactMap { event -> String? in if case .warning(let text) = event { text } else { nil } },
-             list.contains { event in if case .stage(SearchStage.name, _, _) = event { true } else { false } })
+             list.contains { event in if case .stage(SearchStage.name, _, _) = event { true } else { false } },
+             list.lazy.compactMap { event -> String? in
+                 if case .log(let text) = event, text.hasPrefix("search index: ") { text } else { nil }
+             }.first)
         }
     }
 
@@ -166,18 +170,6 @@ struct SearchTests {
         #expect(catalog.searchDocuments(album: keyB)?.first?.document.title == "Kept by the catalog")
     }
 
-    /// The search index's log line of a build with `options` (``SearchStage``: made whole, or
-    /// updated in place), nil when it kept the index.
-    func indexLine(_ options: SiteOptions) async throws -> String? {
-        let events = Events()
-        _ = try await SiteBuilder(options: options).build { event in events.list.withLock { $0.append(event) } }
-        return events.list.withLock { list in
-            list.lazy.compactMap { event -> String? in
-                if case .log(let text) = event, text.hasPrefix("search index: ") { text } else { nil }
-            }.first
-        }
-    }
-
     /// The bytes of every file of the search folder of `output`.
     func indexBytes(_ output: TemporaryFolder) -> [String: Data] {
         var files: [String: Data] = [:]
@@ -202,14 +194,14 @@ struct SearchTests {
         let output = try TemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite") }
         let settings = options(source, output)
-        #expect(try await indexLine(settings) == "search index: made whole")
+        #expect(try await buildEvents(settings).indexLine == "search index: made whole")
         let first = index(output)
         #expect(first.keys.filter { $0.hasPrefix("p/") }.sorted() == ["p/0.gz", "p/1.gz", "p/2.gz"])
 
         // A's photo 10 edited: wider, so its tile's size changes, its words do not. (The chunk of
         // ids 32-63 is made again with B's photos.)
         try source.write("A/photo 10.jpg", try smallPhoto(width: 44, shade: 7))
-        #expect(try await indexLine(settings) == "search index: updated in place, 3 of \(first.count) files made again")
+        #expect(try await buildEvents(settings).indexLine == "search index: updated in place, 3 of \(first.count) files made again")
         let updated = index(output)
         #expect(updated.keys.sorted() == first.keys.sorted())
         #expect(updated["p/2.gz"] == first["p/2.gz"] && updated["f.gz"] == first["f.gz"])
@@ -221,22 +213,22 @@ struct SearchTests {
         // Byte for byte the index of a clean build of the same folder.
         let clean = try TemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: clean.path + "-catalog.sqlite") }
-        #expect(try await indexLine(options(source, clean)) == "search index: made whole")
+        #expect(try await buildEvents(options(source, clean)).indexLine == "search index: made whole")
         #expect(indexBytes(output) == indexBytes(clean))
 
         // A photo renamed: its words changed, so the index is made whole.
         try FileManager.default.moveItem(atPath: source.path + "/A/photo 3.jpg", toPath: source.path + "/A/renamed 3.jpg")
-        #expect(try await indexLine(settings) == "search index: made whole")
+        #expect(try await buildEvents(settings).indexLine == "search index: made whole")
         // Without the albums the catalog records once every file of the index is written (as
         // after a build stopped while it wrote them), an edit makes it whole too.
         try Catalog(path: settings.catalogPath!) { Issue.record("\($0)") }.recordSearchIndexAlbums(nil)
         try source.write("B/photo 50.jpg", try smallPhoto(width: 30, shade: 9))
-        #expect(try await indexLine(settings) == "search index: made whole")
+        #expect(try await buildEvents(settings).indexLine == "search index: made whole")
         try source.write("B/photo 50.jpg", try smallPhoto(width: 50, shade: 9))
-        #expect(try await indexLine(settings)?.hasPrefix("search index: updated in place") == true)
+        #expect(try await buildEvents(settings).indexLine?.hasPrefix("search index: updated in place") == true)
         let again = try TemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: again.path + "-catalog.sqlite") }
-        _ = try await indexLine(options(source, again))
+        _ = try await buildEvents(options(source, again))
         #expect(indexBytes(output) == indexBytes(again))
     }
 
