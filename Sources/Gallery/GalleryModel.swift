@@ -281,6 +281,9 @@ public struct GalleryPhoto: Sendable, Hashable {
         if let sidecar = fields.sidecar, sidecar.hasPlace {
             return Self.distinct([sidecar.sublocation, sidecar.city, sidecar.state, sidecar.country].compactMap { $0 })
         }
+        // (Most photos name no place: asked of every photo of a large library, that answer
+        // makes no array.)
+        guard fields.info.metadata.hasPlace else { return [] }
         let file = fields.info.metadata
         return Self.distinct([file.sublocation, file.city, file.state, file.country].compactMap { $0 })
     }

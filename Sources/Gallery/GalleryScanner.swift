@@ -143,20 +143,22 @@ public struct GalleryScanner: Sendable {
         // A folder's photos come in runs (the walk lists a folder's files together, but for its
         // sub-folders in between): each run joins its folder's list at once.
         var run: (folder: String, photos: [GalleryPhoto]) = ("", [])
-        for (candidate, item) in zip(walked.candidates, items) {
-            switch item {
+        // (Each candidate read in place: a `zip` of the two lists copied every candidate and
+        // item, on one core.)
+        for index in items.indices {
+            switch items[index] {
             case .item(let photo, let warnings):
                 problems += warnings
                 guard let photo else { break }
-                if candidate.folder != run.folder {
+                if walked.candidates[index].folder != run.folder {
                     if !run.photos.isEmpty { photosByFolder[run.folder, default: []].append(contentsOf: run.photos) }
-                    run = (candidate.folder, [])
+                    run = (walked.candidates[index].folder, [])
                 }
                 run.photos.append(photo)
             case .failure(let reason):
-                problems.append(ScanProblem(path: candidate.relativePath, reason: reason))
+                problems.append(ScanProblem(path: walked.candidates[index].relativePath, reason: reason))
             case .videoWithoutTools:
-                videosWithoutTools.append(candidate.relativePath)
+                videosWithoutTools.append(walked.candidates[index].relativePath)
             }
         }
         if !run.photos.isEmpty { photosByFolder[run.folder, default: []].append(contentsOf: run.photos) }

@@ -133,6 +133,11 @@ public enum Orientation: Int, Sendable, CaseIterable, Codable {
 /// Metadata of a photo that a gallery shows or protects, read from the file itself: its
 /// embedded XMP packet first, then EXIF, then IPTC, field by field.
 public struct PhotoMetadata: Sendable, Hashable, Codable {
+    /// Whether any part of the place is written.
+    public var hasPlace: Bool {
+        sublocation != nil || city != nil || state != nil || country != nil
+    }
+
     /// Capture date: the XMP `photoshop:DateCreated` or `exif:DateTimeOriginal` (ISO 8601),
     /// else the EXIF DateTimeOriginal, else DateTime (`YYYY:MM:DD HH:MM:SS`, followed by its
     /// OffsetTimeOriginal or OffsetTime when the file has one: `…20:30:00-04:00`); the first

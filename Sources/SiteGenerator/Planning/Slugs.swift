@@ -27,11 +27,11 @@ struct SlugAllocator {
         if base.isEmpty { base = fallback }
         var candidate = base
         var counter = 2
-        while taken.contains(candidate) {
+        // (One lookup for a free slug, most photos' case: a plan allocates one per photo.)
+        while !taken.insert(candidate).inserted {
             candidate = "\(base)-\(counter)"
             counter += 1
         }
-        taken.insert(candidate)
         return candidate
     }
 

@@ -142,9 +142,9 @@ struct ImagePlanStage {
         // The files the catalog does not list yet: the planned ones no earlier build made.
         // Asked of a large library's every planned file in runs on every core, one core first
         // taking the photos' part (as large).
-        enum Part: Sendable { case photos, planned(Range<Int>) }
+        enum Part: Sendable { case photos, planned(Int) }
         enum Done: Sendable { case photos(kept: Set<String>, forgetting: [String], remaining: Set<String>), planned([String]) }
-        let parts = [Part.photos] + indexRuns(scan.planned.count, length: 32_768).map(Part.planned)
+        let parts = [Part.photos] + scan.planned.indices.map(Part.planned)
         let done = parallelMap(parts, jobs: jobs) { part -> Done in
             switch part {
             case .planned(let run):

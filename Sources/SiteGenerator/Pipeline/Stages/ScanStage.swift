@@ -17,8 +17,9 @@ struct ScanStage {
         var plan: SitePlan
         /// Files that were not published, and why.
         var problems: [ScanProblem]
-        /// Every file this build may make (site-relative).
-        var planned: [String]
+        /// Every file this build may make (site-relative), in runs (a large library's every
+        /// file is not joined into one list on one core: each run is asked about on its own).
+        var planned: [[String]]
         /// Files this build would make that are the user's: left as they are.
         var refused: Set<String>
         /// The plan's tags, people and places (``TagIndex``, in ``TagKind/allCases``' order),
@@ -101,6 +102,7 @@ struct ScanStage {
         // Whether each album folder holds a file that is not the tool's, asked once per album:
         // the albums of the last build (the folders of its photo pages) on every core first.
         var foreignInAlbum = foreignInAlbums
+        var lastAlbum: (directory: String, foreign: Bool)?
         let listing = earlier.listing
         // What of the user's is in the way of a folder the site makes: a file (or a link) where
         // the folder, or one of its own folders, must go.
@@ -159,8 +161,16 @@ struct ScanStage {
         }
         let plan = SitePlan(root: scan.root, jobs: jobs, assetsFolder: assetsFolder, feedPath: siteFiles["feed"]!,
                             sitemapPath: siteFiles["sitemap"]!, searchFolder: searchFolder, taken: { directory, slug, photo in
-            let foreign = foreignInAlbum[directory] ?? earlier.hasForeignFile(inAlbum: directory)
-            foreignInAlbum[directory] = foreign
+            // (An album's photos are asked about one after another: its answer is kept at hand,
+            // not looked up, let alone stored again, for each of them.)
+            let foreign: Bool
+            if let last = lastAlbum, last.directory == directory {
+                foreign = last.foreign
+            } else {
+                foreign = foreignInAlbum[directory] ?? earlier.hasForeignFile(inAlbum: directory)
+                foreignInAlbum[directory] = foreign
+                lastAlbum = (directory, foreign)
+            }
             return foreign ? photoFiles(directory: directory, slug: slug, photo: photo).first(where: earlier.isForeign) : nil
         }, folderTaken: { directory in
             inTheWay(ofFolder: String(directory.dropLast()), subfolders: ["thumbs", "frames", "pages", "originals", "videos"])
@@ -240,7 +250,7 @@ struct ScanStage {
     /// folder (and of every other file).
     private func plannedFiles(
         _ plan: SitePlan, tags: [TagIndex], albumHoldsForeignFile: @Sendable (String) -> Bool, isForeign: @Sendable (String) -> Bool
-    ) -> (planned: [String], refused: Set<String>) {
+    ) -> (planned: [[String]], refused: Set<String>) {
         // The photos' files, in runs of photos on every core (in the photos' order).
         let runs = indexRuns(plan.photos.count, length: 2048)
         let photoFiles = parallelMap(runs, jobs: jobs) { [self] run in
@@ -254,7 +264,6 @@ struct ScanStage {
             }
             return (files, refusedFiles)
         }
-        var files = Array(photoFiles.map(\.0).joined())
         var others: [String] = []
         if options.baseURL != nil { others += [plan.sitemapPath, plan.feedPath] }
         for index in tags {
@@ -263,8 +272,7 @@ struct ScanStage {
         for index in plan.albums.indices {
             others += plan.albumFiles(album: index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
         }
-        files += others
         let refusedFiles = Set(photoFiles.map(\.1).joined()).union(others.filter(isForeign))
-        return (files, refusedFiles)
+        return (photoFiles.map(\.0) + [others], refusedFiles)
     }
 }
