@@ -290,7 +290,7 @@ extension BuildStep where Context == BuildContext {
                 files: made, pages: pages.keys,
                 // (The page keys' changes are against the earlier build's, the catalog's.)
                 pageChanges: (pages.changedKeys, pages.removedKeys),
-                photoPaths: context.published.compactMap { $0?.photo.relativePath }, changedPhotos: context.images.changedRecords)
+                photoPaths: SiteBuilder.sourcePaths(context.published), changedPhotos: context.images.changedRecords)
             (context.filesRemoved, context.outputStamp) = try SweepStage(writer: context.work.writer, catalog: context.catalog, jobs: jobs).run(
                 record: record, refused: context.scan.refused, pending: context.imagePlan.pending, progress: context.progress,
                 whileSaving: { OutputStamp.atEnd(root: output, jobs: jobs, start: start, touched: writer.touchedFolders) })

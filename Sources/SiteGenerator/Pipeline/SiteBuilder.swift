@@ -179,9 +179,20 @@ public struct SiteBuilder: Sendable {
     /// motion clips), and the `originals` published for download.
     static func photoFiles(_ published: [PublishedPhoto?], originals: Set<String>) -> Set<String> {
         var files = Set<String>(minimumCapacity: 4 * published.count + originals.count)
-        for case let photo? in published { photo.images.forEachPath { files.insert($0) } }
+        // (Each photo read in place: `for case let photo? in published` copied every one.)
+        for index in published.indices { published[index]?.images.forEachPath { files.insert($0) } }
         files.formUnion(originals)
         return files
+    }
+
+    /// The source paths of the published photos, in order (each photo read in place, not copied).
+    static func sourcePaths(_ published: [PublishedPhoto?]) -> [String] {
+        var paths: [String] = []
+        paths.reserveCapacity(published.count)
+        for index in published.indices {
+            if let path = published[index]?.planned.photo.relativePath { paths.append(path) }
+        }
+        return paths
     }
 
     /// A page's bytes: its UTF-8 without control characters other than tab and line ends (a NUL
