@@ -45,9 +45,10 @@ public final class FolderListings: Sendable {
 
     /// Adds the entries of the folder at `path` (absolute, as the scan joins it: the root's path
     /// and each sub-folder's name after a `/`).
+    /// (Kept in the order they come in: they are sorted when taken, so that a build found up to
+    /// date, which takes none, does not sort a large library's every name.)
     public func add(folder path: String, entries: [FolderEntry]) {
-        let sorted = entries.sorted { $0.name < $1.name }
-        folders.withLock { $0[path] = sorted }
+        folders.withLock { $0[path] = entries }
     }
 
     /// How many folders' entries are held.
@@ -59,7 +60,7 @@ public final class FolderListings: Sendable {
     /// The entries of the folder at `path`, by name in byte order, as ``FolderEntries/read(_:)``
     /// gives them, and no longer held here; nil when they are not.
     public func take(_ path: String) -> [FolderEntry]? {
-        folders.withLock { $0.removeValue(forKey: path) }
+        folders.withLock { $0.removeValue(forKey: path) }?.sorted { $0.name < $1.name }
     }
 
     /// About `count` paths of the files held, relative to `root` (with `/`), spread evenly over

@@ -45,12 +45,16 @@ struct Theme: Sendable {
         fingerprint = hasher.hex
         // The strings files: `i18n/<BCP 47 tag>.yml`, one a language. A theme's file overrides
         // the default theme's key by key: it may hold just the strings it changes or adds.
+        // Only the files along the language's fallback chain are read (the others' words are
+        // never shown: parsing every language's file was most of a no-op build's start).
         var tables: [String: StringTable] = [:]
+        var defaults: StringTable?
+        let chain = Set(language.fallbackChain)
         let defaultFiles = embeddedThemeFiles.mapValues { Data($0.utf8) }
         for (source, isOverride) in [(defaultFiles, false), (overrides, true)] {
             for (path, data) in source.sorted(by: { $0.key < $1.key }) where path.hasPrefix("i18n/") && path.hasSuffix(".yml") {
                 let name = String(path.dropFirst("i18n/".count).dropLast(".yml".count))
-                guard !name.contains("/"), let tag = LanguageTag(name) else { continue }
+                guard !name.contains("/"), let tag = LanguageTag(name), chain.contains(tag.identifier) else { continue }
                 let shown = isOverride ? (directory! as NSString).appendingPathComponent(path) : path
                 guard let text = String(data: data, encoding: .utf8) else {
                     throw .template(file: shown, reason: "not UTF-8 text")
@@ -62,9 +66,10 @@ struct Theme: Sendable {
                     throw .template(file: shown, reason: error.messageWithoutFile)
                 }
                 tables[tag.identifier, default: StringTable()].entries.merge(table.entries) { _, new in new }
+                // (The default theme's English, which the viewer's own words are compared with.)
+                if !isOverride, path == "i18n/en.yml" { defaults = table }
             }
         }
-        let defaults = embeddedThemeFiles["i18n/en.yml"].flatMap { try? StringTable.parse($0, file: "i18n/en.yml") }
         strings = SiteStrings(language: language, tables: tables, defaults: defaults, values: values)
         var library = MustacheLibrary()
         var assets: [String: Data] = [:]
