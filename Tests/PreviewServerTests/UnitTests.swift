@@ -82,7 +82,7 @@ import HTTPCore
     @Test func signalChangesTheVersionAndWakesWaiters() async throws {
         let reload = LiveReload()
         let first = reload.version
-        async let next = reload.nextVersion(after: first, timeout: .seconds(60))
+        async let next = reload.nextVersion(after: first, timeout: .seconds(1200))
         // The waiter is suspended before the signal, so the signal really wakes it (a wait
         // begun after the signal would return at once, and the test would pass untested).
         try await waitUntil("the waiter to be suspended") { reload.waitingCount == 1 }
@@ -92,23 +92,24 @@ import HTTPCore
         let answered = await next
         #expect(answered != first)
         #expect(answered == reload.version)
-        // Far below the 60 s timeout: the signal woke the waiter (the timeout would answer
-        // the new version too).
-        #expect(clock.now - start < .seconds(30))
+        // Far below the timeout: the signal woke the waiter (the timeout would answer the new
+        // version too). (Generous: the woken waiter may wait for a thread of the pool while
+        // other suites' builds hold them all.)
+        #expect(clock.now - start < .seconds(600))
     }
 
     @Test func closeAnswersWaitersAtOnce() async throws {
         let reload = LiveReload()
         let version = reload.version
-        async let next = reload.nextVersion(after: version, timeout: .seconds(30))
+        async let next = reload.nextVersion(after: version, timeout: .seconds(1200))
         // The waiter is suspended before the close, so the close really answers a waiter.
         try await waitUntil("the waiter to be suspended") { reload.waitingCount == 1 }
         reload.close()
         let clock = ContinuousClock()
         let start = clock.now
         #expect(await next == version)
-        // Far below the 30 s timeout: close answered, not the timeout (generous for loaded CI machines).
-        #expect(clock.now - start < .seconds(20))
+        // Far below the timeout: close answered, not the timeout (generous: see above).
+        #expect(clock.now - start < .seconds(600))
         #expect(await reload.nextVersion(after: version, timeout: .seconds(30)) == version)
     }
 
