@@ -240,6 +240,23 @@ struct LanguageSiteTests {
         #expect(page.contains("<html lang=\"eo\">") && page.contains("Farita per Cascade</footer>") && page.contains(">Tags</a>"))
     }
 
+    @Test("a theme's strings file of another language is not read: a mistake in it stops only a site in that language")
+    func otherLanguagesFilesAreNotRead() async throws {
+        let source = try makeSource()
+        let theme = try TemporaryFolder()
+        try theme.write("i18n/de.yml", "made_with: [unclosed\n")
+        let english = try TemporaryFolder()
+        _ = try await build(source, english, language: "en", templates: theme.path)
+        #expect(try english.read("index.html").contains("<html lang=\"en\">"))
+        let german = try TemporaryFolder()
+        await #expect {
+            _ = try await build(source, german, language: "de", templates: theme.path)
+        } throws: { error in
+            guard case SiteError.template(let file, _) = error else { return false }
+            return file.hasSuffix("i18n/de.yml")
+        }
+    }
+
     @Test("a language the theme has no strings for builds in English, with one warning")
     func unknownLanguage() async throws {
         let source = try makeSource()
