@@ -77,14 +77,17 @@ struct SitePlan: Sendable {
 
     /// The plan of the site for the album tree `root`. `taken(directory, slug, photo)` says
     /// which file (if any) of the photo's page, images or original under that slug exists and
-    /// is not the tool's: such a photo gets the next free slug (listed in ``collisions``).
+    /// is not the tool's: such a photo gets the next free slug (listed in ``collisions``). It is
+    /// asked only of the photos of an album for whose folder `holdsForeignFile(directory)` is
+    /// true (asked once per album with photos).
     /// The slugs of the photos' names are worked out on `jobs` threads first.
     /// `folderTaken(directory)` says what (if anything) in the way of the album folder
     /// `directory` (site-relative, ending in `/`) is not the tool's: the album gets the next free
     /// slug (listed in ``folderCollisions``). The theme's assets go to `assetsFolder`.
     init(
         root: GalleryAlbum, jobs: Int = 1, assetsFolder: String = "assets", feedPath: String = "feed.xml", sitemapPath: String = "sitemap.xml",
-        searchFolder: String? = nil, taken: (String, String, GalleryPhoto) -> String? = { _, _, _ in nil }, folderTaken: (String) -> String? = { _ in nil }
+        searchFolder: String? = nil, holdsForeignFile: (String) -> Bool = { _ in true },
+        taken: (String, String, GalleryPhoto) -> String? = { _, _, _ in nil }, folderTaken: (String) -> String? = { _ in nil }
     ) {
         self.assetsFolder = assetsFolder
         self.feedPath = feedPath
@@ -103,14 +106,16 @@ struct SitePlan: Sendable {
         let nameSlugs = parallelMap(indexRuns(inOrder.count, length: 4096), jobs: jobs) { [inOrder] run in
             inOrder[run].map { SlugAllocator.slug($0.stem) }
         }.flatMap { $0 }
-        _ = add(root, directory: "", ancestors: [], insideHidden: false, nameSlugs: nameSlugs, taken: taken, folderTaken: folderTaken)
+        _ = add(root, directory: "", ancestors: [], insideHidden: false, nameSlugs: nameSlugs, holdsForeignFile: holdsForeignFile,
+                taken: taken, folderTaken: folderTaken)
     }
 
     /// Adds `album` and its sub-albums; `nameSlugs` holds the slug of each photo's name, by the
     /// index the photo gets in ``photos``.
     private mutating func add(
         _ album: GalleryAlbum, directory: String, ancestors: [(name: String, directory: String)], insideHidden: Bool,
-        nameSlugs: [String], taken: (String, String, GalleryPhoto) -> String?, folderTaken: (String) -> String?
+        nameSlugs: [String], holdsForeignFile: (String) -> Bool, taken: (String, String, GalleryPhoto) -> String?,
+        folderTaken: (String) -> String?
     ) -> Int {
         let index = albums.count
         let hidden = insideHidden || album.hidden
@@ -120,10 +125,12 @@ struct SitePlan: Sendable {
         var photoSlugs = SlugAllocator(reserved: Self.reservedPhotoSlugs, capacity: album.photos.count)
         var photoIndices: [Int] = []
         photoIndices.reserveCapacity(album.photos.count)
+        // (Whether any of its photos' files can be in the way: asked once for the album.)
+        let mayBeTaken = !album.photos.isEmpty && holdsForeignFile(directory)
         for photo in album.photos {
             let nameSlug = nameSlugs[photos.count]
             var slug = photoSlugs.allocate(slug: nameSlug, fallback: "photo")
-            while let file = taken(directory, slug, photo) {
+            while mayBeTaken, let file = taken(directory, slug, photo) {
                 let next = photoSlugs.allocate(slug: nameSlug, fallback: "photo")
                 collisions.append((photo.relativePath, file, next))
                 slug = next
@@ -147,7 +154,7 @@ struct SitePlan: Sendable {
                 folderCollisions.append((child.relativePath, file, directory + slug + "/"))
             }
             let childIndex = add(child, directory: directory + slug + "/",
-                                 ancestors: ancestors + [(album.title, directory)], insideHidden: hidden, nameSlugs: nameSlugs, taken: taken,
+                                 ancestors: ancestors + [(album.title, directory)], insideHidden: hidden, nameSlugs: nameSlugs, holdsForeignFile: holdsForeignFile, taken: taken,
                                  folderTaken: folderTaken)
             childIndices.append(childIndex)
             if !child.hidden { listed.append(childIndex) }

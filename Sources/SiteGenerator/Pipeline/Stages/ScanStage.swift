@@ -102,7 +102,6 @@ struct ScanStage {
         // Whether each album folder holds a file that is not the tool's, asked once per album:
         // the albums of the last build (the folders of its photo pages) on every core first.
         var foreignInAlbum = foreignInAlbums
-        var lastAlbum: (directory: String, foreign: Bool)?
         let listing = earlier.listing
         // What of the user's is in the way of a folder the site makes: a file (or a link) where
         // the folder, or one of its own folders, must go.
@@ -160,18 +159,12 @@ struct ScanStage {
             searchFolder = folder
         }
         let plan = SitePlan(root: scan.root, jobs: jobs, assetsFolder: assetsFolder, feedPath: siteFiles["feed"]!,
-                            sitemapPath: siteFiles["sitemap"]!, searchFolder: searchFolder, taken: { directory, slug, photo in
-            // (An album's photos are asked about one after another: its answer is kept at hand,
-            // not looked up, let alone stored again, for each of them.)
-            let foreign: Bool
-            if let last = lastAlbum, last.directory == directory {
-                foreign = last.foreign
-            } else {
-                foreign = foreignInAlbum[directory] ?? earlier.hasForeignFile(inAlbum: directory)
-                foreignInAlbum[directory] = foreign
-                lastAlbum = (directory, foreign)
-            }
-            return foreign ? photoFiles(directory: directory, slug: slug, photo: photo).first(where: earlier.isForeign) : nil
+                            sitemapPath: siteFiles["sitemap"]!, searchFolder: searchFolder, holdsForeignFile: { directory in
+            let foreign = foreignInAlbum[directory] ?? earlier.hasForeignFile(inAlbum: directory)
+            foreignInAlbum[directory] = foreign
+            return foreign
+        }, taken: { directory, slug, photo in
+            photoFiles(directory: directory, slug: slug, photo: photo).first(where: earlier.isForeign)
         }, folderTaken: { directory in
             inTheWay(ofFolder: String(directory.dropLast()), subfolders: ["thumbs", "frames", "pages", "originals", "videos"])
         })
@@ -182,7 +175,7 @@ struct ScanStage {
             progress(.warning("\(collision.album): \(collision.path) in the output folder is not Cascade's and stays as it is; the album is published in \(collision.directory) instead"))
         }
         // A photo's files are asked about only in albums that hold a file not the tool's
-        // (every album's answer is known by now: the plan asked for each photo).
+        // (every album's answer is known by now: the plan asked for each album with photos).
         let tags = parallelMap(TagKind.allCases, jobs: jobs) { [options] kind in
             TagIndex(plan: plan, sort: options.sort, kind: kind, enabled: options.enables(kind))
         }
