@@ -10,7 +10,8 @@ import Support
 /// data (and what the frame data refers to), the theme's assets (and what its style sheets refer
 /// to, and the theme's other assets beside them, which scripts load), the search index's folder,
 /// the feed (named in full, with the site's address, which the page's own `canonical`
-/// address gives); and the sitemap when every address it lists is one of those pages.
+/// address gives); and the sitemap when every address it lists is one of those pages (or, a
+/// sitemap index, when it lists only its parts, and each of them only those pages).
 ///
 /// The build then goes by this list as by a catalog's: a removed photo's page and images are
 /// deleted, and a photo keeps its name. A user's own page (say `about.html`) does not carry the
@@ -99,8 +100,17 @@ enum RecoveredFiles {
                 }
             }
         }
-        for name in others where !name.contains("/") && isNumbered(name, "sitemap") && isCascadesSitemap(root + "/" + name, pages: found) {
+        // The sitemap, and its parts when it is an index of them (which lists only its parts).
+        let sitemaps = others.filter { !$0.contains("/") && isNumbered($0, "sitemap") }
+        for name in sitemaps {
+            if isCascadesSitemap(root + "/" + name, pages: found) {
+                found.insert(name)
+                continue
+            }
+            let parts = others.filter { SitemapStage.isPart($0, of: name) && isCascadesSitemap(root + "/" + $0, pages: found) }
+            guard !parts.isEmpty, isCascadesSitemapIndex(root + "/" + name, parts: parts) else { continue }
             found.insert(name)
+            found.formUnion(parts)
         }
         return found
     }
@@ -210,6 +220,19 @@ enum RecoveredFiles {
         }
         walk(value)
         return strings
+    }
+
+    /// Whether the sitemap index at `path` (absolute) lists only the sitemaps `parts`
+    /// (site-relative, at the site's root, beside it), as the tool's own index does.
+    static func isCascadesSitemapIndex(_ path: String, parts: Set<String>) -> Bool {
+        guard let data = FileManager.default.contents(atPath: path) else { return false }
+        let text = String(decoding: data, as: UTF8.self)
+        guard text.hasPrefix("<?xml"), text.contains("<sitemapindex") else { return false }
+        let locations = text.matches(of: /<loc>([^<]*)<\/loc>/).map(\.1)
+        return !locations.isEmpty && locations.allSatisfy { location in
+            guard let slash = location.lastIndex(of: "/") else { return false }
+            return parts.contains(String(location[location.index(after: slash)...]))
+        }
     }
 
     /// Whether the sitemap at `path` (absolute) lists only addresses of `pages` (site-relative:

@@ -208,9 +208,10 @@ extension BuildStep where Context == BuildContext {
     /// Writes the sitemap (``SitemapStage``). (It lists pages, and no photo's file is one.)
     static var sitemap: BuildStep {
         BuildStep(SitemapStage.name) { (context: inout BuildContext) throws(SiteError) in
-            if let sitemap = try SitemapStage(baseURL: context.options.baseURL, writer: context.work.writer)
-                .run(plan: context.images.plan, files: context.pages.files) {
-                context.sitePages.insert(sitemap)
+            let stage = SitemapStage(baseURL: context.options.baseURL, writer: context.work.writer, catalog: context.catalog,
+                                     limits: context.options.sitemapLimits)
+            for file in try stage.run(plan: context.images.plan, files: context.pages.files) {
+                context.sitePages.insert(file)
             }
         }
     }

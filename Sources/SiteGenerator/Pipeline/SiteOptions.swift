@@ -92,6 +92,8 @@ public struct SiteOptions: Sendable {
     public var language: LanguageTag = SiteConfiguration().language
     /// Whether named face regions make people: listed on photo pages, with pages of their own (`people`).
     public var people: Bool = SiteConfiguration().people
+    /// How much one sitemap file may list (the protocol's; a test lowers them).
+    var sitemapLimits = SitemapLimits.sitemaps
     /// A test hook: albums whose input key is unchanged are rendered anyway, and one whose files
     /// come out different stops the program (see ``PageRenderer/inputKey(album:siteKey:)``).
     /// `CASCADE_VERIFY_ALBUM_KEYS=1` in the environment sets it.

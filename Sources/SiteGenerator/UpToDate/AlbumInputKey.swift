@@ -27,6 +27,7 @@ extension PageRenderer {
         pageOptions.catalogPath = nil
         pageOptions.waitForLock = true
         pageOptions.verifyAlbumKeys = false
+        pageOptions.sitemapLimits = .sitemaps  // (no page names the sitemap)
         // (Whether the site has search shapes a page as the search folder below does.)
         pageOptions.search = false
         var hasher = FingerprintHasher()
