@@ -40,6 +40,12 @@ struct SitemapTests {
         let cut = SitemapStage.parts(urls, limits: limits)
         #expect(cut == [0..<2, 2..<4, 4..<6, 6..<7])
         for part in cut { #expect(SitemapStage.sitemap(urls[part]).utf8.count <= limits.bytes) }
+        // Escaped, and counted as written: cut by bytes exactly at the limit.
+        let odd = (0..<5).map { "https://example.org/a&b<\($0)>é.html" }
+        #expect(SitemapStage.sitemap([odd[0]]).contains("<loc>https://example.org/a&amp;b&lt;0&gt;é.html</loc>"))
+        let two = SitemapStage.sitemap(Array(odd[0..<2])).utf8.count
+        #expect(SitemapStage.parts(odd, limits: SitemapLimits(urls: 50_000, bytes: two)) == [0..<2, 2..<4, 4..<5])
+        #expect(SitemapStage.parts(odd, limits: SitemapLimits(urls: 50_000, bytes: two - 1)) == (0..<5).map { $0..<($0 + 1) })
         #expect(SitemapStage.isPart("sitemap-part-12.xml", of: "sitemap.xml"))
         #expect(SitemapStage.isPart("sitemap-2-part-1.xml", of: "sitemap-2.xml"))
         #expect(!SitemapStage.isPart("sitemap-2-part-1.xml", of: "sitemap.xml"))
