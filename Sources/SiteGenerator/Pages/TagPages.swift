@@ -35,9 +35,11 @@ extension PageRenderer {
         let pageCount = SitePlan.pageCount(photos: tag.photos.count, perPage: options.tilesPerPage)
         var files: [(path: String, key: String?, contents: String?)] = []
         let author = credit(tag.photos)
+        // (Once for all the entry's pages: it goes through all its photos, as many as the library's.)
+        let countLabel = itemCountLabel(tag.photos)
         for page in 1...pageCount {
             let path = index.pagePath(entry, page: page)
-            let context = try tagPageContext(entry, of: index, page: page, pageCount: pageCount, wall: wall, author: author)
+            let context = try tagPageContext(entry, of: index, page: page, pageCount: pageCount, wall: wall, author: author, countLabel: countLabel)
             let (key, contents) = try render(context, at: path, unchanged: unchanged)
             files.append((path, key, contents))
         }
@@ -48,7 +50,9 @@ extension PageRenderer {
         return files
     }
 
-    private func tagPageContext(_ entry: Int, of index: TagIndex, page: Int, pageCount: Int, wall: AlbumWall, author: String?) throws(SiteError) -> AlbumPageContext {
+    private func tagPageContext(
+        _ entry: Int, of index: TagIndex, page: Int, pageCount: Int, wall: AlbumWall, author: String?, countLabel: String
+    ) throws(SiteError) -> AlbumPageContext {
         let tag = index.tags[entry]
         let photos = tag.photos
         let directory = page == 1 ? index.directory(entry) : index.directory(entry) + "pages/"
@@ -61,7 +65,7 @@ extension PageRenderer {
                          page: index.pagePath(entry, page: page), image: coverImage(photo: photos.first), author: author),
             album: AlbumSummary(
                 name: tag.name, descriptionHTML: nil, photoCount: photos.count, totalPhotoCount: photos.count,
-                countLabel: itemCountLabel(photos), isRoot: false, isTag: true),
+                countLabel: countLabel, isRoot: false, isTag: true),
             albums: [],
             hasPhotos: true,
             isEmpty: false,
