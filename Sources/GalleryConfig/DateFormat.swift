@@ -17,7 +17,17 @@
 /// shows "July 1987" or "1987".
 public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
     /// The pattern as written in `cascade.yml`.
-    public var pattern: String
+    public var pattern: String {
+        didSet { parts = Self.split(pattern) }
+    }
+    /// The pattern cut into tokens and text, once: a large site's pages show thousands of dates.
+    private var parts: [Part]
+
+    /// A token of the pattern, or the text between two.
+    private struct Part: Sendable, Hashable {
+        var text: String
+        var isToken: Bool
+    }
 
     /// "2 August 2007, 18:30".
     public static let `default` = DateFormat(pattern: "D MMMM YYYY, HH:mm")
@@ -33,18 +43,19 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
 
     public init(pattern: String) {
         self.pattern = pattern
+        parts = Self.split(pattern)
     }
 
     public var description: String { pattern }
 
     /// Whether the pattern shows anything of a date (at least one token).
     public var hasTokens: Bool {
-        Self.split(pattern).contains { $0.isToken }
+        parts.contains { $0.isToken }
     }
 
     /// The date as the pattern shows it, with the month and day names of `names`.
     public func string(_ date: GalleryDate, names: DateNames = .english) -> String {
-        var parts = Self.split(pattern)
+        var parts = self.parts
         if date.time == nil, let first = parts.firstIndex(where: { $0.isToken && Self.timeTokens.contains($0.text) }) {
             if parts[..<first].contains(where: \.isToken) {
                 // The date comes first: it ends before the text that leads to the time (", ", " at ").
@@ -52,7 +63,7 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
                 while let last = parts.last, !last.isToken { parts.removeLast() }
             } else {
                 // The time comes first ("HH:mm, D MMMM"): drop it and the text after each of its tokens.
-                var kept: [(text: String, isToken: Bool)] = []
+                var kept: [Part] = []
                 var dropping = false
                 for part in parts {
                     if part.isToken { dropping = Self.timeTokens.contains(part.text) }
@@ -91,7 +102,7 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
 
     /// `parts` without the tokens in `dropped`, each with the literal text after it, or before
     /// it when no token follows.
-    private static func dropping(_ dropped: Set<String>, from parts: [(text: String, isToken: Bool)]) -> [(text: String, isToken: Bool)] {
+    private static func dropping(_ dropped: Set<String>, from parts: [Part]) -> [Part] {
         var kept = parts
         while let index = kept.firstIndex(where: { $0.isToken && dropped.contains($0.text) }) {
             let tokenAfter = kept[(index + 1)...].contains { $0.isToken }
@@ -107,18 +118,18 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The pattern cut into tokens and the literal text between them.
-    private static func split(_ pattern: String) -> [(text: String, isToken: Bool)] {
-        var parts: [(text: String, isToken: Bool)] = []
+    private static func split(_ pattern: String) -> [Part] {
+        var parts: [Part] = []
         var rest = Substring(pattern)
         while !rest.isEmpty {
             if let token = tokens.first(where: { rest.hasPrefix($0) }) {
-                parts.append((token, true))
+                parts.append(Part(text: token, isToken: true))
                 rest = rest.dropFirst(token.count)
             } else {
                 if let last = parts.last, !last.isToken {
                     parts[parts.count - 1].text.append(rest.first!)
                 } else {
-                    parts.append((String(rest.first!), false))
+                    parts.append(Part(text: String(rest.first!), isToken: false))
                 }
                 rest = rest.dropFirst()
             }

@@ -23,6 +23,8 @@ struct PageRenderer: Sendable {
     let indexes: [TagIndex]
     /// Per photo of the plan, its position in its album (for a title that names it so).
     private let positions: [Int]
+    /// How dates are shown: the site's `date_format`, else the theme's for its language.
+    private let dateFormat: DateFormat
 
     init(plan: SitePlan, published: [PublishedPhoto?], options: SiteOptions, theme: Theme, jobs: Int, indexes: [TagIndex]) {
         self.plan = plan
@@ -31,6 +33,9 @@ struct PageRenderer: Sendable {
         self.theme = theme
         self.jobs = jobs
         self.indexes = indexes
+        var format = options.dateFormat
+        if format == .default, let own = theme.strings.texts["date_format"] { format = DateFormat(pattern: own) }
+        dateFormat = format
         var positions = [Int](repeating: 0, count: plan.photos.count)
         for album in plan.albums {
             for (position, photo) in album.photos.enumerated() { positions[photo] = position }
@@ -52,11 +57,13 @@ struct PageRenderer: Sendable {
         // (Worked out once for all the album's pages: each credits the whole album's photos, and
         // the cover photos of the albums it lists, whose cards show them.)
         let author = credit(photos + album.listed.compactMap { cover(of: $0) })
+        // (Once too: it counts every photo of the album and of the albums below.)
+        let countLabel = albumCountLabel(index)
         // A large album's static pages are independent of each other: made on every core.
         let renderer = self
         var files = try parallelMap(Array(1...pageCount), jobs: jobs) { page throws(SiteError) -> (path: String, key: String?, contents: String?) in
             let path = renderer.plan.albumPagePath(album: index, page: page)
-            let context = try renderer.albumContext(index, page: page, pageCount: pageCount, wall: wall, author: author)
+            let context = try renderer.albumContext(index, page: page, pageCount: pageCount, wall: wall, author: author, countLabel: countLabel)
             let (key, contents) = try renderer.render(context, at: path, unchanged: unchanged)
             return (path, key, contents)
         }
@@ -90,7 +97,9 @@ struct PageRenderer: Sendable {
     /// One static page of an album. Page 1 holds the sub-albums and the first tiles of the
     /// whole album's wall (the viewer adds the rest); page n > 1 holds its own slice of the
     /// photos as a wall of its own, for browsers without scripts.
-    private func albumContext(_ index: Int, page: Int, pageCount: Int, wall: AlbumWall, author: String?) throws(SiteError) -> AlbumPageContext {
+    private func albumContext(
+        _ index: Int, page: Int, pageCount: Int, wall: AlbumWall, author: String?, countLabel: String
+    ) throws(SiteError) -> AlbumPageContext {
         let album = plan.albums[index]
         let photos = album.photos
         let directory = page == 1 ? album.directory : album.directory + "pages/"
@@ -104,7 +113,7 @@ struct PageRenderer: Sendable {
                          page: plan.albumPagePath(album: index, page: page), image: coverImage(of: index), author: author),
             album: AlbumSummary(
                 name: album.title, descriptionHTML: page == 1 ? album.descriptionHTML : nil, photoCount: photos.count,
-                totalPhotoCount: totalPhotos(index), countLabel: albumCountLabel(index), isRoot: index == 0, isTag: false),
+                totalPhotoCount: totalPhotos(index), countLabel: countLabel, isRoot: index == 0, isTag: false),
             // The first covers are above the fold: loaded at once, not lazily.
             albums: albums.enumerated().map { albumCard($1, from: directory, position: $0) },
             hasPhotos: !photos.isEmpty,
@@ -791,9 +800,7 @@ struct PageRenderer: Sendable {
     /// A capture date as `date_format` shows it, with the language's month and day names; the
     /// language's own `date_format` (its strings file) unless `cascade.yml` sets one.
     func dateText(_ date: GalleryDate) -> String {
-        var format = options.dateFormat
-        if format == .default, let own = theme.strings.texts["date_format"] { format = DateFormat(pattern: own) }
-        return format.string(date, names: theme.strings.names)
+        dateFormat.string(date, names: theme.strings.names)
     }
 
     /// A camera setting's name ("Focal length") in the site's language: key `camera_focal_length`.
