@@ -73,27 +73,44 @@ public struct GalleryDate: Sendable, Hashable, Comparable, CustomStringConvertib
     /// after the time (`Z`, `+02:00`, `-0400`, `+02`) is kept (``offset``), a malformed one
     /// ignored. `nil` for anything else, and for EXIF's zeroed "unknown" dates.
     public init?(_ text: String) {
-        let scalars = Array(text.unicodeScalars.filter { !$0.properties.isWhitespace || $0 == " " })
-        var chars = scalars.map(Character.init)
-        while chars.first == " " { chars.removeFirst() }
-        while chars.last == " " { chars.removeLast() }
+        // One byte per Unicode scalar, as the positions below count them: an ASCII one as it is,
+        // any other as 0xFF (never a digit nor a separator); white space but the space left
+        // out. (Bytes, not Characters: every photo's dates are read on every scan.)
+        var chars: [UInt8] = []
+        chars.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                let byte = UInt8(scalar.value)
+                if (0x09...0x0D).contains(byte) { continue }
+                chars.append(byte)
+            } else if !scalar.properties.isWhitespace {
+                chars.append(0xFF)
+            }
+        }
+        let space = UInt8(ascii: " ")
+        while chars.first == space { chars.removeFirst() }
+        while chars.last == space { chars.removeLast() }
         func number(_ range: Range<Int>) -> Int? {
             guard range.upperBound <= chars.count else { return nil }
-            let digits = chars[range]
-            guard digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-            return Int(String(digits))
+            var value = 0
+            for byte in chars[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
         }
+        let dash = UInt8(ascii: "-"), colon = UInt8(ascii: ":")
         // A year, or a year and month, alone.
         if chars.count == 4, let year = number(0..<4) {
             self.init(year: year, month: nil)
             return
         }
-        if chars.count == 7, chars[4] == "-", let year = number(0..<4), let month = number(5..<7) {
+        if chars.count == 7, chars[4] == dash, let year = number(0..<4), let month = number(5..<7) {
             self.init(year: year, month: month)
             return
         }
         guard chars.count >= 10, let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              (chars[4] == "-" && chars[7] == "-") || (chars[4] == ":" && chars[7] == ":") else { return nil }
+              (chars[4] == dash && chars[7] == dash) || (chars[4] == colon && chars[7] == colon) else { return nil }
         // A zeroed day or month: known to the month or the year only (the time is meaningless then).
         if year > 0, day == 0 {
             self.init(year: year, month: month == 0 ? nil : month)
@@ -103,21 +120,23 @@ public struct GalleryDate: Sendable, Hashable, Comparable, CustomStringConvertib
             self.init(year: year, month: month, day: day)
             return
         }
-        guard chars[10] == " " || chars[10] == "T" || chars[10] == "t", chars.count >= 16,
-              let hour = number(11..<13), chars[13] == ":", let minute = number(14..<16) else { return nil }
+        guard chars[10] == space || chars[10] == UInt8(ascii: "T") || chars[10] == UInt8(ascii: "t"), chars.count >= 16,
+              let hour = number(11..<13), chars[13] == colon, let minute = number(14..<16) else { return nil }
         var second = 0
         var rest = 16
-        if chars.count >= 19, chars[16] == ":", let value = number(17..<19) {
+        if chars.count >= 19, chars[16] == colon, let value = number(17..<19) {
             second = value
             rest = 19
         }
         var zone: (offset: Int, universal: Bool)?
         if rest < chars.count {
             // Allow a fraction of a second and a time zone, nothing else.
-            var tail = Array(chars[rest...])
-            guard tail.allSatisfy({ "0123456789.:+-Zz ".contains($0) }) else { return nil }
-            if tail.first == "." { tail = Array(tail.dropFirst().drop { $0.isASCII && $0.isNumber }) }
-            zone = Self.zone(String(tail).trimmingSpaces)
+            var tail = chars[rest...]
+            guard tail.allSatisfy({ "0123456789.:+-Zz ".utf8.contains($0) }) else { return nil }
+            if tail.first == UInt8(ascii: ".") {
+                tail = tail.dropFirst().drop { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+            }
+            zone = Self.zone(String(decoding: tail, as: UTF8.self).trimmingSpaces)
         }
         self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         if let zone { (offset, isUniversal) = (zone.offset, zone.universal) }
