@@ -267,7 +267,7 @@ public struct GalleryPhoto: Sendable, Hashable {
     /// visible text; distinct from the caption.
     public var metadataTitle: String? {
         guard let text = metadataField({ $0.title }, { $0.title })?.trimmingWhitespace(), !text.isEmpty else { return nil }
-        return text.filter { $0 != "\0" }
+        return text.utf8.contains(0) ? text.filter { $0 != "\0" } : text
     }
 
     /// The keywords (XMP sidecar, else embedded XMP, else IPTC), each once; empty when none.
@@ -568,6 +568,9 @@ extension String {
     var nonEmpty: String? { isEmpty ? nil : self }
 
     func trimmingWhitespace() -> String {
+        // (Most texts have nothing to trim, and are asked for on every page that shows them:
+        // one that begins and ends with a visible ASCII character is returned as it is.)
+        if let first = utf8.first, let last = utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) { return self }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace && $0 != "\0" }) else { return "" }
         let last = scalars.lastIndex(where: { !$0.properties.isWhitespace && $0 != "\0" })!
