@@ -15,6 +15,9 @@ struct RebuildModelTests {
     struct Settings: Equatable {
         var quality = 80
         var webp = false
+        /// Two tiles a static page and two items a chunk of frame data: walls (albums, people)
+        /// of many pages and chunks, made again in part.
+        var small = false
     }
 
     /// A small photo whose colour and size come from `seed`, so that every one differs.
@@ -47,6 +50,7 @@ struct RebuildModelTests {
         options.sourceFormats = settings.webp ? [.webp(quality: settings.quality)] : []
         options.catalogPath = catalog
         options.verifyAlbumKeys = verify
+        if settings.small { (options.tilesPerPage, options.framesChunkSize) = (2, 2) }
         _ = try await SiteBuilder(options: options).build()
     }
 
@@ -64,8 +68,9 @@ struct RebuildModelTests {
     /// With `verify`, albums whose input key did not change are rendered anyway, and the build
     /// stops if one of their files would change; without, they are not rendered at all.
     @Test("random edits, each followed by a rebuild, end like a clean build",
-          arguments: [(1, UInt64(11), true), (2, UInt64(12), true), (1, UInt64(13), false), (2, UInt64(14), false)])
-    func randomEdits(jobs: Int, seed: UInt64, verify: Bool) async throws {
+          arguments: [(1, UInt64(11), true, false), (2, UInt64(12), true, false), (1, UInt64(13), false, false), (2, UInt64(14), false, false),
+                      (2, UInt64(15), true, true), (1, UInt64(16), false, true)])
+    func randomEdits(jobs: Int, seed: UInt64, verify: Bool, small: Bool) async throws {
         var random = SplitMix64(seed: seed)
         let source = try TemporaryFolder()
         let output = try TemporaryFolder()
@@ -77,8 +82,15 @@ struct RebuildModelTests {
         }
         let albums = ["A", "B", "B/C"]
         for index in 0..<6 { try source.write("\(albums[index % 3])/p\(index).jpg", try newPhoto()) }
+        if small {
+            // A tag on every photo: its wall has pages and chunks (sidecar edits below take it off).
+            for index in 0..<6 {
+                try source.write("\(albums[index % 3])/p\(index).jpg.xmp", xmpSidecar("<dc:subject><rdf:Bag><rdf:li>sea</rdf:li></rdf:Bag></dc:subject>"))
+            }
+        }
         try output.write("notes/mine.txt", "the user's own file")
         var settings = Settings()
+        settings.small = small
         try await build(source, output.path, settings, jobs: jobs, catalog: state.path + "/catalog.sqlite")
         var log: [String] = []
         for step in 0..<12 {

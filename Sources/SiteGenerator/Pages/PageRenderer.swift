@@ -548,7 +548,7 @@ struct PageRenderer: Sendable {
     /// for placing every tile (aspect ratios, each tile's column per breakpoint, photo ids),
     /// and the per-photo details in chunks `frames/N.json` that the viewer loads when their
     /// tiles come near the screen.
-    func framesFiles(album index: Int, wall: AlbumWall) -> [(String, String)] {
+    func framesFiles(album index: Int, wall: AlbumWall) -> [(String, String?)] {
         let album = plan.albums[index]
         return framesFiles(directory: album.directory, photos: album.photos, wall: wall, imageURL: "thumbs/{id}-{width}.") { photo in
             URLPath.encode(segment: plan.photos[photo].slug)
@@ -558,7 +558,10 @@ struct PageRenderer: Sendable {
     /// The frame data of a wall of `photos` whose page is in `directory`: each photo's id is
     /// `id(photo)`, and its images are at `imageURL` with `{id}` (or `{dir}` and `{name}`, the
     /// id up to and after its last `/`) and `{width}` filled in, and the format's extension after it.
-    func framesFiles(directory: String, photos: [Int], wall: AlbumWall, imageURL: String, id: (Int) -> String) -> [(String, String)] {
+    /// A chunk `keepChunk` says is as it was is not made: its contents are nil.
+    func framesFiles(
+        directory: String, photos: [Int], wall: AlbumWall, imageURL: String, keepChunk: (Int) -> Bool = { _ in false }, id: (Int) -> String
+    ) -> [(String, String?)] {
         let chunkSize = options.framesChunkSize
         let chunkCount = (photos.count + chunkSize - 1) / chunkSize
         var json = "{\"version\":3,\"count\":\(photos.count),\"gap\":\(options.gap)"
@@ -607,8 +610,12 @@ struct PageRenderer: Sendable {
             return hex.count == 6 && hex.allSatisfy(\.isHexDigit) ? String(hex) : "808080"
         }.joined()
         json += "\"}\n"
-        var files = [(directory + "frames.json", json)]
+        var files: [(String, String?)] = [(directory + "frames.json", json)]
         for chunk in 0..<chunkCount {
+            if keepChunk(chunk) {
+                files.append((directory + SitePlan.framesChunkPath(chunk), nil))
+                continue
+            }
             let range = (chunk * chunkSize)..<min((chunk + 1) * chunkSize, photos.count)
             var text = "{\"start\":\(range.lowerBound),\"items\":["
             text += range.map { position in

@@ -1,5 +1,13 @@
+import Foundation
 import Gallery
 import Support
+
+/// What a tag wall's files are checked against: the earlier build's page keys (and the tag
+/// walls' keys, under their `frames.json`), and whether a file of the output folder is there.
+struct TagWallFilesEarlier: Sendable {
+    var keys: [String: String]
+    var exists: @Sendable (String) -> Bool
+}
 
 /// The index pages (see ``TagIndex``): each entry's wall (a tag's, a person's, a place's), made
 /// by the same engine, template (`album.mustache`) and viewer as an album's, over photos of
@@ -13,11 +21,15 @@ extension PageRenderer {
     /// The tags (``TagKind/tags``).
     var tags: TagIndex { index(.tags) }
 
-    /// The pages and frame data of the entries `entries` of `index` (see ``tagWallFiles(_:unchanged:)``).
-    func tagWallFiles(_ entries: [Int], of index: TagIndex, unchanged: @Sendable (String, String) -> Bool) throws(SiteError) -> [(path: String, key: String?, contents: String?)] {
+    /// The pages and frame data of the entries `entries` of `index`, each with its keys (see
+    /// ``tagWallFiles(_:of:keys:earlier:unchanged:)``).
+    func tagWallFiles(
+        _ entries: [(entry: Int, keys: TagWallKeys)], of index: TagIndex, earlier: TagWallFilesEarlier,
+        unchanged: @Sendable (String, String) -> Bool
+    ) throws(SiteError) -> [(path: String, key: String?, contents: String?)] {
         let renderer = self
         return try parallelMap(entries, jobs: jobs) { entry throws(SiteError) -> [(path: String, key: String?, contents: String?)] in
-            try renderer.tagWallFiles(entry, of: index, unchanged: unchanged)
+            try renderer.tagWallFiles(entry.entry, of: index, keys: entry.keys, earlier: earlier, unchanged: unchanged)
         }.flatMap { $0 }
     }
 
@@ -27,10 +39,29 @@ extension PageRenderer {
         return (index.indexPath, key, contents)
     }
 
-    /// One entry's static pages (500 tiles a page, as an album's) and frame data.
-    private func tagWallFiles(_ entry: Int, of index: TagIndex, unchanged: (String, String) -> Bool) throws(SiteError) -> [(path: String, key: String?, contents: String?)] {
+    /// One entry's static pages (500 tiles a page, as an album's) and frame data. A static
+    /// page after the first and a chunk of the frame data whose key (`keys`) is the one the
+    /// earlier build recorded, and whose file is there, is not made again: its contents are nil.
+    /// (With ``SiteOptions/verifyAlbumKeys`` they are made, and one that comes out different
+    /// from its file stops the program.)
+    private func tagWallFiles(
+        _ entry: Int, of index: TagIndex, keys: TagWallKeys, earlier: TagWallFilesEarlier, unchanged: (String, String) -> Bool
+    ) throws(SiteError) -> [(path: String, key: String?, contents: String?)] {
         let tag = index.tags[entry]
         let directory = index.directory(entry)
+        let recorded = earlier.keys[directory + "frames.json"].flatMap(TagWallKeys.init(recorded:))
+        let verify = options.verifyAlbumKeys
+        /// Whether the file at `path`, whose own key is `key`, is as the earlier build made it.
+        func kept(_ path: String, _ key: String, in recordedKeys: [String]?, at position: Int) -> Bool {
+            guard let recordedKeys, recordedKeys.indices.contains(position), recordedKeys[position] == key else { return false }
+            return earlier.exists(path)
+        }
+        /// With `verifyAlbumKeys`: stops the program when a file said to be kept comes out different.
+        func check(_ path: String, _ contents: String) {
+            guard FileManager.default.contents(atPath: options.outputDirectory + "/" + path) == SiteBuilder.pageData(contents) else {
+                fatalError("tag wall \(path): its key did not change, yet it did (verifyAlbumKeys)")
+            }
+        }
         let wall = try makeWall(tag.photos, group: .none, layout: .columns)
         let pageCount = SitePlan.pageCount(photos: tag.photos.count, perPage: options.tilesPerPage)
         var files: [(path: String, key: String?, contents: String?)] = []
@@ -39,14 +70,27 @@ extension PageRenderer {
         let countLabel = itemCountLabel(tag.photos)
         for page in 1...pageCount {
             let path = index.pagePath(entry, page: page)
+            let keptPage = page > 1 && kept(path, keys.pages[page - 2], in: recorded?.pages, at: page - 2)
+            if keptPage, !verify, let key = earlier.keys[path] {
+                files.append((path, key, nil))
+                continue
+            }
             let context = try tagPageContext(entry, of: index, page: page, pageCount: pageCount, wall: wall, author: author, countLabel: countLabel)
-            let (key, contents) = try render(context, at: path, unchanged: unchanged)
+            let (key, contents) = try render(context, at: path, unchanged: verify ? { _, _ in false } : unchanged)
+            if keptPage, let contents { check(path, contents) }
             files.append((path, key, contents))
         }
-        let frames = framesFiles(directory: directory, photos: tag.photos, wall: wall, imageURL: "{dir}thumbs/{name}-{width}.") { photo in
+        let chunkKept = { (chunk: Int) in
+            kept(directory + SitePlan.framesChunkPath(chunk), keys.chunks[chunk], in: recorded?.chunks, at: chunk)
+        }
+        let frames = framesFiles(directory: directory, photos: tag.photos, wall: wall, imageURL: "{dir}thumbs/{name}-{width}.",
+                                 keepChunk: verify ? { _ in false } : chunkKept) { photo in
             relativeURL(from: directory, to: plan.photos[photo].directory + plan.photos[photo].slug)
         }
-        files += frames.map { ($0.0, nil, $0.1) }
+        for (path, contents) in frames {
+            if verify, let contents, let chunk = index.chunkNumber(path, of: entry), chunkKept(chunk) { check(path, contents) }
+            files.append((path, nil, contents))
+        }
         return files
     }
 

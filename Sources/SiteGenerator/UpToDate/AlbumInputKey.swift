@@ -71,18 +71,60 @@ extension PageRenderer {
         return "album-" + hasher.hex
     }
 
-    /// The key of entry `index` of `tags` (a tag's, a person's, a place's page and frame data),
-    /// given ``siteKey``: its name, slug and each of its photos as an album's key feeds them.
-    func inputKey(tag index: Int, of tags: TagIndex, siteKey: String) -> String {
-        var hasher = FingerprintHasher()
-        hasher.combine(siteKey)
-        hasher.combine(tags.kind.rawValue)
+    /// The keys of entry `index` of `tags` (a tag's, a person's, a place's pages and frame
+    /// data), given ``siteKey``: the whole wall's, from its name, slug and each of its photos as
+    /// an album's key feeds them; and, for a wall that changed, one per chunk of its frame data
+    /// and per static page after the first, each from the photos it shows (a tag of a large
+    /// library has hundreds: one photo changed, the others are not made again).
+    func tagWallKeys(_ index: Int, of tags: TagIndex, siteKey: String) -> TagWallKeys {
         let tag = tags.tags[index]
-        hasher.combine(tag.name)
-        hasher.combine(tag.slug)
-        hasher.combine(String(tag.photos.count))
-        for photo in tag.photos { feed(photo, into: &hasher) }
-        return "tag-" + hasher.hex
+        let photos = tag.photos.map { photo in
+            var hasher = FingerprintHasher()
+            feed(photo, into: &hasher)
+            return hasher.value
+        }
+        var wall = FingerprintHasher()
+        wall.combine(siteKey)
+        wall.combine(tags.kind.rawValue)
+        wall.combine(tag.name)
+        wall.combine(tag.slug)
+        wall.combine(String(photos.count))
+        for photo in photos { wall.combine(value: photo) }
+        // A chunk shows its photos' details, with links relative to the wall's folder.
+        let chunkSize = options.framesChunkSize
+        let chunks = stride(from: 0, to: photos.count, by: chunkSize).map { start in
+            var hasher = FingerprintHasher()
+            hasher.combine(siteKey)
+            hasher.combine(tags.directory(index))
+            hasher.combine(String(start))
+            for photo in photos[start..<min(start + chunkSize, photos.count)] { hasher.combine(value: photo) }
+            return hasher.hex
+        }
+        // A static page after the first is a wall of its own photos, under the whole wall's
+        // title, count, credit and cover (its first photo), with links to the other pages.
+        let perPage = options.tilesPerPage
+        let pageCount = SitePlan.pageCount(photos: photos.count, perPage: perPage)
+        let shared: UInt64 = {
+            var hasher = FingerprintHasher()
+            hasher.combine(siteKey)
+            hasher.combine(tags.kind.rawValue)
+            hasher.combine(tag.name)
+            hasher.combine(tag.slug)
+            hasher.combine(String(photos.count))
+            hasher.combine(String(pageCount))
+            hasher.combine(itemCountLabel(tag.photos))
+            hasher.combine(credit(tag.photos) ?? "\u{0}")
+            hasher.combine(value: photos.first ?? 0)
+            return hasher.value
+        }()
+        let pages: [String] = pageCount < 2 ? [] : (2...pageCount).map { page in
+            var hasher = FingerprintHasher()
+            hasher.combine(value: shared)
+            hasher.combine(String(page))
+            for photo in photos[((page - 1) * perPage)..<min(page * perPage, photos.count)] { hasher.combine(value: photo) }
+            return hasher.hex
+        }
+        return TagWallKeys(wall: "tag-" + wall.hex, chunks: chunks, pages: pages)
     }
 
     /// An XMP sidecar's fields, each with a mark for "none" (`String(reflecting:)` would do,
@@ -162,5 +204,33 @@ extension PageRenderer {
         } else {
             hasher.combine("\u{0}")
         }
+    }
+}
+
+/// The keys of a tag's wall (``PageRenderer/tagWallKeys(_:of:siteKey:)``), kept in the catalog
+/// as one text under the wall's `frames.json`: the wall's key, its chunks' and its pages'.
+struct TagWallKeys: Sendable, Equatable {
+    var wall: String
+    /// Per chunk of the frame data, in order.
+    var chunks: [String]
+    /// Per static page from the second, in order.
+    var pages: [String]
+
+    /// As the catalog keeps it.
+    var recorded: String {
+        wall + ";" + chunks.joined(separator: ",") + ";" + pages.joined(separator: ",")
+    }
+
+    /// The keys `recorded` holds; nil for another text (a key an earlier version recorded).
+    init?(recorded: String) {
+        let parts = recorded.split(separator: ";", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        wall = String(parts[0])
+        chunks = parts[1].isEmpty ? [] : parts[1].split(separator: ",").map(String.init)
+        pages = parts[2].isEmpty ? [] : parts[2].split(separator: ",").map(String.init)
+    }
+
+    init(wall: String, chunks: [String], pages: [String]) {
+        (self.wall, self.chunks, self.pages) = (wall, chunks, pages)
     }
 }

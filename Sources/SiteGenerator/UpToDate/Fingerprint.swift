@@ -66,6 +66,14 @@ struct FingerprintHasher {
         }
     }
 
+    /// The fingerprint so far, as a number (what ``combine(value:)`` feeds into another).
+    var value: UInt64 { state }
+
+    /// Feeds a number: the fingerprint of a part made on its own (``value``).
+    mutating func combine(value: UInt64) {
+        combine(tag: "u", count: Int(bitPattern: UInt(value)))
+    }
+
     /// Feeds bytes as they are, without a tag or a length.
     mutating func combine(raw bytes: UnsafeRawBufferPointer) {
         var state = self.state

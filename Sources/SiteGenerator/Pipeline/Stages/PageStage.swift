@@ -97,26 +97,31 @@ struct PageStage {
             }
         }
         // The tag pages (and the people's and places'), skipped like albums when their inputs
-        // are unchanged; the list of each.
+        // are unchanged (their keys worked out on every core); the list of each. A tag that
+        // changed makes again only the pages and chunks of frame data whose photos did.
+        let earlier = TagWallFilesEarlier(keys: previousKeys, exists: listing.isRegularFile)
         for tags in renderer.indexes where !tags.isEmpty {
-            var changed: [Int] = []
-            var keys: [Int: String] = [:]
-            for index in tags.tags.indices {
-                let key = renderer.inputKey(tag: index, of: tags, siteKey: siteKey)
-                let keyPath = tags.directory(index) + "frames.json"
-                let files = tags.wallFiles(index, tilesPerPage: renderer.options.tilesPerPage, framesChunkSize: renderer.options.framesChunkSize)
-                let unchangedTag = Self.isUnchanged(files, keyPath: keyPath, key: key, previousKeys: previousKeys, listing: listing)
-                keyChanges.set(keyPath, key, in: &output)
-                if unchangedTag && !renderer.options.verifyAlbumKeys {
-                    Self.carryOver(files, into: &output, keys: &keyChanges)
+            let options = renderer.options
+            let walls = parallelMap(Array(tags.tags.indices), jobs: jobs) { [renderer] index -> (keys: TagWallKeys, unchanged: Bool, files: [String]) in
+                let keys = renderer.tagWallKeys(index, of: tags, siteKey: siteKey)
+                let files = tags.wallFiles(index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
+                return (keys, Self.isUnchanged(files, keyPath: tags.directory(index) + "frames.json", key: keys.recorded,
+                                               previousKeys: previousKeys, listing: listing), files)
+            }
+            var changed: [(entry: Int, keys: TagWallKeys)] = []
+            var unchangedTags = Set<Int>()
+            for (index, wall) in zip(tags.tags.indices, walls) {
+                keyChanges.set(tags.directory(index) + "frames.json", wall.keys.recorded, in: &output)
+                if wall.unchanged && !renderer.options.verifyAlbumKeys {
+                    Self.carryOver(wall.files, into: &output, keys: &keyChanges)
                 } else {
-                    changed.append(index)
-                    keys[index] = unchangedTag ? key : nil
+                    changed.append((index, wall.keys))
+                    if wall.unchanged { unchangedTags.insert(index) }
                 }
             }
-            for file in try renderer.tagWallFiles(changed, of: tags, unchanged: unchanged) {
+            for file in try renderer.tagWallFiles(changed, of: tags, earlier: earlier, unchanged: unchanged) {
                 let wrote = try record(file.path, key: file.key, contents: file.contents, in: &output, keys: &keyChanges)
-                if wrote, let tag = tags.tags.indices.first(where: { file.path.hasPrefix(tags.directory($0)) }), keys[tag] != nil {
+                if wrote, let tag = tags.tags.indices.first(where: { file.path.hasPrefix(tags.directory($0)) }), unchangedTags.contains(tag) {
                     fatalError("tag page \(file.path): its input key did not change, yet it did (verifyAlbumKeys)")
                 }
             }
