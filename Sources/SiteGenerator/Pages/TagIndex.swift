@@ -76,6 +76,8 @@ struct TagIndex: Sendable {
         var byKey: [String: Int] = [:]
         var found: [Tag] = []
         var keysOfPhoto: [Int: [Int]] = [:]
+        // The photos with a tag, in the order they are met.
+        var tagged: [Int] = []
         for album in plan.reachableAlbums where !plan.albums[album].hidden {
             for photo in plan.albums[album].photos {
                 for keyword in kind.names(of: plan.photos[photo].photo) {
@@ -90,6 +92,7 @@ struct TagIndex: Sendable {
                     }
                     guard found[index].photos.last != photo else { continue }
                     found[index].photos.append(photo)
+                    if keysOfPhoto[photo] == nil { tagged.append(photo) }
                     keysOfPhoto[photo, default: []].append(index)
                 }
             }
@@ -100,18 +103,21 @@ struct TagIndex: Sendable {
         }
         var position = [Int](repeating: 0, count: found.count)
         var slugs = SlugAllocator()
-        // Each photo's name and date, read once for all the tags it is on.
-        var keys: [Int: Entry] = [:]
-        if sort != nil {
-            for photo in keysOfPhoto.keys {
-                keys[photo] = Entry(index: photo, name: plan.photos[photo].photo.fileName, date: plan.photos[photo].photo.date)
+        // Every photo with a tag sorted once, and each tag's photos taken in that order: what
+        // sorting each tag's photos gives (a stable sort keeps the order of any part of what it
+        // sorts), with one sort instead of one per tag (a large library's tags are as large).
+        if let sort {
+            let entries = tagged.map { Entry(index: $0, name: plan.photos[$0].photo.fileName, date: plan.photos[$0].photo.date) }
+            var sorted = [[Int]](repeating: [], count: found.count)
+            for photo in GalleryScanner.sorted(entries, sort, name: \.name, date: \.date).map(\.index) {
+                for tag in keysOfPhoto[photo]! { sorted[tag].append(photo) }
             }
+            for tag in found.indices { found[tag].photos = sorted[tag] }
         }
         for (newIndex, oldIndex) in order.enumerated() {
             position[oldIndex] = newIndex
             var tag = found[oldIndex]
             tag.slug = slugs.allocate(for: tag.name, fallback: kind.fallbackSlug)
-            if let sort { tag.photos = GalleryScanner.sorted(tag.photos.map { keys[$0]! }, sort, name: \.name, date: \.date).map(\.index) }
             tags.append(tag)
         }
         tagsOfPhoto = keysOfPhoto.mapValues { $0.map { position[$0] } }
