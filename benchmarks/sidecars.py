@@ -2,8 +2,10 @@
 """What XMP sidecars cost a rebuild: two copies of one library of small PNGs, one without
 sidecars and one where every photo has a Lightroom-style sidecar (title, description, five
 keywords, a hierarchical keyword, a rating, about 2 KB; so every photo is also on tag pages).
-Sidecars are read on every build (editing one must show), so the no-op rebuild is the case to
-watch; the ratio printed is the same run's no-op rebuild with sidecars over the one without.
+Sidecars are read on every build that is not up to date (editing one must show), and every
+photo is on the same few tags, so a one-photo change (the middle album's middle photo replaced
+by a PNG of another size, then put back) is the case to watch: the ratios printed are the same
+run's builds with sidecars over those without.
 
     swift build -c release --product cascade
     python3 benchmarks/sidecars.py [--albums 10] [--photos 1000] [--work /tmp/cascade-sidecars]
@@ -14,7 +16,9 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import struct
 import time
+import zlib
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "Tests" / "browser"))
@@ -43,6 +47,22 @@ SIDECAR = """<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>
 </x:xmpmeta>
 <?xpacket end="w"?>
 """
+
+
+def png(width, height):
+    """A PNG of one colour, `width` × `height`."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    raw = b"".join(b"\x00" + bytes([200, 50, 50] * width) for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def replace(path, data):
+    """Writes `data` to `path` as a new file (a new inode), as a photo tool's export does."""
+    temporary = path.with_name(path.name + ".new")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
 
 
 def run(command):
@@ -88,15 +108,23 @@ def main():
         first, first_rss = run(build)
         noop = min(run(build)[0], run(build)[0])
         pages = sum(1 for _ in site.rglob("*.html"))
-        results[name] = (first, first_rss, noop, pages)
+        # One photo changed, then put back (each followed by a build).
+        photo = source / f"album-{arguments.albums // 2:03d}" / f"photo-{arguments.photos // 2:06d}.png"
+        original = photo.read_bytes()
+        replace(photo, png(30, 20))
+        change, change_rss = run(build)
+        replace(photo, original)
+        run(build)
+        results[name] = (first, first_rss, noop, change, change_rss, pages)
     print()
-    print("| library | first build s | peak MiB | no-op rebuild s | pages |")
-    print("| --- | ---: | ---: | ---: | ---: |")
-    for name, (first, rss, noop, pages) in results.items():
-        print(f"| {name} | {first:.1f} | {rss:.0f} | {noop:.2f} | {pages} |")
+    print("| library | first build s | peak MiB | no-op rebuild s | one photo changed s | peak MiB | pages |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name, (first, rss, noop, change, change_rss, pages) in results.items():
+        print(f"| {name} | {first:.1f} | {rss:.0f} | {noop:.2f} | {change:.2f} | {change_rss:.0f} | {pages} |")
     print()
     base, with_sidecars = results["without sidecars"], results["with sidecars"]
-    print(f"with / without sidecars: first build {with_sidecars[0] / base[0]:.2f}x, no-op rebuild {with_sidecars[2] / base[2]:.2f}x")
+    print(f"with / without sidecars: first build {with_sidecars[0] / base[0]:.2f}x, no-op rebuild {with_sidecars[2] / base[2]:.2f}x, "
+          f"one photo changed {with_sidecars[3] / base[3]:.2f}x")
 
 
 if __name__ == "__main__":
