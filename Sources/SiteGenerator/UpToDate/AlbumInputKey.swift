@@ -83,12 +83,14 @@ extension PageRenderer {
             feed(photo, into: &hasher)
             return hasher.value
         }
-        var wall = FingerprintHasher()
-        wall.combine(siteKey)
-        wall.combine(tags.kind.rawValue)
-        wall.combine(tag.name)
-        wall.combine(tag.slug)
-        wall.combine(String(photos.count))
+        // What every key of the wall is made from: the site's, the tag and its number of photos.
+        var base = FingerprintHasher()
+        base.combine(siteKey)
+        base.combine(tags.kind.rawValue)
+        base.combine(tag.name)
+        base.combine(tag.slug)
+        base.combine(String(photos.count))
+        var wall = base
         for photo in photos { wall.combine(value: photo) }
         // A chunk shows its photos' details, with links relative to the wall's folder.
         let chunkSize = options.framesChunkSize
@@ -105,12 +107,7 @@ extension PageRenderer {
         let perPage = options.tilesPerPage
         let pageCount = SitePlan.pageCount(photos: photos.count, perPage: perPage)
         let shared: UInt64 = {
-            var hasher = FingerprintHasher()
-            hasher.combine(siteKey)
-            hasher.combine(tags.kind.rawValue)
-            hasher.combine(tag.name)
-            hasher.combine(tag.slug)
-            hasher.combine(String(photos.count))
+            var hasher = base
             hasher.combine(String(pageCount))
             hasher.combine(itemCountLabel(tag.photos))
             hasher.combine(credit(tag.photos) ?? "\u{0}")
