@@ -140,13 +140,6 @@ struct TagIndex: Sendable {
         directory(index) + (page == 1 ? "index.html" : "pages/\(page).html")
     }
 
-    /// The number of the frame data chunk at `path`, when it is one of entry `index`'s.
-    func chunkNumber(_ path: String, of index: Int) -> Int? {
-        let folder = directory(index) + "frames/"
-        guard path.hasPrefix(folder), path.hasSuffix(".json") else { return nil }
-        return Int(path.dropFirst(folder.count).dropLast(".json".count))
-    }
-
     /// Every file of the tag pages: each tag's static pages and frame data, and the list of tags.
     func files(tilesPerPage: Int, framesChunkSize: Int) -> [String] {
         guard !tags.isEmpty else { return [] }

@@ -1,4 +1,3 @@
-import Foundation
 import Gallery
 import Support
 
@@ -7,6 +6,16 @@ import Support
 struct TagWallFilesEarlier: Sendable {
     var keys: [String: String]
     var exists: @Sendable (String) -> Bool
+}
+
+/// A file of a tag's wall (``PageRenderer/tagWallFiles(_:of:earlier:unchanged:)``): its page key
+/// (pages only), its contents (nil when it need not be written), and whether its key said it
+/// is as the earlier build made it.
+struct TagWallFile: Sendable {
+    var path: String
+    var key: String?
+    var contents: String?
+    var keptByKey: Bool
 }
 
 /// The index pages (see ``TagIndex``): each entry's wall (a tag's, a person's, a place's), made
@@ -26,9 +35,9 @@ extension PageRenderer {
     func tagWallFiles(
         _ entries: [(entry: Int, keys: TagWallKeys)], of index: TagIndex, earlier: TagWallFilesEarlier,
         unchanged: @Sendable (String, String) -> Bool
-    ) throws(SiteError) -> [(path: String, key: String?, contents: String?)] {
+    ) throws(SiteError) -> [TagWallFile] {
         let renderer = self
-        return try parallelMap(entries, jobs: jobs) { entry throws(SiteError) -> [(path: String, key: String?, contents: String?)] in
+        return try parallelMap(entries, jobs: jobs) { entry throws(SiteError) -> [TagWallFile] in
             try renderer.tagWallFiles(entry.entry, of: index, keys: entry.keys, earlier: earlier, unchanged: unchanged)
         }.flatMap { $0 }
     }
@@ -42,11 +51,11 @@ extension PageRenderer {
     /// One entry's static pages (500 tiles a page, as an album's) and frame data. A static
     /// page after the first and a chunk of the frame data whose key (`keys`) is the one the
     /// earlier build recorded, and whose file is there, is not made again: its contents are nil.
-    /// (With ``SiteOptions/verifyAlbumKeys`` they are made, and one that comes out different
-    /// from its file stops the program.)
+    /// (With ``SiteOptions/verifyAlbumKeys`` they are made, marked `keptByKey`: one that comes
+    /// out different from its file stops the program when it is written.)
     private func tagWallFiles(
         _ entry: Int, of index: TagIndex, keys: TagWallKeys, earlier: TagWallFilesEarlier, unchanged: (String, String) -> Bool
-    ) throws(SiteError) -> [(path: String, key: String?, contents: String?)] {
+    ) throws(SiteError) -> [TagWallFile] {
         let tag = index.tags[entry]
         let directory = index.directory(entry)
         let recorded = earlier.keys[directory + "frames.json"].flatMap(TagWallKeys.init(recorded:))
@@ -56,15 +65,9 @@ extension PageRenderer {
             guard let recordedKeys, recordedKeys.indices.contains(position), recordedKeys[position] == key else { return false }
             return earlier.exists(path)
         }
-        /// With `verifyAlbumKeys`: stops the program when a file said to be kept comes out different.
-        func check(_ path: String, _ contents: String) {
-            guard FileManager.default.contents(atPath: options.outputDirectory + "/" + path) == SiteBuilder.pageData(contents) else {
-                fatalError("tag wall \(path): its key did not change, yet it did (verifyAlbumKeys)")
-            }
-        }
         let wall = try makeWall(tag.photos, group: .none, layout: .columns)
         let pageCount = SitePlan.pageCount(photos: tag.photos.count, perPage: options.tilesPerPage)
-        var files: [(path: String, key: String?, contents: String?)] = []
+        var files: [TagWallFile] = []
         let author = credit(tag.photos)
         // (Once for all the entry's pages: it goes through all its photos, as many as the library's.)
         let countLabel = itemCountLabel(tag.photos)
@@ -72,13 +75,12 @@ extension PageRenderer {
             let path = index.pagePath(entry, page: page)
             let keptPage = page > 1 && kept(path, keys.pages[page - 2], in: recorded?.pages, at: page - 2)
             if keptPage, !verify, let key = earlier.keys[path] {
-                files.append((path, key, nil))
+                files.append(TagWallFile(path: path, key: key, contents: nil, keptByKey: true))
                 continue
             }
             let context = try tagPageContext(entry, of: index, page: page, pageCount: pageCount, wall: wall, author: author, countLabel: countLabel)
             let (key, contents) = try render(context, at: path, unchanged: verify ? { _, _ in false } : unchanged)
-            if keptPage, let contents { check(path, contents) }
-            files.append((path, key, contents))
+            files.append(TagWallFile(path: path, key: key, contents: contents, keptByKey: keptPage))
         }
         let chunkKept = { (chunk: Int) in
             kept(directory + SitePlan.framesChunkPath(chunk), keys.chunks[chunk], in: recorded?.chunks, at: chunk)
@@ -87,9 +89,9 @@ extension PageRenderer {
                                  keepChunk: verify ? { _ in false } : chunkKept) { photo in
             relativeURL(from: directory, to: plan.photos[photo].directory + plan.photos[photo].slug)
         }
-        for (path, contents) in frames {
-            if verify, let contents, let chunk = index.chunkNumber(path, of: entry), chunkKept(chunk) { check(path, contents) }
-            files.append((path, nil, contents))
+        // (`frames.json` first, then the chunks in order.)
+        for (position, (path, contents)) in frames.enumerated() {
+            files.append(TagWallFile(path: path, key: nil, contents: contents, keptByKey: position > 0 && chunkKept(position - 1)))
         }
         return files
     }

@@ -73,9 +73,9 @@ extension PageRenderer {
 
     /// The keys of entry `index` of `tags` (a tag's, a person's, a place's pages and frame
     /// data), given ``siteKey``: the whole wall's, from its name, slug and each of its photos as
-    /// an album's key feeds them; and, for a wall that changed, one per chunk of its frame data
-    /// and per static page after the first, each from the photos it shows (a tag of a large
-    /// library has hundreds: one photo changed, the others are not made again).
+    /// an album's key feeds them; and one per chunk of its frame data and per static page after
+    /// the first, each from the photos it shows (a tag of a large library has hundreds: when one
+    /// photo changed, a wall makes again only those whose key changed).
     func tagWallKeys(_ index: Int, of tags: TagIndex, siteKey: String) -> TagWallKeys {
         let tag = tags.tags[index]
         let photos = tag.photos.map { photo in

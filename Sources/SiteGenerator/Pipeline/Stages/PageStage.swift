@@ -121,7 +121,10 @@ struct PageStage {
             }
             for file in try renderer.tagWallFiles(changed, of: tags, earlier: earlier, unchanged: unchanged) {
                 let wrote = try record(file.path, key: file.key, contents: file.contents, in: &output, keys: &keyChanges)
-                if wrote, let tag = tags.tags.indices.first(where: { file.path.hasPrefix(tags.directory($0)) }), unchangedTags.contains(tag) {
+                // (A file whose key, or whose wall's, says it is as it was is made only with verifyAlbumKeys.)
+                guard wrote else { continue }
+                let wallUnchanged = tags.tags.indices.first { file.path.hasPrefix(tags.directory($0)) }.map(unchangedTags.contains) ?? false
+                if file.keptByKey || wallUnchanged {
                     fatalError("tag page \(file.path): its input key did not change, yet it did (verifyAlbumKeys)")
                 }
             }
