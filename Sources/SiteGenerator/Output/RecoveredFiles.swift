@@ -222,13 +222,19 @@ enum RecoveredFiles {
         return strings
     }
 
+    /// The addresses (`<loc>`, `&amp;` read as `&`) of the XML file at `path` (absolute) whose
+    /// root is `element` (`urlset`, a sitemap's; `sitemapindex`, an index's); nil for another file.
+    static func sitemapLocations(_ path: String, element: String) -> [String]? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        guard text.hasPrefix("<?xml"), text.contains("<" + element) else { return nil }
+        return text.matches(of: /<loc>([^<]*)<\/loc>/).map { String($0.1).replacingOccurrences(of: "&amp;", with: "&") }
+    }
+
     /// Whether the sitemap index at `path` (absolute) lists only the sitemaps `parts`
     /// (site-relative, at the site's root, beside it), as the tool's own index does.
     static func isCascadesSitemapIndex(_ path: String, parts: Set<String>) -> Bool {
-        guard let data = FileManager.default.contents(atPath: path) else { return false }
-        let text = String(decoding: data, as: UTF8.self)
-        guard text.hasPrefix("<?xml"), text.contains("<sitemapindex") else { return false }
-        let locations = text.matches(of: /<loc>([^<]*)<\/loc>/).map(\.1)
+        guard let locations = sitemapLocations(path, element: "sitemapindex") else { return false }
         return !locations.isEmpty && locations.allSatisfy { location in
             guard let slash = location.lastIndex(of: "/") else { return false }
             return parts.contains(String(location[location.index(after: slash)...]))
@@ -238,10 +244,7 @@ enum RecoveredFiles {
     /// Whether the sitemap at `path` (absolute) lists only addresses of `pages` (site-relative:
     /// a page, or an album's folder for its `index.html`), as the tool's own sitemap does.
     static func isCascadesSitemap(_ path: String, pages: Set<String>) -> Bool {
-        guard let data = FileManager.default.contents(atPath: path) else { return false }
-        let text = String(decoding: data, as: UTF8.self)
-        guard text.hasPrefix("<?xml"), text.contains("<urlset") else { return false }
-        let locations = text.matches(of: /<loc>([^<]*)<\/loc>/).map { String($0.1).replacingOccurrences(of: "&amp;", with: "&") }
+        guard let locations = sitemapLocations(path, element: "urlset") else { return false }
         // Each address ends in the URL of one of the pages (its base is not known here).
         let suffixes = Set(pages.flatMap { page -> [String] in
             let url = URLPath.encode(path: page)

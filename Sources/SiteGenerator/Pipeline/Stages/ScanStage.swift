@@ -124,12 +124,12 @@ struct ScanStage {
         // The feed and the sitemap, the same way: `feed.xml`, else `feed-2.xml`, …. (The
         // sitemap's name, with those of the parts it may be cut into: `sitemap-part-1.xml`, ….)
         var siteFiles = ["feed": "feed.xml", "sitemap": "sitemap.xml"]
-        let rootNames = options.baseURL == nil ? [] : listing.names(in: "")
+        let rootNames = options.baseURL == nil ? [] : listing.names(in: "").sorted()
         for stem in ["feed", "sitemap"] where options.baseURL != nil {
             for number in 2... {
                 guard let name = siteFiles[stem] else { break }
                 let blocker = earlier.isForeign(name) ? name
-                    : stem == "sitemap" ? rootNames.sorted().first { SitemapStage.isPart($0, of: name) && earlier.isForeign($0) } : nil
+                    : stem == "sitemap" ? rootNames.first { SitemapStage.isPart($0, of: name) && earlier.isForeign($0) } : nil
                 guard let blocker else { break }
                 let next = "\(stem)-\(number).xml"
                 progress(.warning("\(blocker) in the output folder is not Cascade's and stays as it is; the site's \(stem) is published as \(next) instead"))
