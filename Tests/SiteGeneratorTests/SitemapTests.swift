@@ -14,18 +14,33 @@ struct SitemapTests {
         try output.read(name).matches(of: /<loc>([^<]*)<\/loc>/).map { String($0.1) }
     }
 
-    /// A photo folder of `count` photos in two albums, and options that build it into `output`
-    /// with a base URL, a catalog of its own and sitemaps of at most `urls` addresses.
-    static func site(count: Int, urls: Int, output: TemporaryFolder) throws -> (TemporaryFolder, SiteOptions) {
-        let source = try TemporaryFolder()
-        for index in 0..<count {
-            try source.photo("\(index % 2 == 0 ? "Sea" : "Hills")/p\(index).jpg", width: 120 + index, height: 90)
+    /// A photo folder of `count` photos in two albums and the folder it is built into, with a
+    /// base URL, a catalog of its own (deleted with it) and sitemaps of at most `urls` addresses.
+    final class Site {
+        let source: TemporaryFolder
+        let output: TemporaryFolder
+        var options: SiteOptions
+
+        init(count: Int, urls: Int) throws {
+            source = try TemporaryFolder()
+            output = try TemporaryFolder()
+            for index in 0..<count {
+                try source.photo("\(index % 2 == 0 ? "Sea" : "Hills")/p\(index).jpg", width: 120 + index, height: 90)
+            }
+            let configuration = try SiteConfiguration.parse("title: T\nbase_url: https://example.org/photos/\nsearch: false\n")
+            options = SiteOptions(configuration: configuration, sourceDirectory: source.path, outputDirectory: output.path, title: "T", jobs: 2)
+            options.catalogPath = catalog
+            options.sitemapLimits.urls = urls
         }
-        let configuration = try SiteConfiguration.parse("title: T\nbase_url: https://example.org/photos/\nsearch: false\n")
-        var options = SiteOptions(configuration: configuration, sourceDirectory: source.path, outputDirectory: output.path, title: "T", jobs: 2)
-        options.catalogPath = output.path + "-catalog.sqlite"
-        options.sitemapLimits.urls = urls
-        return (source, options)
+
+        deinit { try? FileManager.default.removeItem(atPath: catalog) }
+
+        var catalog: String { output.path + "-catalog.sqlite" }
+
+        @discardableResult
+        func build(progress: @Sendable (BuildEvent) -> Void = { _ in }) async throws -> BuildReport {
+            try await SiteBuilder(options: options).build(progress: progress)
+        }
     }
 
     @Test("Cut by addresses and by bytes, each part as long as it can be, all in order; one part when all fit")
@@ -55,71 +70,57 @@ struct SitemapTests {
 
     @Test("More pages than a sitemap may list: an index of parts beside it, which list every page once; fewer again: one sitemap, the parts deleted")
     func splitAndJoined() async throws {
-        let whole = try TemporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: whole.path + "-catalog.sqlite") }
-        let (wholeSource, wholeOptions) = try Self.site(count: 5, urls: 50_000, output: whole)
-        _ = try await SiteBuilder(options: wholeOptions).build()
-        withExtendedLifetime(wholeSource) {}
-        let pages = try Self.locations(whole, "sitemap.xml")
+        let whole = try Site(count: 5, urls: 50_000)
+        try await whole.build()
+        let pages = try Self.locations(whole.output, "sitemap.xml")
         // Three albums' pages (the root's, two albums') and five photos'.
         #expect(pages.count == 8)
 
-        let output = try TemporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite") }
-        let (source, options0) = try Self.site(count: 5, urls: 3, output: output)
-        defer { withExtendedLifetime(source) {} }
-        var options = options0
-        _ = try await SiteBuilder(options: options).build()
-        let index = try output.read("sitemap.xml")
+        let site = try Site(count: 5, urls: 3)
+        try await site.build()
+        let index = try site.output.read("sitemap.xml")
         #expect(index.contains("<sitemapindex"))
-        let parts = try Self.locations(output, "sitemap.xml")
+        let parts = try Self.locations(site.output, "sitemap.xml")
         #expect(parts == (1...3).map { "https://example.org/photos/sitemap-part-\($0).xml" })
         var listed: [String] = []
         for number in 1...3 {
-            let part = try Self.locations(output, "sitemap-part-\(number).xml")
+            let part = try Self.locations(site.output, "sitemap-part-\(number).xml")
             #expect(part.count <= 3 && !part.isEmpty)
             listed += part
         }
         #expect(listed == pages)
 
         // Under the limit again (the protocol's): one sitemap, and the parts are gone.
-        options.sitemapLimits = .sitemaps
-        _ = try await SiteBuilder(options: options).build()
-        #expect(try Self.locations(output, "sitemap.xml") == pages)
-        for number in 1...3 { #expect(!FileManager.default.fileExists(atPath: output.path + "/sitemap-part-\(number).xml")) }
+        site.options.sitemapLimits = .sitemaps
+        try await site.build()
+        #expect(try Self.locations(site.output, "sitemap.xml") == pages)
+        for number in 1...3 { #expect(!FileManager.default.fileExists(atPath: site.output.path + "/sitemap-part-\(number).xml")) }
     }
 
     @Test("Without the catalog, the index and its parts are found to be the tool's: a rebuild under the limit deletes the parts")
     func partsRecovered() async throws {
-        let output = try TemporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite") }
-        let (source, options0) = try Self.site(count: 5, urls: 2, output: output)
-        defer { withExtendedLifetime(source) {} }
-        var options = options0
-        _ = try await SiteBuilder(options: options).build()
-        #expect(FileManager.default.fileExists(atPath: output.path + "/sitemap-part-4.xml"))
-        try FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite")
-        options.sitemapLimits = .sitemaps
-        let report = try await SiteBuilder(options: options).build()
+        let site = try Site(count: 5, urls: 2)
+        try await site.build()
+        #expect(FileManager.default.fileExists(atPath: site.output.path + "/sitemap-part-4.xml"))
+        try FileManager.default.removeItem(atPath: site.catalog)
+        site.options.sitemapLimits = .sitemaps
+        let report = try await site.build()
         #expect(report.photos == 5)
-        #expect(try Self.locations(output, "sitemap.xml").count == 8)
-        for number in 1...4 { #expect(!FileManager.default.fileExists(atPath: output.path + "/sitemap-part-\(number).xml")) }
+        #expect(try Self.locations(site.output, "sitemap.xml").count == 8)
+        for number in 1...4 { #expect(!FileManager.default.fileExists(atPath: site.output.path + "/sitemap-part-\(number).xml")) }
     }
 
     @Test("A part's name that is the user's: it stays as it is, and the site's sitemap and parts take the next names")
     func usersPart() async throws {
-        let output = try TemporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite") }
+        let site = try Site(count: 5, urls: 3)
         let mine = "<urlset>my own</urlset>"
-        try output.write("sitemap-part-2.xml", Array(mine.utf8))
-        let (source, options) = try Self.site(count: 5, urls: 3, output: output)
-        defer { withExtendedLifetime(source) {} }
+        try site.output.write("sitemap-part-2.xml", Array(mine.utf8))
         let warnings = Events()
-        _ = try await SiteBuilder(options: options).build { event in warnings.list.withLock { $0.append(event) } }
-        #expect(try output.read("sitemap-part-2.xml") == mine)
-        #expect(!FileManager.default.fileExists(atPath: output.path + "/sitemap.xml"))
-        #expect(try Self.locations(output, "sitemap-2.xml") == (1...3).map { "https://example.org/photos/sitemap-2-part-\($0).xml" })
-        #expect(try Self.locations(output, "sitemap-2-part-1.xml").count == 3)
+        try await site.build { event in warnings.list.withLock { $0.append(event) } }
+        #expect(try site.output.read("sitemap-part-2.xml") == mine)
+        #expect(!FileManager.default.fileExists(atPath: site.output.path + "/sitemap.xml"))
+        #expect(try Self.locations(site.output, "sitemap-2.xml") == (1...3).map { "https://example.org/photos/sitemap-2-part-\($0).xml" })
+        #expect(try Self.locations(site.output, "sitemap-2-part-1.xml").count == 3)
         let said = warnings.list.withLock { list in
             list.contains { event in
                 if case .warning(let text) = event { return text.contains("sitemap-part-2.xml") && text.contains("sitemap-2.xml") }
