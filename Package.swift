@@ -107,7 +107,8 @@ let package = Package(
         .testTarget(name: "GalleryConfigTests", dependencies: ["GalleryConfig", "TestSupport"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Support", "GalleryConfig", "Imaging", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Imaging", "Gallery", "Video", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Catalog", "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "Support", "TestSupport"]),
+        .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Catalog", "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "Support", "TestSupport",
+                                                             .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "HTTPCore", "SourceWatching", "Support", "TestSupport"]),
     ]
 )

@@ -302,6 +302,10 @@ package final class Catalog: Sendable {
         migrator.registerMigration("v9 search index albums") { db in
             try db.execute(sql: CatalogSearchIndexAlbum.createSQL)
         }
+        // Each XMP sidecar's fields, by its path and identity (``CatalogSidecar``).
+        migrator.registerMigration("v10 sidecars") { db in
+            try db.execute(sql: CatalogSidecar.createSQL)
+        }
         // Reads the database once: a file that is not SQLite fails here, not in the middle of a build.
         if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
             throw CatalogVersionError()
@@ -601,6 +605,47 @@ package final class Catalog: Sendable {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// The XMP sidecars' fields an earlier scan read, by the sidecar's path (``SidecarRecord``);
+    /// a row that cannot be read is left out (its sidecar is read again), and a catalog whose
+    /// sidecars cannot be read at all gives none.
+    package func sidecars() -> [String: SidecarRecord] {
+        let found = try? database.read { db -> [String: SidecarRecord] in
+            var sidecars: [String: SidecarRecord] = [:]
+            sidecars.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM sidecar") ?? 0)
+            let rows = try Row.fetchCursor(db, sql: CatalogSidecar.selectSQL)
+            while let row = try rows.next() {
+                guard let sidecar = try? CatalogSidecar(row: row) else { continue }
+                sidecars[sidecar.record.path] = sidecar.record
+            }
+            return sidecars
+        }
+        return found ?? [:]
+    }
+
+    /// Keeps the sidecars a scan read from their files, `new`, and forgets every other sidecar
+    /// but those at the paths of `keeping` (the scan's every sidecar, `new`'s among them).
+    package func recordSidecars(_ new: [SidecarRecord], keeping: Set<String>) throws(CatalogError) {
+        try withRecovery { database in
+            try database.write { db in
+                let insert = try db.cachedStatement(sql: CatalogSidecar.insertSQL)
+                var allKept = true
+                for record in new {
+                    guard let row = CatalogSidecar(record) else {
+                        allKept = false
+                        continue
+                    }
+                    try insert.execute(arguments: row.arguments)
+                }
+                // When each of `keeping` has its row, the rows are `keeping`'s if they are as
+                // many: most rebuilds ask about no path.
+                if allKept, try Int.fetchOne(db, sql: "SELECT count(*) FROM sidecar") == keeping.count { return }
+                let stale = try String.fetchAll(db, sql: "SELECT path FROM sidecar").filter { !keeping.contains($0) }
+                let delete = try db.cachedStatement(sql: "DELETE FROM sidecar WHERE path = ?")
+                for path in stale { try delete.execute(arguments: [path]) }
             }
         }
     }

@@ -520,6 +520,8 @@ public struct ScanResult: Sendable {
     /// (photos and videos; a Live Photo counts once).
     public var rejected = 0
     public var belowMinimumRating = 0
+    /// The XMP sidecars whose fields the photos took, each once, in the order of the walk.
+    public var sidecars: [ScannedSidecar] = []
 }
 
 /// Errors that stop a scan as a whole.

@@ -97,9 +97,11 @@ public struct GalleryScanner: Sendable {
         sourceDirectory: String, title: String,
         known: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> ImageInfo? = { _, _ in nil },
         knownVideo: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> VideoInfo? = { _, _ in nil },
+        knownSidecar: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> XMPMetadata? = { _, _ in nil },
         listings: FolderListings? = nil
     ) throws(GalleryError) -> ScanResult {
-        scan(walked: try walk(sourceDirectory: sourceDirectory, listings: listings), title: title, known: known, knownVideo: knownVideo)
+        scan(walked: try walk(sourceDirectory: sourceDirectory, listings: listings), title: title, known: known, knownVideo: knownVideo,
+             knownSidecar: knownSidecar)
     }
 
     /// The first part of ``scan(sourceDirectory:title:known:knownVideo:listings:)``: walks
@@ -128,15 +130,22 @@ public struct GalleryScanner: Sendable {
     }
 
     /// The rest of ``scan(sourceDirectory:title:known:knownVideo:listings:)``, from the folder
-    /// `walked`: reads each photo's header (unless `known` gives it), its sidecar and caption,
-    /// and puts the albums together. (The walk's files are let go of once each has its photo.)
+    /// `walked`: reads each photo's header (unless `known` gives it), its sidecar (unless
+    /// `knownSidecar` gives its fields) and caption, and puts the albums together. (The walk's
+    /// files are let go of once each has its photo.)
     public func scan(
         walked: consuming WalkedFolder, title: String,
         known: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> ImageInfo? = { _, _ in nil },
-        knownVideo: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> VideoInfo? = { _, _ in nil }
+        knownVideo: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> VideoInfo? = { _, _ in nil },
+        knownSidecar: @Sendable (_ relativePath: String, _ identity: FileIdentity) -> XMPMetadata? = { _, _ in nil }
     ) -> ScanResult {
         // Each candidate's header (or the catalog's), sidecar and photo, on every core.
-        let items = probeAll(walked.candidates, known: known, knownVideo: knownVideo)
+        let (items, sidecarsTaken) = probeAll(walked.candidates, known: known, knownVideo: knownVideo, knownSidecar: knownSidecar)
+        // Each sidecar once (a RAW file's sidecar applies to its photo only, but a sidecar
+        // named after a stem could be found by two files).
+        var sidecars: [ScannedSidecar] = []
+        var sidecarPaths = Set<String>()
+        for case let sidecar? in sidecarsTaken where sidecarPaths.insert(sidecar.relativePath).inserted { sidecars.append(sidecar) }
         var problems = walked.problems
         var photosByFolder: [String: [GalleryPhoto]] = [:]
         var videosWithoutTools: [String] = []
@@ -181,16 +190,26 @@ public struct GalleryScanner: Sendable {
         result.videosWithoutTools = videosWithoutTools
         result.rejected = leftOut.rejected
         result.belowMinimumRating = leftOut.belowMinimum
+        result.sidecars = sidecars
         return result
     }
 
-    /// The fields of the candidate's XMP sidecar, if it has one.
-    static func readSidecar(_ candidate: Candidate) -> Result<XMPMetadata, XMPError>? {
+    /// The fields of the candidate's XMP sidecar, if it has one: `known`'s for a file of the
+    /// identity the walk found, else read from the file; with the sidecar's record when its
+    /// fields could be had.
+    static func readSidecar(
+        _ candidate: Candidate, known: (String, FileIdentity) -> XMPMetadata?
+    ) -> (fields: Result<XMPMetadata, XMPError>, taken: ScannedSidecar?)? {
         guard let file = candidate.sidecar else { return nil }
-        return Result { () throws(XMPError) -> XMPMetadata in
+        if let identity = file.identity, let fields = known(file.relativePath, identity) {
+            return (.success(fields), ScannedSidecar(relativePath: file.relativePath, identity: identity, fields: fields, isNew: false))
+        }
+        let fields = Result { () throws(XMPError) -> XMPMetadata in
             guard file.size <= XMPReader.maximumSize else { throw .tooLarge(limit: XMPReader.maximumSize) }
             return try XMPReader.read(fileAtPath: file.path, scanned: file.scanned)
         }
+        guard case .success(let read) = fields, let identity = file.identity else { return (fields, nil) }
+        return (fields, ScannedSidecar(relativePath: file.relativePath, identity: identity, fields: read, isNew: true))
     }
 
     /// The items of one folder with each Live Photo made one item: a HEIC or JPEG photo and a
@@ -343,24 +362,29 @@ public struct GalleryScanner: Sendable {
         return .item(info, video)
     }
 
-    /// Each candidate's header (unless `known` has it) and XMP sidecar, read on every core, and
-    /// the photo made of them. Sidecars are read on every scan: they are small, and editing one
-    /// must show.
+    /// Each candidate's header (unless `known` has it) and XMP sidecar (unless `knownSidecar`
+    /// has it: editing one changes the identity it is known by), read on every core, and the
+    /// photo made of them; with the sidecars whose fields were taken.
     private func probeAll(
         _ candidates: [Candidate], known: @Sendable (String, FileIdentity) -> ImageInfo?,
-        knownVideo: @Sendable (String, FileIdentity) -> VideoInfo?
-    ) -> [ScannedItem] {
-        @Sendable func finish(_ index: Int, _ outcome: ProbeOutcome, _ sidecar: Result<XMPMetadata, XMPError>?) -> ScannedItem {
+        knownVideo: @Sendable (String, FileIdentity) -> VideoInfo?, knownSidecar: @Sendable (String, FileIdentity) -> XMPMetadata?
+    ) -> (items: [ScannedItem], sidecars: [ScannedSidecar?]) {
+        @Sendable func finish(
+            _ index: Int, _ outcome: ProbeOutcome, _ sidecar: (fields: Result<XMPMetadata, XMPError>, taken: ScannedSidecar?)?
+        ) -> (ScannedItem, ScannedSidecar?) {
             switch outcome {
-            case .item(let info, let video): item(candidates[index], info: info, video: video, sidecar: sidecar)
-            case .failure(let reason): .failure(reason)
-            case .videoWithoutTools: .videoWithoutTools
+            case .item(let info, let video): (item(candidates[index], info: info, video: video, sidecar: sidecar?.fields), sidecar?.taken)
+            case .failure(let reason): (.failure(reason), nil)
+            case .videoWithoutTools: (.videoWithoutTools, nil)
             }
+        }
+        @Sendable func readSidecar(_ candidate: Candidate) -> (fields: Result<XMPMetadata, XMPError>, taken: ScannedSidecar?)? {
+            Self.readSidecar(candidate, known: knownSidecar)
         }
         let tools = options.videoTools
         let maxDuration = options.videoMaxDuration
         let limits = options.limits
-        return parallelMap(Array(candidates.indices), jobs: options.concurrency) { index in
+        let scanned = parallelMap(Array(candidates.indices), jobs: options.concurrency) { index -> (ScannedItem, ScannedSidecar?) in
             let candidate = candidates[index]
             // What the catalog knows of the file (asked once: it is a lookup and a copy): the
             // header of a photo, never a video's.
@@ -368,7 +392,7 @@ public struct GalleryScanner: Sendable {
             // A video an earlier build published is kept without the tools too (its probe is
             // the catalog's): only videos never published need them.
             if earlier == nil, let video = knownVideo(candidate.relativePath, candidate.identity) {
-                return finish(index, Self.videoOutcome(video, maxDuration: maxDuration), Self.readSidecar(candidate))
+                return finish(index, Self.videoOutcome(video, maxDuration: maxDuration), readSidecar(candidate))
             }
             // Opened as the walk found it (a file or folder swapped for a link since is refused),
             // and read through that descriptor: the header probe never opens the name again.
@@ -386,7 +410,7 @@ public struct GalleryScanner: Sendable {
                     let outcome = tools.map { Self.probeVideo(candidate, tools: $0, maxDuration: maxDuration) } ?? .videoWithoutTools
                     // A video's sidecar (`clip.mp4.xmp`, `clip.xmp`) is read as a photo's is.
                     guard case .item = outcome else { return finish(index, outcome, nil) }
-                    return finish(index, outcome, Self.readSidecar(candidate))
+                    return finish(index, outcome, readSidecar(candidate))
                 case .videoNameOnly:
                     return finish(index, .failure(VideoError.notAContainer.description), nil)
                 case .other:
@@ -410,14 +434,15 @@ public struct GalleryScanner: Sendable {
                 try limits.check(info)
                 return info
             }
-            var sidecar: Result<XMPMetadata, XMPError>?
-            if case .success = result { sidecar = Self.readSidecar(candidate) }
+            var sidecar: (fields: Result<XMPMetadata, XMPError>, taken: ScannedSidecar?)?
+            if case .success = result { sidecar = readSidecar(candidate) }
             let outcome: ProbeOutcome = switch result {
             case .success(let info): .item(info, nil)
             case .failure(let error): .failure(error.description)
             }
             return finish(index, outcome, sidecar)
         }
+        return (scanned.map(\.0), scanned.map(\.1))
     }
 
     /// The album of `folder` and of its sub-folders (nil when none of them has a photo, but
@@ -710,6 +735,8 @@ struct TextFile: Sendable {
     /// Where the walk found it, which the read checks (a file or folder swapped for a link
     /// since is not read).
     var scanned: ScannedFile? = nil
+    /// The file as the walk found it (for a sidecar: what its fields are known by).
+    var identity: FileIdentity? = nil
 }
 
 /// A folder found by the walk.
@@ -859,7 +886,10 @@ struct Walk {
                 }
             case "xmp":
                 let lower = entry.lowercased()
-                if sidecars[lower] == nil { sidecars[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size, scanned: scanned) }
+                if sidecars[lower] == nil {
+                    sidecars[lower] = TextFile(path: targetPath, relativePath: childRelative, size: targetStatus.size, scanned: scanned,
+                                               identity: targetStatus.identity)
+                }
             default:
                 break
             }

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import Gallery
+import Imaging
 import Testing
 
 @testable import Catalog
@@ -270,6 +272,48 @@ struct CatalogTablesTests {
         try catalog.recordSearchIndexAlbums(albums)
         try queue.write { db in try db.execute(sql: "DELETE FROM search_index_album WHERE position = 0") }
         #expect(catalog.searchIndexAlbums() == nil)
+    }
+
+    @Test("sidecars' fields come back as they went in, a row each that sqlite3 reads; the rows not kept are forgotten")
+    func sidecars() throws {
+        let folder = try Folder()
+        let catalog = try Catalog(path: folder.catalog) { Issue.record("\($0)") }
+        #expect(catalog.sidecars().isEmpty)
+        var full = XMPMetadata(title: "Beach", description: "Low tide", keywords: ["sea", "", "Sète"], rating: -1,
+                               dateTaken: "1987-07", creator: "Ann, Bo")
+        (full.rights, full.people, full.fieldProblems) = ("© Ann", [], ["its xmp:Rating (9) is not a number in -1…5"])
+        (full.sublocation, full.city, full.state, full.country) = ("Old port", "Marseille", nil, "France")
+        let identity = FileIdentity(size: 812, modificationTime: 1_700_000_000.123456789, changeTime: 1_700_000_001.5, inode: .max)
+        let records = [
+            SidecarRecord(path: "a/IMG_1.xmp", identity: identity, fields: full),
+            SidecarRecord(path: "a/IMG_2.CR3.xmp", identity: FileIdentity(size: 0, modificationTime: 0, changeTime: 0, inode: 0),
+                          fields: XMPMetadata()),
+            SidecarRecord(path: "b/c.xmp", identity: identity, fields: XMPMetadata(keywords: [""])),
+        ]
+        try catalog.recordSidecars(records, keeping: Set(records.map(\.path)))
+        #expect(catalog.sidecars() == Dictionary(uniqueKeysWithValues: records.map { ($0.path, $0) }))
+        let queue = try DatabaseQueue(path: folder.catalog)
+        #expect(try queue.read { db in try Row.fetchAll(db, sql: "SELECT path, title, keywords, rating FROM sidecar ORDER BY path") }
+            == [["path": "a/IMG_1.xmp", "title": "Beach", "keywords": "sea\u{1F}\u{1F}Sète\u{1F}", "rating": -1],
+                ["path": "a/IMG_2.CR3.xmp", "title": nil, "keywords": nil, "rating": nil],
+                ["path": "b/c.xmp", "title": nil, "keywords": "\u{1F}", "rating": nil]])
+        // Kept again with one of them read anew and one gone: the gone one's row is forgotten.
+        var edited = records[0]
+        edited.fields.title = "Harbour"
+        edited.identity.changeTime += 1
+        try catalog.recordSidecars([edited], keeping: [records[0].path, records[1].path])
+        #expect(catalog.sidecars() == [edited.path: edited, records[1].path: records[1]])
+        // A text XML cannot hold is not kept (and the row it would replace stays as it was);
+        // the rows beside it are still forgotten when they are not kept.
+        var unkept = edited
+        unkept.fields.keywords = ["a\u{1F}b"]
+        unkept.identity.changeTime += 1
+        try catalog.recordSidecars([unkept], keeping: [edited.path, "new.xmp"])
+        #expect(catalog.sidecars() == [edited.path: edited])
+        // The table's constraints hold what a scan reads.
+        #expect(throws: DatabaseError.self) {
+            try queue.write { db in try db.execute(sql: "UPDATE sidecar SET rating = 6 WHERE path = ?", arguments: [edited.path]) }
+        }
     }
 
     @Test("the output folder's records come back as they went in, a row per folder that sqlite3 reads")

@@ -1,3 +1,4 @@
+import Foundation
 import Catalog
 import Gallery
 import Support
@@ -21,6 +22,8 @@ struct BuildContext {
     /// The catalog's content read ahead (``CatalogReadAhead``), taken by the up-to-date check
     /// when the site is not up to date.
     let catalogReadAhead: CatalogReadAhead?
+    /// When the build began, in seconds since 1970 (the clock files' times are in).
+    let began = Date().timeIntervalSince1970
 
     // The up-to-date check.
     /// The fingerprint of the build's inputs (``BuildStamp/inputs(options:source:theme:)``);
@@ -43,6 +46,8 @@ struct BuildContext {
     // The catalog read.
     /// The photo folder's walk, under way while the catalog is read.
     var walking: BackgroundWork<Result<WalkedFolder, SiteError>>!
+    /// The sidecars' fields the catalog keeps (``Catalog/sidecars()``), being read.
+    var sidecars: BackgroundWork<[String: SidecarRecord]>!
     var earlier: EarlierBuild!
     /// What of the earlier build the pages need once the earlier records are let go of: its
     /// pages' fingerprints and what the output folder held.

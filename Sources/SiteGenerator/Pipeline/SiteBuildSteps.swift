@@ -59,6 +59,10 @@ extension BuildStep where Context == BuildContext {
             let scanStage = ScanStage(options: context.options, jobs: context.jobs)
             let listings = context.listings
             context.walking = BackgroundWork { Result { () throws(SiteError) in try scanStage.walk(source: source, listings: listings) } }
+            // The sidecars' fields the catalog keeps, read beside the photos' records (the scan
+            // takes them).
+            let catalog = context.catalog
+            context.sidecars = BackgroundWork { catalog.sidecars() }
             var earlier = try EarlierBuild(
                 catalog: context.catalog, output: output, likelyPaths: likelyPaths, readAhead: context.readAhead.take(),
                 changed: context.changed, jobs: context.jobs, themeAssets: Set(context.theme.assets.keys)
@@ -96,6 +100,7 @@ extension BuildStep where Context == BuildContext {
             // walk goes on (when the catalog was read ahead, the walk would otherwise run alone).
             let foreignInAlbums = scanStage.foreignFiles(inAlbumsOf: context.earlier)
             let walked = try context.walking.take()!.wait().get()
+            context.earlier.sidecars = context.sidecars.take()!.wait()
             let scan = try scanStage.run(walked: consume walked, output: context.output, earlier: context.earlier,
                                          foreignInAlbums: foreignInAlbums, themeAssets: Array(context.theme.assets.keys),
                                          progress: scanProgress)
@@ -104,6 +109,7 @@ extension BuildStep where Context == BuildContext {
                 scanProgress(problem.isWarning ? .warning("\(problem.path): \(problem.reason)") : .skipped(problem))
             }
             recorder.stop()
+            context.earlier.sidecars = [:]
             context.scan = scan
         }
     }
@@ -317,6 +323,17 @@ extension BuildStep where Context == BuildContext {
                 skipped: (scan.problems.filter { !$0.isWarning } + images.problems).sorted { $0.path < $1.path },
                 outputDirectory: context.output)
             report.videos = videoCount
+            // The sidecars' fields, for the next scan: those read from their files are kept, but
+            // for files changed just before the build (changed again within the same step of the
+            // clock, one would keep its identity).
+            let sidecars = scan.sidecars
+            let settled = context.began - context.options.sidecarSettling
+            try SiteError.fromCatalog { () throws(CatalogError) in
+                try context.catalog.recordSidecars(
+                    sidecars.filter { $0.isNew && $0.identity.changeTime < settled && $0.identity.modificationTime < settled }
+                        .map { SidecarRecord(path: $0.relativePath, identity: $0.identity, fields: $0.fields) },
+                    keeping: Set(sidecars.map(\.relativePath)))
+            }
             if let outputStamp = context.outputStamp { try SiteError.fromCatalog { () throws(CatalogError) in try context.catalog.recordOutputState(hex: outputStamp.hex, folders: outputStamp.folders) } }
             if let inputs = context.inputs, images.problems.isEmpty, let outputStamp = context.outputStamp {
                 let summary = LastBuild(

@@ -94,6 +94,10 @@ public struct SiteOptions: Sendable {
     public var people: Bool = SiteConfiguration().people
     /// How much one sitemap file may list (the protocol's; a test lowers them).
     var sitemapLimits = SitemapLimits.sitemaps
+    /// How long before the build began a sidecar must have last changed for the catalog to keep
+    /// its fields (a test changes it): a file's times have the coarse clock's steps, so one
+    /// changed again within a step of the scan's read could keep the identity it was read with.
+    var sidecarSettling = 2.0
     /// A test hook: albums whose input key is unchanged are rendered anyway, and one whose files
     /// come out different stops the program (see ``PageRenderer/inputKey(album:siteKey:)``).
     /// `CASCADE_VERIFY_ALBUM_KEYS=1` in the environment sets it.

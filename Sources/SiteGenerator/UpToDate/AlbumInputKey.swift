@@ -28,6 +28,7 @@ extension PageRenderer {
         pageOptions.waitForLock = true
         pageOptions.verifyAlbumKeys = false
         pageOptions.sitemapLimits = .sitemaps  // (no page names the sitemap)
+        pageOptions.sidecarSettling = 2  // (no page shows it)
         // (Whether the site has search shapes a page as the search folder below does.)
         pageOptions.search = false
         var hasher = FingerprintHasher()

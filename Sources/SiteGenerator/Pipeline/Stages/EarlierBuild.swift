@@ -14,6 +14,9 @@ struct EarlierBuild: Sendable {
     /// What the shards of a sharded build recorded of the photos (identity, content hash,
     /// header), by source path: used for photos the catalog does not know as they are now.
     var scanned: [String: ScannedPhoto] = [:]
+    /// The XMP sidecars' fields the catalog keeps (``Catalog/sidecars()``), by the sidecar's
+    /// path: the scan takes those of files with the same identity.
+    var sidecars: [String: SidecarRecord] = [:]
     /// What the output folder held when the build began.
     let listing: OutputListing
     /// The tool's files that were changed since the build that made them (of `changed`, those

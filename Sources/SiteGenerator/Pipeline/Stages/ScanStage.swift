@@ -1,3 +1,4 @@
+import Catalog
 import Gallery
 import Imaging
 import Video
@@ -25,6 +26,8 @@ struct ScanStage {
         /// The plan's tags, people and places (``TagIndex``, in ``TagKind/allCases``' order),
         /// their photos in the site's sort order: the pages' too, unless a photo is skipped.
         var tags: [TagIndex]
+        /// The XMP sidecars whose fields the photos took (``ScanResult/sidecars``).
+        var sidecars: [ScannedSidecar] = []
     }
 
     var options: SiteOptions
@@ -98,7 +101,19 @@ struct ScanStage {
             }
             guard let (recorded, probe) = knownProbes.value[path], recorded == identity, current(probe) else { return nil }
             return probe
+        }, knownSidecar: { [earlier, verify = options.verifyAlbumKeys] path, identity in
+            // (With the test hook on, every sidecar is read, and checked against the catalog's below.)
+            guard !verify, let known = earlier.sidecars[path], known.identity == identity else { return nil }
+            return known.fields
         })
+        if options.verifyAlbumKeys {
+            for sidecar in scan.sidecars {
+                guard let known = earlier.sidecars[sidecar.relativePath], known.identity == sidecar.identity else { continue }
+                if known.fields != sidecar.fields {
+                    fatalError("\(sidecar.relativePath): the catalog's fields of the sidecar are not those read from it (verifyAlbumKeys)")
+                }
+            }
+        }
         // Whether each album folder holds a file that is not the tool's, asked once per album:
         // the albums of the last build (the folders of its photo pages) on every core first.
         var foreignInAlbum = foreignInAlbums
@@ -200,7 +215,9 @@ struct ScanStage {
         for path in refused.sorted() {
             progress(.warning("\(path) in the output folder is not Cascade's and stays as it is; remove or rename it to publish the site's own \(path)"))
         }
-        return Output(plan: plan, problems: scan.problems, planned: planned, refused: refused, tags: tags)
+        var output = Output(plan: plan, problems: scan.problems, planned: planned, refused: refused, tags: tags)
+        output.sidecars = scan.sidecars
+        return output
     }
 
     /// Whether each album folder of the last build (a folder of one of its photo pages) holds a
