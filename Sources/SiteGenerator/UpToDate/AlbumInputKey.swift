@@ -1,6 +1,7 @@
 import Foundation
 import Video
 import Imaging
+import Support
 
 /// The fingerprint of everything an album's files (its pages, its photos' pages, its frame
 /// data) are made from, cheap enough to compute for every album of a large library on every
@@ -72,18 +73,36 @@ extension PageRenderer {
         return "album-" + hasher.hex
     }
 
-    /// The keys of entry `index` of `tags` (a tag's, a person's, a place's pages and frame
-    /// data), given ``siteKey``: the whole wall's, from its name, slug and each of its photos as
-    /// an album's key feeds them; and one per chunk of its frame data and per static page after
-    /// the first, each from the photos it shows (a tag of a large library has hundreds: when one
-    /// photo changed, a wall makes again only those whose key changed).
-    func tagWallKeys(_ index: Int, of tags: TagIndex, siteKey: String) -> TagWallKeys {
-        let tag = tags.tags[index]
-        let photos = tag.photos.map { photo in
-            var hasher = FingerprintHasher()
-            feed(photo, into: &hasher)
-            return hasher.value
+    /// The part of its walls' keys of each photo of `indexes` (the tags', people's and places'),
+    /// by the photo's number (0 for a photo on none), worked out once, on every core: a photo is
+    /// on several walls (a library of 100,000 photos on the same five tags fed each five times).
+    func tagPhotoValues(jobs: Int) -> [UInt64] {
+        var tagged = [Bool](repeating: false, count: plan.photos.count)
+        for tags in indexes {
+            for tag in tags.tags { for photo in tag.photos { tagged[photo] = true } }
         }
+        let numbers = tagged.indices.filter { tagged[$0] }
+        var values = [UInt64](repeating: 0, count: plan.photos.count)
+        for (photo, value) in zip(numbers, parallelMap(numbers, jobs: jobs, photoValue)) { values[photo] = value }
+        return values
+    }
+
+    /// Photo `index`'s part of the keys of the walls it is on: what an album's key is fed of it.
+    private func photoValue(_ index: Int) -> UInt64 {
+        var hasher = FingerprintHasher()
+        feed(index, into: &hasher)
+        return hasher.value
+    }
+
+    /// The keys of entry `index` of `tags` (a tag's, a person's, a place's pages and frame
+    /// data), given ``siteKey`` and ``tagPhotoValues(jobs:)``: the whole wall's, from its name,
+    /// slug and each of its photos as an album's key feeds them; and one per chunk of its frame
+    /// data and per static page after the first, each from the photos it shows (a tag of a large
+    /// library has hundreds: when one photo changed, a wall makes again only those whose key
+    /// changed).
+    func tagWallKeys(_ index: Int, of tags: TagIndex, siteKey: String, photoValues: [UInt64]) -> TagWallKeys {
+        let tag = tags.tags[index]
+        let photos = tag.photos.map { photoValues[$0] }
         // What every key of the wall is made from: the site's, the tag and its number of photos.
         var base = FingerprintHasher()
         base.combine(siteKey)
@@ -205,7 +224,7 @@ extension PageRenderer {
     }
 }
 
-/// The keys of a tag's wall (``PageRenderer/tagWallKeys(_:of:siteKey:)``), kept in the catalog
+/// The keys of a tag's wall (``PageRenderer/tagWallKeys(_:of:siteKey:photoValues:)``), kept in the catalog
 /// as one text under the wall's `frames.json`: the wall's key, its chunks' and its pages'.
 struct TagWallKeys: Sendable, Equatable {
     var wall: String

@@ -100,10 +100,11 @@ struct PageStage {
         // are unchanged (their keys worked out on every core); the list of each. A tag that
         // changed makes again only the pages and chunks of frame data whose photos did.
         let earlier = TagWallFilesEarlier(keys: previousKeys, exists: listing.isRegularFile)
+        let photoValues = renderer.indexes.allSatisfy(\.isEmpty) ? [] : renderer.tagPhotoValues(jobs: jobs)
         for tags in renderer.indexes where !tags.isEmpty {
             let options = renderer.options
             let walls = parallelMap(Array(tags.tags.indices), jobs: jobs) { [renderer] index -> (keys: TagWallKeys, unchanged: Bool, files: [String]) in
-                let keys = renderer.tagWallKeys(index, of: tags, siteKey: siteKey)
+                let keys = renderer.tagWallKeys(index, of: tags, siteKey: siteKey, photoValues: photoValues)
                 let files = tags.wallFiles(index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
                 return (keys, Self.isUnchanged(files, keyPath: tags.directory(index) + "frames.json", key: keys.recorded,
                                                previousKeys: previousKeys, listing: listing), files)
