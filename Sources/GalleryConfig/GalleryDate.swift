@@ -136,25 +136,40 @@ public struct GalleryDate: Sendable, Hashable, Comparable, CustomStringConvertib
             if tail.first == UInt8(ascii: ".") {
                 tail = tail.dropFirst().drop { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
             }
-            zone = Self.zone(String(decoding: tail, as: UTF8.self).trimmingSpaces)
+            while tail.first == space { tail = tail.dropFirst() }
+            while tail.last == space { tail = tail.dropLast() }
+            zone = Self.zone(tail)
         }
         self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         if let zone { (offset, isUniversal) = (zone.offset, zone.universal) }
     }
 
-    /// The offset in minutes of `Z`, `+02:00`, `-0400` or `+02` (at most 18 hours either way).
-    static func zone(_ text: String) -> (offset: Int, universal: Bool)? {
-        if text == "Z" || text == "z" { return (0, true) }
-        let chars = Array(text)
-        guard let sign = chars.first, sign == "+" || sign == "-" else { return nil }
-        let digits = chars.dropFirst().filter { $0 != ":" }
-        guard digits.count == 2 || digits.count == 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-              chars.dropFirst().filter({ $0 == ":" }).count <= (digits.count == 4 ? 1 : 0),
-              chars.count < 4 || chars.count == 5 || chars[3] == ":" else { return nil }
-        let hours = Int(String(digits.prefix(2)))!
-        let minutes = digits.count == 4 ? Int(String(digits.suffix(2)))! : 0
+    /// The offset in minutes of `Z`, `+02:00`, `-0400` or `+02` (at most 18 hours either way),
+    /// from its ASCII bytes. (Bytes, not Characters: most dates a camera or Lightroom writes
+    /// have a zone, and every photo's is read on every scan.)
+    static func zone(_ bytes: ArraySlice<UInt8>) -> (offset: Int, universal: Bool)? {
+        if bytes.count == 1, bytes.first == UInt8(ascii: "Z") || bytes.first == UInt8(ascii: "z") { return (0, true) }
+        let colon = UInt8(ascii: ":")
+        guard let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
+        let rest = bytes.dropFirst()
+        // The digits as one number, and how many there are.
+        var (value, digits, colons) = (0, 0, 0)
+        for byte in rest {
+            if byte == colon {
+                colons += 1
+            } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), digits < 4 {
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+            } else {
+                return nil
+            }
+        }
+        guard digits == 2 || digits == 4, colons <= (digits == 4 ? 1 : 0),
+              bytes.count < 4 || bytes.count == 5 || bytes[bytes.startIndex + 3] == colon else { return nil }
+        let hours = digits == 4 ? value / 100 : value
+        let minutes = digits == 4 ? value % 100 : 0
         guard hours <= 18, minutes < 60 else { return nil }
-        return ((hours * 60 + minutes) * (sign == "-" ? -1 : 1), false)
+        return ((hours * 60 + minutes) * (sign == UInt8(ascii: "-") ? -1 : 1), false)
     }
 
     /// The same date with the zone `offset` (minutes east of UTC) given to it: a ``isUniversal``
@@ -306,9 +321,5 @@ extension String {
         var copy = self
         copy.replaceSubrange(index...index, with: String(replacement))
         return copy
-    }
-
-    fileprivate var trimmingSpaces: String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }
