@@ -2,10 +2,10 @@
 """What XMP sidecars cost a rebuild: two copies of one library of small PNGs, one without
 sidecars and one where every photo has a Lightroom-style sidecar (title, description, five
 keywords, a hierarchical keyword, a rating, about 2 KB; so every photo is also on tag pages).
-Sidecars are read on every build that is not up to date (editing one must show), and every
-photo is on the same few tags, so a one-photo change (the middle album's middle photo replaced
-by a PNG of another size, then put back) is the case to watch: the ratios printed are the same
-run's builds with sidecars over those without.
+The catalog keeps each sidecar's fields by the file's identity (a rebuild reads only sidecars
+that changed), and every photo is on the same few tags, so a one-photo change (the middle
+album's middle photo replaced by a PNG of another size, then put back) is the case to watch:
+the ratios printed are the same run's builds with sidecars over those without.
 
     swift build -c release --product cascade
     python3 benchmarks/sidecars.py [--albums 10] [--photos 1000] [--work /tmp/cascade-sidecars]
