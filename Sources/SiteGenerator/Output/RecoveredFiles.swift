@@ -48,26 +48,30 @@ enum RecoveredFiles {
             // With a base URL, a page names its own address (`canonical`) and the feed's in full:
             // the base is the address but for the page's own path.
             var base: String?
-            if let canonical = text.firstMatch(of: /<link rel="canonical" href="([^"]*)">/)?.1 {
+            if let canonical = PageReferences.canonical(in: text) {
                 let address = String(canonical).replacingOccurrences(of: "&amp;", with: "&")
                 let own = URLPath.encode(path: page.hasSuffix("index.html") ? String(page.dropLast("index.html".count)) : page)
                 if address.hasSuffix(own), address.count > own.count { base = String(address.dropLast(own.count)) }
             }
-            return (true, pageReferences(text).compactMap { url in
+            return (true, PageReferences.urls(in: text).compactMap { url in
                 if let base, url.hasPrefix(base) { return resolve(String(url.dropFirst(base.count)), from: "") }
                 return resolve(url, from: folderOf(page))
             })
         }
         var found = Set<String>()
         var pending: [String] = []
+        var bundles = Set<String>()
         func adopt(_ path: String) {
+            guard others.contains(path) else { return }
             // The search index (the header's `data-index` names its `index.gz`): the whole folder,
-            // whose other files only the search box's script names.
-            if let bundle = searchBundle(path), others.contains(path) {
+            // whose other files only the search box's script names. (Gone through once: every
+            // page names it, and a large site's files are hundreds of thousands.)
+            if let bundle = searchBundle(path) {
+                guard bundles.insert(bundle).inserted else { return }
                 for file in others where file.hasPrefix(bundle) { found.insert(file) }
                 return
             }
-            guard others.contains(path), isToolKind(path), found.insert(path).inserted else { return }
+            guard isToolKind(path), found.insert(path).inserted else { return }
             pending.append(path)
         }
         for (page, answer) in zip(pages, read) where answer.isCascades {
@@ -88,7 +92,7 @@ enum RecoveredFiles {
             }
             guard file.hasSuffix(".json") || file.hasSuffix(".css"), let data = FileManager.default.contents(atPath: root + "/" + file) else { continue }
             let text = String(decoding: data, as: UTF8.self)
-            let references = file.hasSuffix(".css") ? styleReferences(text) : jsonStrings(text)
+            let references = file.hasSuffix(".css") ? PageReferences.styleURLs(in: text) : jsonStrings(text)
             for reference in references {
                 if let path = resolve(reference, from: folderOf(file)) { adopt(path) }
             }
@@ -185,24 +189,6 @@ enum RecoveredFiles {
             }
         }
         return parts.isEmpty ? nil : parts.joined(separator: "/")
-    }
-
-    /// The URLs of a page's attributes (`href`, `src`, `poster`, `data-…`, the candidates of
-    /// `srcset`) and of the `url(…)`s of its inline styles.
-    static func pageReferences(_ text: String) -> [String] {
-        var urls: [String] = []
-        for match in text.matches(of: /(?:href|src|poster|data-[a-z-]+)="([^"]*)"/) { urls.append(String(match.1)) }
-        for match in text.matches(of: /srcset="([^"]*)"/) {
-            for candidate in match.1.split(separator: ",") {
-                if let url = candidate.split(separator: " ", omittingEmptySubsequences: true).first { urls.append(String(url)) }
-            }
-        }
-        return urls + styleReferences(text)
-    }
-
-    /// The URLs of a style sheet's `url(…)`s.
-    static func styleReferences(_ text: String) -> [String] {
-        text.matches(of: /url\(\s*['"]?([^'")]+)/).map { String($0.1) }
     }
 
     /// Every string of a JSON document (what of them are paths is left to the caller).
