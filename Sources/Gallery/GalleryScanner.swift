@@ -104,7 +104,7 @@ public struct GalleryScanner: Sendable {
              knownSidecar: knownSidecar)
     }
 
-    /// The first part of ``scan(sourceDirectory:title:known:knownVideo:listings:)``: walks
+    /// The first part of ``scan(sourceDirectory:title:known:knownVideo:knownSidecar:listings:)``: walks
     /// `sourceDirectory` (its folders' entries, from `listings` where they are given), reading
     /// no file. A build walks while it reads its catalog, which the walk does not need.
     public func walk(sourceDirectory: String, listings: FolderListings? = nil) throws(GalleryError) -> WalkedFolder {
@@ -129,7 +129,7 @@ public struct GalleryScanner: Sendable {
         return WalkedFolder(tree: tree, candidates: walk.candidates, problems: walk.problems)
     }
 
-    /// The rest of ``scan(sourceDirectory:title:known:knownVideo:listings:)``, from the folder
+    /// The rest of ``scan(sourceDirectory:title:known:knownVideo:knownSidecar:listings:)``, from the folder
     /// `walked`: reads each photo's header (unless `known` gives it), its sidecar (unless
     /// `knownSidecar` gives its fields) and caption, and puts the albums together. (The walk's
     /// files are let go of once each has its photo.)
