@@ -44,7 +44,7 @@ enum RecoveredFiles {
         let read = parallelMap(pages, jobs: jobs) { page -> (isCascades: Bool, references: [String]) in
             guard let data = FileManager.default.contents(atPath: root + "/" + page) else { return (false, []) }
             let text = String(decoding: data, as: UTF8.self)
-            guard text.prefix(4096).contains(mark) else { return (false, []) }
+            guard hasMark(text) else { return (false, []) }
             // With a base URL, a page names its own address (`canonical`) and the feed's in full:
             // the base is the address but for the page's own path.
             var base: String?
@@ -117,6 +117,26 @@ enum RecoveredFiles {
             found.formUnion(parts)
         }
         return found
+    }
+
+    /// Whether the page `text` carries ``mark`` within its first 4,096 characters (its head).
+    static func hasMark(_ text: String) -> Bool {
+        // Found in the bytes: a mark that ends within the first 4,096 bytes is within as many
+        // characters. (`String.contains` goes through NSString here: a tenth of the time a
+        // large site's search took.)
+        let bytes = text.utf8
+        let marked = Array(mark.utf8)
+        var start = bytes.startIndex
+        var offset = 0
+        while let found = bytes[start...].firstIndex(of: marked[0]) {
+            offset += bytes.distance(from: start, to: found)
+            if bytes[found...].starts(with: marked) {
+                return offset + marked.count <= 4096 || text.prefix(4096).contains(mark)
+            }
+            start = bytes.index(after: found)
+            offset += 1
+        }
+        return false
     }
 
     /// Whether `name` is `STEM.xml` or `STEM-N.xml` (the next free name of the feed or the sitemap).
