@@ -36,6 +36,13 @@ enum PageReferences {
         }
     }
 
+    /// Where `needle` first begins in `text`, counted in bytes; nil when it is not there.
+    static func byteOffset(of needle: String, in text: String) -> Int? {
+        var text = text
+        let needle = Array(needle.utf8)
+        return text.withUTF8 { find(needle, in: $0, from: 0) }
+    }
+
     private static let quote = UInt8(ascii: "\"")
 
     /// `(?:href|src|poster|data-[a-z-]+)="([^"]*)"`.

@@ -49,7 +49,7 @@ enum RecoveredFiles {
             // the base is the address but for the page's own path.
             var base: String?
             if let canonical = PageReferences.canonical(in: text) {
-                let address = String(canonical).replacingOccurrences(of: "&amp;", with: "&")
+                let address = canonical.replacingOccurrences(of: "&amp;", with: "&")
                 let own = URLPath.encode(path: page.hasSuffix("index.html") ? String(page.dropLast("index.html".count)) : page)
                 if address.hasSuffix(own), address.count > own.count { base = String(address.dropLast(own.count)) }
             }
@@ -124,19 +124,8 @@ enum RecoveredFiles {
         // Found in the bytes: a mark that ends within the first 4,096 bytes is within as many
         // characters. (`String.contains` goes through NSString here: a tenth of the time a
         // large site's search took.)
-        let bytes = text.utf8
-        let marked = Array(mark.utf8)
-        var start = bytes.startIndex
-        var offset = 0
-        while let found = bytes[start...].firstIndex(of: marked[0]) {
-            offset += bytes.distance(from: start, to: found)
-            if bytes[found...].starts(with: marked) {
-                return offset + marked.count <= 4096 || text.prefix(4096).contains(mark)
-            }
-            start = bytes.index(after: found)
-            offset += 1
-        }
-        return false
+        guard let offset = PageReferences.byteOffset(of: mark, in: text) else { return false }
+        return offset + mark.utf8.count <= 4096 || text.prefix(4096).contains(mark)
     }
 
     /// Whether `name` is `STEM.xml` or `STEM-N.xml` (the next free name of the feed or the sitemap).
