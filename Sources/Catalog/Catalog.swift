@@ -609,17 +609,17 @@ package final class Catalog: Sendable {
         }
     }
 
-    /// The XMP sidecars' fields an earlier scan read, by the sidecar's path (``SidecarRecord``);
-    /// a row that cannot be read is left out (its sidecar is read again), and a catalog whose
+    /// The XMP sidecars an earlier scan read, by the sidecar's path (none of them new); a row
+    /// that cannot be read is left out (its sidecar is read again), and a catalog whose
     /// sidecars cannot be read at all gives none.
-    package func sidecars() -> [String: SidecarRecord] {
-        let found = try? database.read { db -> [String: SidecarRecord] in
-            var sidecars: [String: SidecarRecord] = [:]
+    package func sidecars() -> [String: ScannedSidecar] {
+        let found = try? database.read { db -> [String: ScannedSidecar] in
+            var sidecars: [String: ScannedSidecar] = [:]
             sidecars.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM sidecar") ?? 0)
             let rows = try Row.fetchCursor(db, sql: CatalogSidecar.selectSQL)
             while let row = try rows.next() {
                 guard let sidecar = try? CatalogSidecar(row: row) else { continue }
-                sidecars[sidecar.record.path] = sidecar.record
+                sidecars[sidecar.record.relativePath] = sidecar.record
             }
             return sidecars
         }
@@ -628,7 +628,7 @@ package final class Catalog: Sendable {
 
     /// Keeps the sidecars a scan read from their files, `new`, and forgets every other sidecar
     /// but those at the paths of `keeping` (the scan's every sidecar, `new`'s among them).
-    package func recordSidecars(_ new: [SidecarRecord], keeping: Set<String>) throws(CatalogError) {
+    package func recordSidecars(_ new: [ScannedSidecar], keeping: Set<String>) throws(CatalogError) {
         try withRecovery { database in
             try database.write { db in
                 let insert = try db.cachedStatement(sql: CatalogSidecar.insertSQL)

@@ -6,20 +6,10 @@ import Imaging
 // a rebuild takes an unchanged sidecar's fields from here rather than parsing it again (a
 // library with a sidecar per photo parsed 100,000 of them for a one-photo change). Editing a
 // sidecar changes its identity, so it is read anew; rows of sidecars no longer read are deleted
-// (``Catalog/recordSidecars(_:keeping:)``).
+// (``Catalog/recordSidecars(_:keeping:)``). A sidecar is the scan's own record of it
+// (`ScannedSidecar`); one the catalog gives back is not new (`isNew` false).
 
-/// An XMP sidecar's fields, read from the file of `identity` at `path` (relative to the photo folder).
-package struct SidecarRecord: Sendable, Equatable {
-    package var path: String
-    package var identity: FileIdentity
-    package var fields: XMPMetadata
-
-    package init(path: String, identity: FileIdentity, fields: XMPMetadata) {
-        (self.path, self.identity, self.fields) = (path, identity, fields)
-    }
-}
-
-/// A row of the `sidecar` table: ``SidecarRecord`` as plain columns. A list (keywords, people,
+/// A row of the `sidecar` table: a `ScannedSidecar` (but for `isNew`) as plain columns. A list (keywords, people,
 /// the fields' problems) is its items, each ended by U+001F, which XML (so XMP) cannot hold;
 /// a record with a text XML cannot hold is not kept (``init(_:)``).
 struct CatalogSidecar: FetchableRecord, TableRecord, Sendable, Equatable {
@@ -57,12 +47,12 @@ struct CatalogSidecar: FetchableRecord, TableRecord, Sendable, Equatable {
         ) WITHOUT ROWID
         """
 
-    var record: SidecarRecord
+    var record: ScannedSidecar
 
     /// The row of `record`; nil when a text of it holds a character XML cannot (U+001F, NUL),
     /// which no sidecar read from a file does, or a rating out of range: it could not be kept
     /// as it is.
-    init?(_ record: SidecarRecord) {
+    init?(_ record: ScannedSidecar) {
         let fields = record.fields
         let texts = [fields.title, fields.description, fields.dateTaken, fields.creator, fields.rights, fields.sublocation,
                      fields.city, fields.state, fields.country].compactMap { $0 }
@@ -85,14 +75,14 @@ struct CatalogSidecar: FetchableRecord, TableRecord, Sendable, Equatable {
         fields.people = Self.list(row[12])
         (fields.sublocation, fields.city, fields.state, fields.country) = (row[13], row[14], row[15], row[16])
         fields.fieldProblems = Self.list(row[17])
-        record = SidecarRecord(path: path, identity: identity, fields: fields)
+        record = ScannedSidecar(relativePath: path, identity: identity, fields: fields, isNew: false)
     }
 
     /// The row's values, in the order of ``columns``.
     var arguments: StatementArguments {
         let (identity, fields) = (record.identity, record.fields)
         return [
-            record.path, identity.size, identity.modificationTime, identity.changeTime, Int64(bitPattern: identity.inode),
+            record.relativePath, identity.size, identity.modificationTime, identity.changeTime, Int64(bitPattern: identity.inode),
             fields.title, fields.description, Self.text(fields.keywords), fields.rating, fields.dateTaken, fields.creator,
             fields.rights, Self.text(fields.people), fields.sublocation, fields.city, fields.state, fields.country,
             Self.text(fields.fieldProblems),

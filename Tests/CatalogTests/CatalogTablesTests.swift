@@ -285,13 +285,13 @@ struct CatalogTablesTests {
         (full.sublocation, full.city, full.state, full.country) = ("Old port", "Marseille", nil, "France")
         let identity = FileIdentity(size: 812, modificationTime: 1_700_000_000.123456789, changeTime: 1_700_000_001.5, inode: .max)
         let records = [
-            SidecarRecord(path: "a/IMG_1.xmp", identity: identity, fields: full),
-            SidecarRecord(path: "a/IMG_2.CR3.xmp", identity: FileIdentity(size: 0, modificationTime: 0, changeTime: 0, inode: 0),
-                          fields: XMPMetadata()),
-            SidecarRecord(path: "b/c.xmp", identity: identity, fields: XMPMetadata(keywords: [""])),
+            ScannedSidecar(relativePath: "a/IMG_1.xmp", identity: identity, fields: full, isNew: false),
+            ScannedSidecar(relativePath: "a/IMG_2.CR3.xmp", identity: FileIdentity(size: 0, modificationTime: 0, changeTime: 0, inode: 0),
+                           fields: XMPMetadata(), isNew: false),
+            ScannedSidecar(relativePath: "b/c.xmp", identity: identity, fields: XMPMetadata(keywords: [""]), isNew: false),
         ]
-        try catalog.recordSidecars(records, keeping: Set(records.map(\.path)))
-        #expect(catalog.sidecars() == Dictionary(uniqueKeysWithValues: records.map { ($0.path, $0) }))
+        try catalog.recordSidecars(records, keeping: Set(records.map(\.relativePath)))
+        #expect(catalog.sidecars() == Dictionary(uniqueKeysWithValues: records.map { ($0.relativePath, $0) }))
         let queue = try DatabaseQueue(path: folder.catalog)
         #expect(try queue.read { db in try Row.fetchAll(db, sql: "SELECT path, title, keywords, rating FROM sidecar ORDER BY path") }
             == [["path": "a/IMG_1.xmp", "title": "Beach", "keywords": "sea\u{1F}\u{1F}Sète\u{1F}", "rating": -1],
@@ -301,18 +301,18 @@ struct CatalogTablesTests {
         var edited = records[0]
         edited.fields.title = "Harbour"
         edited.identity.changeTime += 1
-        try catalog.recordSidecars([edited], keeping: [records[0].path, records[1].path])
-        #expect(catalog.sidecars() == [edited.path: edited, records[1].path: records[1]])
+        try catalog.recordSidecars([edited], keeping: [records[0].relativePath, records[1].relativePath])
+        #expect(catalog.sidecars() == [edited.relativePath: edited, records[1].relativePath: records[1]])
         // A text XML cannot hold is not kept (and the row it would replace stays as it was);
         // the rows beside it are still forgotten when they are not kept.
         var unkept = edited
         unkept.fields.keywords = ["a\u{1F}b"]
         unkept.identity.changeTime += 1
-        try catalog.recordSidecars([unkept], keeping: [edited.path, "new.xmp"])
-        #expect(catalog.sidecars() == [edited.path: edited])
+        try catalog.recordSidecars([unkept], keeping: [edited.relativePath, "new.xmp"])
+        #expect(catalog.sidecars() == [edited.relativePath: edited])
         // The table's constraints hold what a scan reads.
         #expect(throws: DatabaseError.self) {
-            try queue.write { db in try db.execute(sql: "UPDATE sidecar SET rating = 6 WHERE path = ?", arguments: [edited.path]) }
+            try queue.write { db in try db.execute(sql: "UPDATE sidecar SET rating = 6 WHERE path = ?", arguments: [edited.relativePath]) }
         }
     }
 

@@ -47,7 +47,7 @@ struct BuildContext {
     /// The photo folder's walk, under way while the catalog is read.
     var walking: BackgroundWork<Result<WalkedFolder, SiteError>>!
     /// The sidecars' fields the catalog keeps (``Catalog/sidecars()``), being read.
-    var sidecars: BackgroundWork<[String: SidecarRecord]>!
+    var sidecars: BackgroundWork<[String: ScannedSidecar]>!
     var earlier: EarlierBuild!
     /// What of the earlier build the pages need once the earlier records are let go of: its
     /// pages' fingerprints and what the output folder held.

@@ -330,8 +330,7 @@ extension BuildStep where Context == BuildContext {
             let settled = context.began - context.options.sidecarSettling
             try SiteError.fromCatalog { () throws(CatalogError) in
                 try context.catalog.recordSidecars(
-                    sidecars.filter { $0.isNew && $0.identity.changeTime < settled && $0.identity.modificationTime < settled }
-                        .map { SidecarRecord(path: $0.relativePath, identity: $0.identity, fields: $0.fields) },
+                    sidecars.filter { $0.isNew && $0.identity.changeTime < settled && $0.identity.modificationTime < settled },
                     keeping: Set(sidecars.map(\.relativePath)))
             }
             if let outputStamp = context.outputStamp { try SiteError.fromCatalog { () throws(CatalogError) in try context.catalog.recordOutputState(hex: outputStamp.hex, folders: outputStamp.folders) } }

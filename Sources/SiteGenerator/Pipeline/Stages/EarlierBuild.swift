@@ -16,7 +16,7 @@ struct EarlierBuild: Sendable {
     var scanned: [String: ScannedPhoto] = [:]
     /// The XMP sidecars' fields the catalog keeps (``Catalog/sidecars()``), by the sidecar's
     /// path: the scan takes those of files with the same identity.
-    var sidecars: [String: SidecarRecord] = [:]
+    var sidecars: [String: ScannedSidecar] = [:]
     /// What the output folder held when the build began.
     let listing: OutputListing
     /// The tool's files that were changed since the build that made them (of `changed`, those
