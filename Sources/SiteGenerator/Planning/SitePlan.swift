@@ -47,9 +47,11 @@ struct SitePlan: Sendable {
     }
 
     struct Photo: Sendable {
-        /// Kept out of line: a photo's place is copied into every stage's output (the published
-        /// photos hold it too), and 100,000 photos held it inline twice (46 MB).
-        @Boxed var photo: GalleryPhoto
+        /// The photo itself: one reference (``GalleryPhoto`` keeps its fields out of line), so a
+        /// photo's place is cheap to copy into every stage's output. Stored, not wrapped: a
+        /// wrapper's getter hands out a copy, one retain and release of the shared fields per
+        /// field read, and the pages' threads reading the same photos contended for them.
+        var photo: GalleryPhoto
         var slug: String
         var directory: String
         var album: Int
