@@ -207,6 +207,39 @@ struct PeoplePlacesSiteTests {
         }
     }
 
+    @Test("every wall of every kind lists its photos from all albums in the site's order", arguments: ["date", "date-desc", "name-desc"])
+    func wallOrder(sort: String) async throws {
+        // Dated out of order across two albums, each photo under a different mix of keyword,
+        // place and person (the kinds' photos overlap, and no kind has all four).
+        let source = try TemporaryFolder()
+        let photos: [(path: String, day: Int, tags: [String])] = [
+            ("A/a1.jpg", 3, ["-XMP-dc:Subject=kite", "-XMP-photoshop:City=Paris"]),
+            ("A/a2.jpg", 1, ["-XMP-dc:Subject=kite", "-XMP-MP:RegionInfoMP={Regions=[{PersonDisplayName=Ana Lima,Rectangle=0.1|, 0.2|, 0.3|, 0.4}]}"]),
+            ("B/b1.jpg", 2, ["-XMP-dc:Subject=kite", "-XMP-photoshop:City=Paris"]),
+            ("B/b2.jpg", 4, ["-XMP-photoshop:City=Paris", "-XMP-MP:RegionInfoMP={Regions=[{PersonDisplayName=Ana Lima,Rectangle=0.1|, 0.2|, 0.3|, 0.4}]}"]),
+        ]
+        for photo in photos {
+            try source.photo(photo.path, width: 40 + photo.day, height: 30)
+            try exiftool(photo.tags + ["-EXIF:DateTimeOriginal=2024:07:0\(photo.day) 10:00:00"], on: source.path + "/" + photo.path)
+        }
+        let output = try TemporaryFolder()
+        let report = try await build(source, output, yaml: "sort: \(sort)")
+        #expect(report.photos == 4 && report.skipped.isEmpty)
+        let order = photos.sorted { a, b in
+            switch sort {
+            case "date": a.day < b.day
+            case "date-desc": a.day > b.day
+            default: a.path.split(separator: "/").last! > b.path.split(separator: "/").last!
+            }
+        }
+        for (wall, member) in [("tags/kite", "Subject=kite"), ("places/paris", "City=Paris"), ("people/ana-lima", "Ana Lima")] {
+            let frames = try JSONSerialization.jsonObject(with: Data(try output.read(wall + "/frames.json").utf8)) as? [String: Any]
+            let expected = order.filter { $0.tags.contains { $0.contains(member) } }
+                .map { "../../" + $0.path.lowercased().replacingOccurrences(of: ".jpg", with: "") }
+            #expect(frames?["ids"] as? [String] == expected, "\(wall)")
+        }
+    }
+
     @Test("counts say photos and videos apart")
     func counts() throws {
         let strings = try Theme(overrides: nil).strings

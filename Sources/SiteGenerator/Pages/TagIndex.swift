@@ -1,5 +1,6 @@
 import Gallery
 import GalleryConfig
+import Support
 
 /// What an index of the site's photos groups them by (see ``TagIndex``): the keywords (tags),
 /// the people of named face regions, or the places the photographer wrote.
@@ -66,36 +67,79 @@ struct TagIndex: Sendable {
 
     var isEmpty: Bool { tags.isEmpty }
 
-    /// The tags (or people, or places: `kind`) of the photos of `plan`'s reachable albums that
-    /// are not hidden, each tag's photos in `sort` order (nil: as found, when only the files
-    /// matter); none when `enabled` is false.
-    init(plan: SitePlan, sort: AlbumSortOrder?, kind: TagKind = .tags, enabled: Bool = true) {
-        self.kind = kind
-        self.enabled = enabled
-        guard enabled else { return }
-        var byKey: [String: Int] = [:]
-        var found: [Tag] = []
-        var keysOfPhoto: [Int: [Int]] = [:]
-        // The photos with a tag, in the order they are met.
-        var tagged: [Int] = []
-        for album in plan.reachableAlbums where !plan.albums[album].hidden {
-            for photo in plan.albums[album].photos {
-                for keyword in kind.names(of: plan.photos[photo].photo) {
-                    let key = keyword.lowercased()
-                    let index: Int
-                    if let known = byKey[key] {
-                        index = known
-                    } else {
-                        index = found.count
-                        byKey[key] = index
-                        found.append(Tag(name: keyword, slug: "", photos: []))
-                    }
-                    guard found[index].photos.last != photo else { continue }
-                    found[index].photos.append(photo)
-                    if keysOfPhoto[photo] == nil { tagged.append(photo) }
-                    keysOfPhoto[photo, default: []].append(index)
+    /// The indexes of every kind, in ``TagKind/allCases``' order, of the photos of `plan`'s
+    /// reachable albums that are not hidden: each kind's entries gathered on a core of its own,
+    /// each entry's photos in `sort` order (nil: as found, when only the files matter); a kind
+    /// not in `enabled` has none.
+    static func all(plan: SitePlan, sort: AlbumSortOrder?, enabled: Set<TagKind>, jobs: Int) -> [TagIndex] {
+        let kinds = TagKind.allCases
+        let gathered = parallelMap(kinds, jobs: jobs) { kind in
+            enabled.contains(kind) ? Gathered(plan: plan, kind: kind) : Gathered()
+        }
+        // Every photo under an entry of any kind sorted once, and each entry's photos taken in
+        // that order: what sorting each entry's photos gives (a stable sort keeps the order of
+        // any part of what it sorts), with one sort instead of one per entry, or per kind (a
+        // large library's entries, and its kinds, are as large as the library).
+        var order: [Int]?
+        if let sort, gathered.contains(where: { !$0.keysOfPhoto.isEmpty }) {
+            var entries: [Entry] = []
+            // (In the order met, which each kind's photos are in.)
+            for album in plan.reachableAlbums where !plan.albums[album].hidden {
+                for photo in plan.albums[album].photos where gathered.contains(where: { $0.keysOfPhoto[photo] != nil }) {
+                    entries.append(Entry(index: photo, name: plan.photos[photo].photo.fileName, date: plan.photos[photo].photo.date))
                 }
             }
+            order = GalleryScanner.sorted(entries, sort, name: \.name, date: \.date).map(\.index)
+        }
+        return zip(kinds, gathered).map { kind, gathered in
+            TagIndex(kind: kind, enabled: enabled.contains(kind), gathered: gathered, order: order)
+        }
+    }
+
+    /// One kind's entries as first met (``all(plan:sort:enabled:jobs:)``), before they are sorted.
+    private struct Gathered: Sendable {
+        var found: [Tag] = []
+        /// The entries (indices into `found`) of each photo under one.
+        var keysOfPhoto: [Int: [Int]] = [:]
+
+        init() {}
+
+        init(plan: SitePlan, kind: TagKind) {
+            var byKey: [String: Int] = [:]
+            for album in plan.reachableAlbums where !plan.albums[album].hidden {
+                for photo in plan.albums[album].photos {
+                    for keyword in kind.names(of: plan.photos[photo].photo) {
+                        let key = keyword.lowercased()
+                        let index: Int
+                        if let known = byKey[key] {
+                            index = known
+                        } else {
+                            index = found.count
+                            byKey[key] = index
+                            found.append(Tag(name: keyword, slug: "", photos: []))
+                        }
+                        guard found[index].photos.last != photo else { continue }
+                        found[index].photos.append(photo)
+                        keysOfPhoto[photo, default: []].append(index)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The index of `kind` from what was `gathered` of it: its entries sorted by name, with
+    /// their slugs, and each entry's photos in `order` when there is one (every photo under
+    /// an entry of any kind, sorted).
+    private init(kind: TagKind, enabled: Bool, gathered: Gathered, order: [Int]?) {
+        self.kind = kind
+        self.enabled = enabled
+        var found = gathered.found
+        if let order {
+            var sorted = [[Int]](repeating: [], count: found.count)
+            for photo in order {
+                for tag in gathered.keysOfPhoto[photo] ?? [] { sorted[tag].append(photo) }
+            }
+            for tag in found.indices { found[tag].photos = sorted[tag] }
         }
         // Sorted by name, and slugs handed out in that order: the same tags get the same slugs.
         let order = found.indices.sorted { a, b in
@@ -103,24 +147,13 @@ struct TagIndex: Sendable {
         }
         var position = [Int](repeating: 0, count: found.count)
         var slugs = SlugAllocator()
-        // Every photo with a tag sorted once, and each tag's photos taken in that order: what
-        // sorting each tag's photos gives (a stable sort keeps the order of any part of what it
-        // sorts), with one sort instead of one per tag (a large library's tags are as large).
-        if let sort {
-            let entries = tagged.map { Entry(index: $0, name: plan.photos[$0].photo.fileName, date: plan.photos[$0].photo.date) }
-            var sorted = [[Int]](repeating: [], count: found.count)
-            for photo in GalleryScanner.sorted(entries, sort, name: \.name, date: \.date).map(\.index) {
-                for tag in keysOfPhoto[photo]! { sorted[tag].append(photo) }
-            }
-            for tag in found.indices { found[tag].photos = sorted[tag] }
-        }
         for (newIndex, oldIndex) in order.enumerated() {
             position[oldIndex] = newIndex
             var tag = found[oldIndex]
             tag.slug = slugs.allocate(for: tag.name, fallback: kind.fallbackSlug)
             tags.append(tag)
         }
-        tagsOfPhoto = keysOfPhoto.mapValues { $0.map { position[$0] } }
+        tagsOfPhoto = gathered.keysOfPhoto.mapValues { $0.map { position[$0] } }
     }
 
     /// A photo's sort keys.

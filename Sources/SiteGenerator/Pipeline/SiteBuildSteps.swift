@@ -201,7 +201,7 @@ extension BuildStep where Context == BuildContext {
             let plan = context.images.plan
             // (The scan's, unless the image step skipped a photo: the indexes hold photos' numbers.)
             let tags = plan.photos.count == context.scan.plan.photos.count ? context.scan.tags
-                : parallelMap(TagKind.allCases, jobs: context.jobs) { TagIndex(plan: plan, sort: options.sort, kind: $0, enabled: options.enables($0)) }
+                : TagIndex.all(plan: plan, sort: options.sort, enabled: options.enabledTagKinds, jobs: context.jobs)
             let renderer = PageRenderer(plan: plan, published: context.published, options: options, theme: context.theme,
                                         jobs: context.jobs, indexes: tags)
             context.tags = tags

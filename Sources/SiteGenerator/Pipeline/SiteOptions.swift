@@ -187,6 +187,11 @@ public struct SiteOptions: Sendable {
         kind != .people || people
     }
 
+    /// The kinds of index the site has (``enables(_:)``).
+    var enabledTagKinds: Set<TagKind> {
+        Set(TagKind.allCases.filter(enables))
+    }
+
     /// The formats a configuration lists, whatever their order: the most widely supported one
     /// (JPEG, else WebP, else AVIF) for `<img>`, and the others, best compression first (AVIF,
     /// then WebP), for `<picture>`'s `<source>` elements. An empty list means JPEG.

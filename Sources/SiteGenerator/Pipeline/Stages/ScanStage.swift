@@ -196,9 +196,7 @@ struct ScanStage {
         }
         // A photo's files are asked about only in albums that hold a file not the tool's
         // (every album's answer is known by now: the plan asked for each album with photos).
-        let tags = parallelMap(TagKind.allCases, jobs: jobs) { [options] kind in
-            TagIndex(plan: plan, sort: options.sort, kind: kind, enabled: options.enables(kind))
-        }
+        let tags = TagIndex.all(plan: plan, sort: options.sort, enabled: options.enabledTagKinds, jobs: jobs)
         let (planned, refused) = plannedFiles(plan, tags: tags, albumHoldsForeignFile: { [foreignInAlbum] in foreignInAlbum[$0] ?? true },
                                               isForeign: earlier.isForeign)
         if !scan.videosWithoutTools.isEmpty {
