@@ -544,6 +544,13 @@ struct PageRenderer: Sendable {
 
     // MARK: - frames.json
 
+    /// Photo `photo`'s placeholder colour in frame data: six hex digits (grey for a colour
+    /// the record does not hold as `#rrggbb`).
+    func placeholderHex(_ photo: Int) -> String {
+        let hex = published[photo]!.images.color.dropFirst()
+        return hex.count == 6 && hex.allSatisfy(\.isHexDigit) ? String(hex) : "808080"
+    }
+
     /// An album's frame data (documented in docs/layout.md): `frames.json`, compact and complete
     /// for placing every tile (aspect ratios, each tile's column per breakpoint, photo ids),
     /// and the per-photo details in chunks `frames/N.json` that the viewer loads when their
@@ -559,8 +566,11 @@ struct PageRenderer: Sendable {
     /// `id(photo)`, and its images are at `imageURL` with `{id}` (or `{dir}` and `{name}`, the
     /// id up to and after its last `/`) and `{width}` filled in, and the format's extension after it.
     /// A chunk `keepChunk` says is as it was is not made: its contents are nil.
+    /// `known`, when given, has a photo's id as JSON and its placeholder colour, worked out
+    /// once for several walls (``WallPhotoText``); a photo it has no id for goes by `id`.
     func framesFiles(
-        directory: String, photos: [Int], wall: AlbumWall, imageURL: String, keepChunk: (Int) -> Bool = { _ in false }, id: (Int) -> String
+        directory: String, photos: [Int], wall: AlbumWall, imageURL: String, keepChunk: (Int) -> Bool = { _ in false },
+        known: WallPhotoText? = nil, id: (Int) -> String
     ) -> [(String, String?)] {
         let chunkSize = options.framesChunkSize
         let chunkCount = (photos.count + chunkSize - 1) / chunkSize
@@ -602,13 +612,10 @@ struct PageRenderer: Sendable {
         json += "],\"ratios\":["
         json += wall.ratioUnits.map(String.init).joined(separator: ",")
         json += "],\"ids\":["
-        json += photos.map { jsonString(id($0)) }.joined(separator: ",")
+        json += photos.map { photo in known?.ids[photo] ?? jsonString(id(photo)) }.joined(separator: ",")
         // Each photo's placeholder colour, six hex digits a photo: a tile shows it before its chunk loads.
         json += "],\"colors\":\""
-        json += photos.map { photo in
-            let hex = published[photo]!.images.color.dropFirst()
-            return hex.count == 6 && hex.allSatisfy(\.isHexDigit) ? String(hex) : "808080"
-        }.joined()
+        json += photos.map { photo in known?.colours[photo] ?? placeholderHex(photo) }.joined()
         json += "\"}\n"
         var files: [(String, String?)] = [(directory + "frames.json", json)]
         for chunk in 0..<chunkCount {

@@ -18,6 +18,26 @@ struct TagWallFile: Sendable {
     var keptByKey: Bool
 }
 
+/// What a tag's wall says of all its photos together, on each of its pages and in the list of
+/// entries: how many photos and videos, and whom they are by. Worked out once per wall, for its
+/// keys, its pages and the list: each goes through all the wall's photos, as many as a large
+/// library's.
+struct TagWallSummary: Sendable {
+    var countLabel: String
+    var credit: String?
+}
+
+/// What the frame data of the walls of one index (``TagIndex``) writes of each photo, worked out
+/// once for all the walls that are made again (a photo is on many of them: all of a large
+/// library's photos may be on the same five tags): its id, as JSON, and its placeholder colour,
+/// by the photo's number.
+struct WallPhotoText: Sendable {
+    /// A photo's id from any wall's folder `<kind>/<slug>/`, as JSON; nil for a photo whose page
+    /// is under `<kind>/` (in an album of that name), whose id then depends on the wall.
+    var ids: [String?]
+    var colours: [String?]
+}
+
 /// The index pages (see ``TagIndex``): each entry's wall (a tag's, a person's, a place's), made
 /// by the same engine, template (`album.mustache`) and viewer as an album's, over photos of
 /// several albums, and the list of all entries (`tags.mustache`, for every kind).
@@ -30,21 +50,53 @@ extension PageRenderer {
     /// The tags (``TagKind/tags``).
     var tags: TagIndex { index(.tags) }
 
-    /// The pages and frame data of the entries `entries` of `index`, each with its keys (see
-    /// ``tagWallFiles(_:of:keys:earlier:unchanged:)``).
+    /// The summary of entry `entry` of `index`'s wall.
+    func tagWallSummary(_ entry: Int, of index: TagIndex) -> TagWallSummary {
+        let photos = index.tags[entry].photos
+        return TagWallSummary(countLabel: itemCountLabel(photos), credit: credit(photos))
+    }
+
+    /// The pages and frame data of the entries `entries` of `index`, each with its keys and its
+    /// summary (see ``tagWallFiles(_:of:keys:summary:earlier:unchanged:known:)``).
     func tagWallFiles(
-        _ entries: [(entry: Int, keys: TagWallKeys)], of index: TagIndex, earlier: TagWallFilesEarlier,
+        _ entries: [(entry: Int, keys: TagWallKeys, summary: TagWallSummary)], of index: TagIndex, earlier: TagWallFilesEarlier,
         unchanged: @Sendable (String, String) -> Bool
     ) throws(SiteError) -> [TagWallFile] {
         let renderer = self
+        let known = entries.count > 1 ? wallPhotoText(entries.map(\.entry), of: index) : nil
         return try parallelMap(entries, jobs: jobs) { entry throws(SiteError) -> [TagWallFile] in
-            try renderer.tagWallFiles(entry.entry, of: index, keys: entry.keys, earlier: earlier, unchanged: unchanged)
+            try renderer.tagWallFiles(entry.entry, of: index, keys: entry.keys, summary: entry.summary, earlier: earlier,
+                                      unchanged: unchanged, known: known)
         }.flatMap { $0 }
     }
 
-    /// The list of `index`'s entries, unless `unchanged(path, key)` says it need not be rendered again.
-    func tagListFile(_ index: TagIndex, unchanged: (String, String) -> Bool) throws(SiteError) -> (path: String, key: String, contents: String?) {
-        let (key, contents) = try render(tagListContext(index), at: index.indexPath, unchanged: unchanged)
+    /// ``WallPhotoText`` of the photos of `index`'s entries `entries`, on every core.
+    private func wallPhotoText(_ entries: [Int], of index: TagIndex) -> WallPhotoText {
+        var onWall = [Bool](repeating: false, count: plan.photos.count)
+        for entry in entries { for photo in index.tags[entry].photos { onWall[photo] = true } }
+        let photos = onWall.indices.filter { onWall[$0] }
+        // (An id does not depend on which wall of the index it is written for, when the photo's
+        // page shares no folder with the walls' (relativeURL): any wall's folder gives it.)
+        let folder = index.directory(entries[0])
+        let texts = parallelMap(photos, jobs: jobs) { [self] photo -> (id: String?, colour: String) in
+            let target = plan.photos[photo].directory + plan.photos[photo].slug
+            let id = target.hasPrefix(index.folder) ? nil : jsonString(relativeURL(from: folder, to: target))
+            return (id, placeholderHex(photo))
+        }
+        var text = WallPhotoText(ids: Array(repeating: nil, count: plan.photos.count), colours: Array(repeating: nil, count: plan.photos.count))
+        for (photo, made) in zip(photos, texts) {
+            text.ids[photo] = made.id
+            text.colours[photo] = made.colour
+        }
+        return text
+    }
+
+    /// The list of `index`'s entries, each with its count (`countLabels`, by entry), unless
+    /// `unchanged(path, key)` says it need not be rendered again.
+    func tagListFile(
+        _ index: TagIndex, countLabels: [String], unchanged: (String, String) -> Bool
+    ) throws(SiteError) -> (path: String, key: String, contents: String?) {
+        let (key, contents) = try render(tagListContext(index, countLabels: countLabels), at: index.indexPath, unchanged: unchanged)
         return (index.indexPath, key, contents)
     }
 
@@ -54,7 +106,8 @@ extension PageRenderer {
     /// (With ``SiteOptions/verifyAlbumKeys`` they are made, marked `keptByKey`: one that comes
     /// out different from its file stops the program when it is written.)
     private func tagWallFiles(
-        _ entry: Int, of index: TagIndex, keys: TagWallKeys, earlier: TagWallFilesEarlier, unchanged: (String, String) -> Bool
+        _ entry: Int, of index: TagIndex, keys: TagWallKeys, summary: TagWallSummary, earlier: TagWallFilesEarlier,
+        unchanged: (String, String) -> Bool, known: WallPhotoText?
     ) throws(SiteError) -> [TagWallFile] {
         let tag = index.tags[entry]
         let directory = index.directory(entry)
@@ -68,9 +121,6 @@ extension PageRenderer {
         let wall = try makeWall(tag.photos, group: .none, layout: .columns)
         let pageCount = SitePlan.pageCount(photos: tag.photos.count, perPage: options.tilesPerPage)
         var files: [TagWallFile] = []
-        let author = credit(tag.photos)
-        // (Once for all the entry's pages: it goes through all its photos, as many as the library's.)
-        let countLabel = itemCountLabel(tag.photos)
         for page in 1...pageCount {
             let path = index.pagePath(entry, page: page)
             let keptPage = page > 1 && kept(path, keys.pages[page - 2], in: recorded?.pages, at: page - 2)
@@ -78,7 +128,7 @@ extension PageRenderer {
                 files.append(TagWallFile(path: path, key: key, contents: nil, keptByKey: true))
                 continue
             }
-            let context = try tagPageContext(entry, of: index, page: page, pageCount: pageCount, wall: wall, author: author, countLabel: countLabel)
+            let context = try tagPageContext(entry, of: index, page: page, pageCount: pageCount, wall: wall, summary: summary)
             let (key, contents) = try render(context, at: path, unchanged: verify ? { _, _ in false } : unchanged)
             files.append(TagWallFile(path: path, key: key, contents: contents, keptByKey: keptPage))
         }
@@ -86,7 +136,7 @@ extension PageRenderer {
             kept(directory + SitePlan.framesChunkPath(chunk), keys.chunks[chunk], in: recorded?.chunks, at: chunk)
         }
         let frames = framesFiles(directory: directory, photos: tag.photos, wall: wall, imageURL: "{dir}thumbs/{name}-{width}.",
-                                 keepChunk: verify ? { _ in false } : chunkKept) { photo in
+                                 keepChunk: verify ? { _ in false } : chunkKept, known: known) { photo in
             relativeURL(from: directory, to: plan.photos[photo].directory + plan.photos[photo].slug)
         }
         // (`frames.json` first, then the chunks in order.)
@@ -97,7 +147,7 @@ extension PageRenderer {
     }
 
     private func tagPageContext(
-        _ entry: Int, of index: TagIndex, page: Int, pageCount: Int, wall: AlbumWall, author: String?, countLabel: String
+        _ entry: Int, of index: TagIndex, page: Int, pageCount: Int, wall: AlbumWall, summary: TagWallSummary
     ) throws(SiteError) -> AlbumPageContext {
         let tag = index.tags[entry]
         let photos = tag.photos
@@ -108,10 +158,10 @@ extension PageRenderer {
         let sizes = pageWall.sizesAttribute(pagePadding: options.pagePadding)
         return AlbumPageContext(
             frame: frame(directory: directory, title: title, ancestors: [(options.title, ""), (theme.strings.text(index.kind.titleKey), index.folder)],
-                         page: index.pagePath(entry, page: page), image: coverImage(photo: photos.first), author: author),
+                         page: index.pagePath(entry, page: page), image: coverImage(photo: photos.first), author: summary.credit),
             album: AlbumSummary(
                 name: tag.name, descriptionHTML: nil, photoCount: photos.count, totalPhotoCount: photos.count,
-                countLabel: countLabel, isRoot: false, isTag: true),
+                countLabel: summary.countLabel, isRoot: false, isTag: true),
             albums: [],
             hasPhotos: true,
             isEmpty: false,
@@ -128,13 +178,13 @@ extension PageRenderer {
             pagination: pageCount > 1 ? pagination(page: page, pageCount: pageCount, from: directory) { index.pagePath(entry, page: $0) } : nil)
     }
 
-    private func tagListContext(_ index: TagIndex) -> TagListContext {
+    private func tagListContext(_ index: TagIndex, countLabels: [String]) -> TagListContext {
         TagListContext(
             frame: frame(directory: index.folder, title: theme.strings.text(index.kind.titleKey), ancestors: [(options.title, "")], page: index.indexPath, image: nil),
             tags: index.tags.indices.map { entry in
                 let tag = index.tags[entry]
                 return TagListEntry(name: tag.name, url: relativeURL(from: index.folder, to: index.pagePath(entry, page: 1)),
-                                    count: number(tag.photos.count), countLabel: itemCountLabel(tag.photos))
+                                    count: number(tag.photos.count), countLabel: countLabels[entry])
             })
     }
 

@@ -99,8 +99,8 @@ extension PageRenderer {
     /// slug and each of its photos as an album's key feeds them; and one per chunk of its frame
     /// data and per static page after the first, each from the photos it shows (a tag of a large
     /// library has hundreds: when one photo changed, a wall makes again only those whose key
-    /// changed).
-    func tagWallKeys(_ index: Int, of tags: TagIndex, siteKey: String, photoValues: [UInt64]) -> TagWallKeys {
+    /// changed). `summary` is the wall's ``tagWallSummary(_:of:)``.
+    func tagWallKeys(_ index: Int, of tags: TagIndex, siteKey: String, photoValues: [UInt64], summary: TagWallSummary) -> TagWallKeys {
         let tag = tags.tags[index]
         let photos = tag.photos.map { photoValues[$0] }
         // What every key of the wall is made from: the site's, the tag and its number of photos.
@@ -129,8 +129,8 @@ extension PageRenderer {
         let shared: UInt64 = {
             var hasher = base
             hasher.combine(String(pageCount))
-            hasher.combine(itemCountLabel(tag.photos))
-            hasher.combine(credit(tag.photos) ?? "\u{0}")
+            hasher.combine(summary.countLabel)
+            hasher.combine(summary.credit ?? "\u{0}")
             hasher.combine(value: photos.first ?? 0)
             return hasher.value
         }()
@@ -224,7 +224,7 @@ extension PageRenderer {
     }
 }
 
-/// The keys of a tag's wall (``PageRenderer/tagWallKeys(_:of:siteKey:photoValues:)``), kept in the catalog
+/// The keys of a tag's wall (``PageRenderer/tagWallKeys(_:of:siteKey:photoValues:summary:)``), kept in the catalog
 /// as one text under the wall's `frames.json`: the wall's key, its chunks' and its pages'.
 struct TagWallKeys: Sendable, Equatable {
     var wall: String

@@ -103,20 +103,22 @@ struct PageStage {
         let photoValues = renderer.indexes.allSatisfy(\.isEmpty) ? [] : renderer.tagPhotoValues(jobs: jobs)
         for tags in renderer.indexes where !tags.isEmpty {
             let options = renderer.options
-            let walls = parallelMap(Array(tags.tags.indices), jobs: jobs) { [renderer] index -> (keys: TagWallKeys, unchanged: Bool, files: [String]) in
-                let keys = renderer.tagWallKeys(index, of: tags, siteKey: siteKey, photoValues: photoValues)
+            let walls = parallelMap(Array(tags.tags.indices), jobs: jobs) {
+                [renderer] index -> (keys: TagWallKeys, summary: TagWallSummary, unchanged: Bool, files: [String]) in
+                let summary = renderer.tagWallSummary(index, of: tags)
+                let keys = renderer.tagWallKeys(index, of: tags, siteKey: siteKey, photoValues: photoValues, summary: summary)
                 let files = tags.wallFiles(index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
-                return (keys, Self.isUnchanged(files, keyPath: tags.directory(index) + "frames.json", key: keys.recorded,
-                                               previousKeys: previousKeys, listing: listing), files)
+                return (keys, summary, Self.isUnchanged(files, keyPath: tags.directory(index) + "frames.json", key: keys.recorded,
+                                                        previousKeys: previousKeys, listing: listing), files)
             }
-            var changed: [(entry: Int, keys: TagWallKeys)] = []
+            var changed: [(entry: Int, keys: TagWallKeys, summary: TagWallSummary)] = []
             var unchangedTags = Set<Int>()
             for (index, wall) in zip(tags.tags.indices, walls) {
                 keyChanges.set(tags.directory(index) + "frames.json", wall.keys.recorded, in: &output)
                 if wall.unchanged && !renderer.options.verifyAlbumKeys {
                     Self.carryOver(wall.files, into: &output, keys: &keyChanges)
                 } else {
-                    changed.append((index, wall.keys))
+                    changed.append((index, wall.keys, wall.summary))
                     if wall.unchanged { unchangedTags.insert(index) }
                 }
             }
@@ -129,7 +131,7 @@ struct PageStage {
                     fatalError("tag page \(file.path): its input key did not change, yet it did (verifyAlbumKeys)")
                 }
             }
-            let list = try renderer.tagListFile(tags, unchanged: unchanged)
+            let list = try renderer.tagListFile(tags, countLabels: walls.map(\.summary.countLabel), unchanged: unchanged)
             _ = try record(list.path, key: list.key, contents: list.contents, in: &output, keys: &keyChanges)
         }
         // (In a folder none of whose theme files is the user's: ``SitePlan/assetsFolder``.)
