@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Support", "GalleryConfig", "Imaging", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Imaging", "Gallery", "Video", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SiteGeneratorTests", dependencies: ["SiteGenerator", "Catalog", "Waterfall", "Imaging", "Gallery", "GalleryConfig", "Video", "Support", "TestSupport",
-                                                             .product(name: "GRDB", package: "GRDB.swift")]),
+                                                             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Mustache", package: "swift-mustache")]),
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "HTTPCore", "SourceWatching", "Support", "TestSupport"]),
     ]
 )

@@ -73,6 +73,7 @@ struct Theme: Sendable {
         strings = SiteStrings(language: language, tables: tables, defaults: defaults, values: values)
         var library = MustacheLibrary()
         var assets: [String: Data] = [:]
+        HTMLEscaping.register()
         for (path, data) in files.sorted(by: { $0.key < $1.key }) {
             if path.hasSuffix(".mustache") {
                 let name = String(path.dropLast(".mustache".count))
@@ -80,7 +81,9 @@ struct Theme: Sendable {
                     throw .template(file: path, reason: "not UTF-8 text")
                 }
                 do {
-                    library.register(try MustacheTemplate(string: text), named: name)
+                    // (Parsed as written first: a mistake's line number is the file's own.)
+                    _ = try MustacheTemplate(string: text)
+                    library.register(try MustacheTemplate(string: HTMLEscaping.applied(to: text)), named: name)
                 } catch {
                     throw .template(file: path, reason: "\(error)")
                 }
