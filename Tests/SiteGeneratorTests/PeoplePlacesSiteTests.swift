@@ -240,6 +240,31 @@ struct PeoplePlacesSiteTests {
         }
     }
 
+    @Test("a tag's wall counts its videos apart, and credits each name once, the site's author for photos without a creator",
+          .enabled(if: Clip.tools != nil, "ffmpeg and ffprobe are needed"))
+    func wallSummary() async throws {
+        let source = try TemporaryFolder()
+        for (name, creator) in [("a", "Ana Lima"), ("b", nil), ("c", "Jane Doe")] {
+            try source.photo("Trip/\(name).jpg", width: 40, height: 30)
+            try exiftool(["-XMP-dc:Subject=trip"] + (creator.map { ["-XMP-dc:Creator=\($0)"] } ?? []), on: source.path + "/Trip/\(name).jpg")
+        }
+        try Clip.make(source.path + "/Trip/d.mp4", size: "64x36", audio: false)
+        // (A sidecar beside the video, as Lightroom writes one.)
+        try source.write("Trip/d.xmp", """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">
+            <dc:subject><rdf:Bag><rdf:li>trip</rdf:li></rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta>
+            """)
+        let output = try TemporaryFolder()
+        let report = try await build(source, output, yaml: "author: Jane Doe\nsort: name")
+        #expect(report.photos == 4 && report.videos == 1 && report.skipped.isEmpty)
+        let wall = try output.read("tags/trip/index.html")
+        #expect(wall.contains("3 photos, 1 video"))
+        // Ana's, then the site's author's for b (c's creator is the same name, the video has none).
+        #expect(wall.contains("<meta name=\"author\" content=\"Ana Lima and Jane Doe\">"))
+        #expect(try output.read("tags/index.html").contains(">trip</a> <span class=\"tag-count\">4</span>"))
+    }
+
     @Test("counts say photos and videos apart")
     func counts() throws {
         let strings = try Theme(overrides: nil).strings

@@ -216,8 +216,13 @@ struct PageRenderer: Sendable {
     /// each one's creator, the site's `author` for one without; nil when none is known. Never
     /// the site's author alone for a photo somebody else made.
     func credit(_ photos: [Int]) -> String? {
-        var names = creators(photos).names
-        if photos.isEmpty, let author = options.author { names = [author] }
+        credit(names: creators(photos).names, ofNoPhoto: photos.isEmpty)
+    }
+
+    /// ``credit(_:)`` of photos by `names` (``creators(_:)``), or of none.
+    func credit(names: [String], ofNoPhoto: Bool) -> String? {
+        var names = names
+        if ofNoPhoto, let author = options.author { names = [author] }
         switch names.count {
         case 0: return nil
         case 1: return names[0]

@@ -27,6 +27,17 @@ struct TagWallSummary: Sendable {
     var credit: String?
 }
 
+/// What the summaries of the walls of the site's indexes (``TagWallSummary``) take of each
+/// photo, worked out once for all of them (each summary goes through all its wall's photos, and
+/// a photo is on many walls): whether it is a video, and whom it is by (its creator, else the
+/// site's author) as a number into ``names``, by the photo's number.
+struct WallPhotoFacts: Sendable {
+    var isVideo: [Bool]
+    /// -1 for a photo by nobody known.
+    var name: [Int32]
+    var names: [String] = []
+}
+
 /// What the frame data of the walls of one index (``TagIndex``) writes of each photo, worked out
 /// once for all the walls that are made again (a photo is on many of them: all of a large
 /// library's photos may be on the same five tags): its id, as JSON, and its placeholder colour,
@@ -50,10 +61,46 @@ extension PageRenderer {
     /// The tags (``TagKind/tags``).
     var tags: TagIndex { index(.tags) }
 
-    /// The summary of entry `entry` of `index`'s wall.
-    func tagWallSummary(_ entry: Int, of index: TagIndex) -> TagWallSummary {
+    /// ``WallPhotoFacts`` of the photos on the walls of ``indexes``, on every core.
+    func wallPhotoFacts(jobs: Int) -> WallPhotoFacts {
+        var onWall = [Bool](repeating: false, count: plan.photos.count)
+        for index in indexes {
+            for tag in index.tags { for photo in tag.photos { onWall[photo] = true } }
+        }
+        let photos = onWall.indices.filter { onWall[$0] }
+        let read = parallelMap(photos, jobs: jobs) { [self] photo in
+            (isVideo: plan.photos[photo].photo.isVideo, name: plan.photos[photo].photo.creator ?? options.author)
+        }
+        var facts = WallPhotoFacts(isVideo: Array(repeating: false, count: plan.photos.count),
+                                   name: Array(repeating: -1, count: plan.photos.count))
+        var numbers: [String: Int32] = [:]
+        for (photo, fact) in zip(photos, read) {
+            facts.isVideo[photo] = fact.isVideo
+            guard let name = fact.name else { continue }
+            if let number = numbers[name] {
+                facts.name[photo] = number
+            } else {
+                numbers[name] = Int32(facts.names.count)
+                facts.name[photo] = Int32(facts.names.count)
+                facts.names.append(name)
+            }
+        }
+        return facts
+    }
+
+    /// The summary of entry `entry` of `index`'s wall (what ``itemCountLabel(_:)`` and
+    /// ``credit(_:)`` of its photos say), from `facts` (``wallPhotoFacts(jobs:)``).
+    func tagWallSummary(_ entry: Int, of index: TagIndex, facts: WallPhotoFacts) -> TagWallSummary {
         let photos = index.tags[entry].photos
-        return TagWallSummary(countLabel: itemCountLabel(photos), credit: credit(photos))
+        var videos = 0
+        var names: [String] = []
+        var seen = Set<Int32>()
+        for photo in photos {
+            if facts.isVideo[photo] { videos += 1 }
+            let name = facts.name[photo]
+            if name >= 0, seen.insert(name).inserted { names.append(facts.names[Int(name)]) }
+        }
+        return TagWallSummary(countLabel: countLabel((photos.count - videos, videos)), credit: credit(names: names, ofNoPhoto: photos.isEmpty))
     }
 
     /// The pages and frame data of the entries `entries` of `index`, each with its keys and its

@@ -99,7 +99,7 @@ extension PageRenderer {
     /// slug and each of its photos as an album's key feeds them; and one per chunk of its frame
     /// data and per static page after the first, each from the photos it shows (a tag of a large
     /// library has hundreds: when one photo changed, a wall makes again only those whose key
-    /// changed). `summary` is the wall's ``tagWallSummary(_:of:)``.
+    /// changed). `summary` is the wall's ``tagWallSummary(_:of:facts:)``.
     func tagWallKeys(_ index: Int, of tags: TagIndex, siteKey: String, photoValues: [UInt64], summary: TagWallSummary) -> TagWallKeys {
         let tag = tags.tags[index]
         let photos = tag.photos.map { photoValues[$0] }

@@ -101,11 +101,12 @@ struct PageStage {
         // changed makes again only the pages and chunks of frame data whose photos did.
         let earlier = TagWallFilesEarlier(keys: previousKeys, exists: listing.isRegularFile)
         let photoValues = renderer.indexes.allSatisfy(\.isEmpty) ? [] : renderer.tagPhotoValues(jobs: jobs)
+        let facts = renderer.indexes.allSatisfy(\.isEmpty) ? WallPhotoFacts(isVideo: [], name: []) : renderer.wallPhotoFacts(jobs: jobs)
         for tags in renderer.indexes where !tags.isEmpty {
             let options = renderer.options
             let walls = parallelMap(Array(tags.tags.indices), jobs: jobs) {
                 [renderer] index -> (keys: TagWallKeys, summary: TagWallSummary, unchanged: Bool, files: [String]) in
-                let summary = renderer.tagWallSummary(index, of: tags)
+                let summary = renderer.tagWallSummary(index, of: tags, facts: facts)
                 let keys = renderer.tagWallKeys(index, of: tags, siteKey: siteKey, photoValues: photoValues, summary: summary)
                 let files = tags.wallFiles(index, tilesPerPage: options.tilesPerPage, framesChunkSize: options.framesChunkSize)
                 return (keys, summary, Self.isUnchanged(files, keyPath: tags.directory(index) + "frames.json", key: keys.recorded,
