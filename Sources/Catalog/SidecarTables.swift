@@ -97,9 +97,19 @@ struct CatalogSidecar: FetchableRecord, TableRecord, Sendable, Equatable {
     /// The list ``text(_:)`` kept.
     static func list(_ text: String?) -> [String]? {
         guard let text else { return nil }
-        var items = text.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
-        // (Every item is ended by the separator: what follows the last one is nothing.)
-        items.removeLast()
+        // Every item is ended by the separator: what follows the last one is nothing. (Cut on
+        // the bytes: a split by Characters was most of reading a large library's sidecars.)
+        var items: [String] = []
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        var index = start
+        while index != bytes.endIndex {
+            if bytes[index] == 0x1F {
+                items.append(String(text[start..<index]))
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
         return items
     }
 }
