@@ -61,13 +61,23 @@ extension PageRenderer {
     /// The tags (``TagKind/tags``).
     var tags: TagIndex { index(.tags) }
 
+    /// The numbers of the photos on any of `walls` (each a wall's photos), each once, in order.
+    func photos(onAnyOf walls: some Sequence<[Int]>) -> [Int] {
+        var onWall = [Bool](repeating: false, count: plan.photos.count)
+        for wall in walls {
+            for photo in wall { onWall[photo] = true }
+        }
+        return onWall.indices.filter { onWall[$0] }
+    }
+
+    /// The photos of every entry of ``indexes`` (``TagIndex/Tag/photos``).
+    var indexWalls: some Sequence<[Int]> {
+        indexes.lazy.flatMap { $0.tags.lazy.map(\.photos) }
+    }
+
     /// ``WallPhotoFacts`` of the photos on the walls of ``indexes``, on every core.
     func wallPhotoFacts(jobs: Int) -> WallPhotoFacts {
-        var onWall = [Bool](repeating: false, count: plan.photos.count)
-        for index in indexes {
-            for tag in index.tags { for photo in tag.photos { onWall[photo] = true } }
-        }
-        let photos = onWall.indices.filter { onWall[$0] }
+        let photos = photos(onAnyOf: indexWalls)
         let read = parallelMap(photos, jobs: jobs) { [self] photo in
             (isVideo: plan.photos[photo].photo.isVideo, name: plan.photos[photo].photo.creator ?? options.author)
         }
@@ -119,9 +129,7 @@ extension PageRenderer {
 
     /// ``WallPhotoText`` of the photos of `index`'s entries `entries`, on every core.
     private func wallPhotoText(_ entries: [Int], of index: TagIndex) -> WallPhotoText {
-        var onWall = [Bool](repeating: false, count: plan.photos.count)
-        for entry in entries { for photo in index.tags[entry].photos { onWall[photo] = true } }
-        let photos = onWall.indices.filter { onWall[$0] }
+        let photos = photos(onAnyOf: entries.lazy.map { index.tags[$0].photos })
         // (An id does not depend on which wall of the index it is written for, when the photo's
         // page shares no folder with the walls' (relativeURL): any wall's folder gives it.)
         let folder = index.directory(entries[0])

@@ -77,11 +77,7 @@ extension PageRenderer {
     /// by the photo's number (0 for a photo on none), worked out once, on every core: a photo is
     /// on several walls (a library of 100,000 photos on the same five tags fed each five times).
     func tagPhotoValues(jobs: Int) -> [UInt64] {
-        var tagged = [Bool](repeating: false, count: plan.photos.count)
-        for tags in indexes {
-            for tag in tags.tags { for photo in tag.photos { tagged[photo] = true } }
-        }
-        let numbers = tagged.indices.filter { tagged[$0] }
+        let numbers = photos(onAnyOf: indexWalls)
         var values = [UInt64](repeating: 0, count: plan.photos.count)
         for (photo, value) in zip(numbers, parallelMap(numbers, jobs: jobs, photoValue)) { values[photo] = value }
         return values
