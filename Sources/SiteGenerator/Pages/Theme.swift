@@ -81,10 +81,10 @@ struct Theme: Sendable {
                     throw .template(file: path, reason: "not UTF-8 text")
                 }
                 do {
-                    // (Parsed as written first: a mistake's line number is the file's own.)
-                    _ = try MustacheTemplate(string: text)
                     library.register(try MustacheTemplate(string: HTMLEscaping.applied(to: text)), named: name)
                 } catch {
+                    // (Parsed again as written, so that the mistake's line number is the file's own.)
+                    do { _ = try MustacheTemplate(string: text) } catch { throw .template(file: path, reason: "\(error)") }
                     throw .template(file: path, reason: "\(error)")
                 }
             } else if path.hasPrefix("assets/") {
