@@ -207,9 +207,15 @@ struct PageRenderer: Sendable {
         for photo in photos {
             let creator = plan.photos[photo].photo.creator
             anyCreator = anyCreator || creator != nil
-            if let name = creator ?? options.author, seen.insert(name).inserted { names.append(name) }
+            if let name = creditName(creator: creator), seen.insert(name).inserted { names.append(name) }
         }
         return (names, anyCreator)
+    }
+
+    /// The name a photo whose creator is `creator` is credited under: its creator's, else the
+    /// site's `author`; nil when neither is known.
+    func creditName(creator: String?) -> String? {
+        creator ?? options.author
     }
 
     /// Whom `photos` are by, for a page showing them (its `<meta name="author">` and footer):

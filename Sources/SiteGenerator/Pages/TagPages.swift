@@ -79,7 +79,7 @@ extension PageRenderer {
     func wallPhotoFacts(jobs: Int) -> WallPhotoFacts {
         let photos = photos(onAnyOf: indexWalls)
         let read = parallelMap(photos, jobs: jobs) { [self] photo in
-            (isVideo: plan.photos[photo].photo.isVideo, name: plan.photos[photo].photo.creator ?? options.author)
+            (isVideo: plan.photos[photo].photo.isVideo, name: creditName(creator: plan.photos[photo].photo.creator))
         }
         var facts = WallPhotoFacts(isVideo: Array(repeating: false, count: plan.photos.count),
                                    name: Array(repeating: -1, count: plan.photos.count))

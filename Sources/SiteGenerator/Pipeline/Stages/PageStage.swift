@@ -100,8 +100,9 @@ struct PageStage {
         // are unchanged (their keys worked out on every core); the list of each. A tag that
         // changed makes again only the pages and chunks of frame data whose photos did.
         let earlier = TagWallFilesEarlier(keys: previousKeys, exists: listing.isRegularFile)
-        let photoValues = renderer.indexes.allSatisfy(\.isEmpty) ? [] : renderer.tagPhotoValues(jobs: jobs)
-        let facts = renderer.indexes.allSatisfy(\.isEmpty) ? WallPhotoFacts(isVideo: [], name: []) : renderer.wallPhotoFacts(jobs: jobs)
+        let hasWalls = !renderer.indexes.allSatisfy(\.isEmpty)
+        let photoValues = hasWalls ? renderer.tagPhotoValues(jobs: jobs) : []
+        let facts = hasWalls ? renderer.wallPhotoFacts(jobs: jobs) : WallPhotoFacts(isVideo: [], name: [])
         for tags in renderer.indexes where !tags.isEmpty {
             let options = renderer.options
             let walls = parallelMap(Array(tags.tags.indices), jobs: jobs) {
