@@ -99,17 +99,6 @@ struct CatalogSidecar: FetchableRecord, TableRecord, Sendable, Equatable {
         guard let text else { return nil }
         // Every item is ended by the separator: what follows the last one is nothing. (Cut on
         // the bytes: a split by Characters was most of reading a large library's sidecars.)
-        var items: [String] = []
-        let bytes = text.utf8
-        var start = bytes.startIndex
-        var index = start
-        while index != bytes.endIndex {
-            if bytes[index] == 0x1F {
-                items.append(String(text[start..<index]))
-                start = bytes.index(after: index)
-            }
-            index = bytes.index(after: index)
-        }
-        return items
+        return text.utf8.split(separator: 0x1F, omittingEmptySubsequences: false).dropLast().map { String(Substring($0)) }
     }
 }
