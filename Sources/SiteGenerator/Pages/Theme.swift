@@ -77,15 +77,17 @@ struct Theme: Sendable {
         for (path, data) in files.sorted(by: { $0.key < $1.key }) {
             if path.hasSuffix(".mustache") {
                 let name = String(path.dropLast(".mustache".count))
+                // (A theme folder's file by its path, as its author finds it.)
+                let shown = overrides[path] != nil ? (directory! as NSString).appendingPathComponent(path) : path
                 guard let text = String(data: data, encoding: .utf8) else {
-                    throw .template(file: path, reason: "not UTF-8 text")
+                    throw .template(file: shown, reason: "not UTF-8 text")
                 }
                 do {
                     library.register(try MustacheTemplate(string: HTMLEscaping.applied(to: text)), named: name)
                 } catch {
                     // (Parsed again as written, so that the mistake's line number is the file's own.)
-                    do { _ = try MustacheTemplate(string: text) } catch { throw .template(file: path, reason: "\(error)") }
-                    throw .template(file: path, reason: "\(error)")
+                    do { _ = try MustacheTemplate(string: text) } catch { throw .template(file: shown, reason: TemplateMistake.describe(error)) }
+                    throw .template(file: shown, reason: TemplateMistake.describe(error))
                 }
             } else if path.hasPrefix("assets/") {
                 assets[String(path.dropFirst("assets/".count))] = data
