@@ -31,7 +31,7 @@ public struct GalleryPhoto: Sendable, Hashable {
         @BoxedOptional var motion: MotionClip?
         @BoxedOptional var sidecar: XMPMetadata?
         /// The local zone of the album's photos nearest in time, for a date written in UTC alone
-        /// (see ``GalleryPhoto/localZone``).
+        /// or a floating one (see ``GalleryPhoto/localZone``).
         var localZone: Int?
         /// ``GalleryPhoto/date``, worked out from the fields above whenever one it comes from is
         /// set: it is asked many times per photo (every sort's comparisons, each tag's wall and
@@ -140,8 +140,9 @@ public struct GalleryPhoto: Sendable, Hashable {
     }
 
     /// The zone (minutes east of UTC) a date written in UTC alone (a video's `creation_time`)
-    /// is shown in: that of the album's photo nearest in time with a zone of its own; set by the
-    /// scan. Nil when there is none (the date is then shown in UTC).
+    /// is shown in, or a floating date is ordered in: that of the album's photo nearest in time
+    /// with a zone of its own; set by the scan. Nil when there is none (the date is then shown
+    /// in UTC, or ordered as though it were in UTC).
     public var localZone: Int? {
         get { fields.localZone }
         set {
@@ -327,7 +328,7 @@ public struct GalleryPhoto: Sendable, Hashable {
     /// The capture date, when the photo has a valid one: the sidecar's, else the file's (one that
     /// cannot be read leaves the date to the next). A sidecar's date without a zone takes the
     /// file's zone when both give the same wall time; a date written in UTC alone is shown in
-    /// ``localZone``.
+    /// ``localZone``, and a floating one is ordered in it.
     public var date: GalleryDate? {
         fields.date
     }
@@ -356,8 +357,12 @@ public struct GalleryPhoto: Sendable, Hashable {
         } else {
             date = info.metadata.dateTaken.flatMap(GalleryDate.init)
         }
-        if let found = date, found.isUniversal, let localZone {
-            date = found.localized(toOffset: localZone)
+        if let found = date, let localZone {
+            if found.isUniversal {
+                date = found.localized(toOffset: localZone)
+            } else if found.offset == nil {
+                date = found.assumingZone(localZone)
+            }
         }
         return date
     }

@@ -541,21 +541,33 @@ public struct GalleryScanner: Sendable {
     /// Gives each item whose date is written in UTC alone (a video's `creation_time`) the zone
     /// of the album's item nearest to it in time that has a zone of its own (an iPhone photo's
     /// EXIF OffsetTimeOriginal, a phone video's QuickTime creation date); the earlier of two as
-    /// near. An album with no such item leaves the date in UTC.
+    /// near. An album with no such item leaves the date in UTC. A floating date (a camera's,
+    /// without a zone) is ordered in the zone of the item nearest to it in wall time that has
+    /// one (``GalleryDate/assumingZone(_:)``; it is still shown as it is): the camera's and the
+    /// phone's photos of one afternoon then interleave as their clocks showed.
     static func assignLocalZones(_ photos: inout [GalleryPhoto]) {
-        guard photos.contains(where: \.mayBeUniversal) else { return }
+        // (Most albums have neither kind: no date is parsed again for them.)
+        func floating(_ date: GalleryDate?) -> Bool { date.map { $0.offset == nil && $0.wallTime != nil } ?? false }
+        guard photos.contains(where: { $0.mayBeUniversal || floating($0.date) }) else { return }
         let dates = photos.map(\.ownDate)
-        let zoned = dates.compactMap { date -> (instant: Int, offset: Int)? in
-            guard let date, !date.isUniversal, let instant = date.instant, let offset = date.offset else { return nil }
-            return (instant, offset)
+        let zoned = dates.compactMap { date -> (instant: Int, wall: Int, offset: Int)? in
+            guard let date, !date.isUniversal, let instant = date.instant, let wall = date.wallTime, let offset = date.offset else { return nil }
+            return (instant, wall, offset)
         }
         guard !zoned.isEmpty else { return }
         for index in photos.indices {
-            guard let date = dates[index], date.isUniversal, let instant = date.instant else { continue }
-            let nearest = zoned.min { a, b in
-                (abs(a.instant - instant), a.instant) < (abs(b.instant - instant), b.instant)
-            }!
-            photos[index].localZone = nearest.offset
+            guard let date = dates[index] else { continue }
+            if date.isUniversal, let instant = date.instant {
+                let nearest = zoned.min { a, b in
+                    (abs(a.instant - instant), a.instant) < (abs(b.instant - instant), b.instant)
+                }!
+                photos[index].localZone = nearest.offset
+            } else if floating(date), let wall = date.wallTime {
+                let nearest = zoned.min { a, b in
+                    (abs(a.wall - wall), a.instant) < (abs(b.wall - wall), b.instant)
+                }!
+                photos[index].localZone = nearest.offset
+            }
         }
     }
 

@@ -4,8 +4,12 @@
 ///
 /// The fields are the local wall time, as the photographer's clock showed it. With a zone
 /// (``offset``) the date is also an instant; without one it "floats" (EXIF before 2.31 has no
-/// zone). Two dates with zones compare by their instants; otherwise by wall time (a camera
-/// without a zone beside a phone with one: both show the local time of the place). A date
+/// zone). Dates are ordered by their instants; a floating date has none, and is ordered as
+/// though it were in the zone ``assumingZone(_:)`` gave it (the scan gives it that of the
+/// album's item nearest to it that has one: a camera without a zone beside a phone with one,
+/// both showing the local time of the place), else as though in UTC. (Ordering floating dates
+/// by wall time against zoned ones by instant made no order at all: 21:00 floating came before
+/// 02:00+02:00, which came before 20:30-04:00, which came before 21:00.) A date
 /// written in UTC alone (`Z`, as a video's `creation_time` is) is an instant whose local zone is
 /// not known (``isUniversal``): ``localized(toOffset:)`` gives its local time once one is.
 /// A coarser date comes before the finer ones of its period: `1987` before `1987-01-01`, a day
@@ -31,6 +35,9 @@ public struct GalleryDate: Sendable, Hashable, Comparable, CustomStringConvertib
     /// Whether the date was written in UTC (`Z`) with its local zone unknown: ``offset`` is 0,
     /// but the wall time is UTC's, not the photographer's.
     public private(set) var isUniversal = false
+    /// For a floating date with a time: the zone it is ordered in (``assumingZone(_:)``). It is
+    /// not shown: the date stays floating on pages and in the feed.
+    public private(set) var assumedOffset: Int?
     /// Hour, minute and second, when the source gave a time.
     public var time: (hour: Int, minute: Int, second: Int)? {
         get { precision == .time ? (hour, minute, second) : nil }
@@ -40,6 +47,7 @@ public struct GalleryDate: Sendable, Hashable, Comparable, CustomStringConvertib
             } else {
                 (hour, minute, second) = (0, 0, 0)
                 if precision == .time { precision = .day }
+                assumedOffset = nil  // (a date without a time has no instant to order by)
             }
         }
     }
@@ -182,6 +190,7 @@ public struct GalleryDate: Sendable, Hashable, Comparable, CustomStringConvertib
         }
         result.offset = offset
         result.isUniversal = false
+        result.assumedOffset = nil
         return result
     }
 
@@ -189,7 +198,7 @@ public struct GalleryDate: Sendable, Hashable, Comparable, CustomStringConvertib
     /// time and only one of them its zone).
     public func withZone(of other: GalleryDate) -> GalleryDate {
         var result = self
-        (result.offset, result.isUniversal) = (other.offset, other.isUniversal)
+        (result.offset, result.isUniversal, result.assumedOffset) = (other.offset, other.isUniversal, other.assumedOffset)
         return result
     }
 
@@ -227,6 +236,20 @@ public struct GalleryDate: Sendable, Hashable, Comparable, CustomStringConvertib
         return "\(pad(utc.year, 4))-\(pad(utc.month, 2))-\(pad(utc.day, 2))T\(pad(utc.hour, 2)):\(pad(utc.minute, 2)):\(pad(utc.second, 2))Z"
     }
 
+    /// The same floating date, ordered as though it were in the zone `offset` minutes east of
+    /// UTC; any other date as it is.
+    public func assumingZone(_ offset: Int) -> GalleryDate {
+        guard self.offset == nil, precision == .time else { return self }
+        var date = self
+        date.assumedOffset = offset
+        return date
+    }
+
+    /// The wall time in seconds, from the same origin as ``instant``, for a date with a time.
+    public var wallTime: Int? {
+        precision == .time ? wallSeconds : nil
+    }
+
     /// The instant in seconds (from an arbitrary origin), for a date with a time and a zone.
     public var instant: Int? {
         guard let offset, precision == .time else { return nil }
@@ -241,10 +264,18 @@ public struct GalleryDate: Sendable, Hashable, Comparable, CustomStringConvertib
     /// The wall time, and the precision (coarser first), in one number that orders like them.
     private var wallKey: Int { wallSeconds * 4 + precision.rawValue }
 
-    /// The instant (the wall time less the offset) in the same form, for a date with a zone.
-    private var instantKey: Int? {
-        guard let offset, precision == .time else { return offset.map { _ in wallKey } }
-        return (wallSeconds - offset * 60) * 4 + precision.rawValue
+    /// What dates are ordered by first, in ``wallKey``'s form: the instant of a date with a time
+    /// and a zone (its own, else the one assumed), else the wall time (a floating date without
+    /// an assumed zone taken as UTC; a date without a time at the start of its period).
+    private var orderKey: Int {
+        guard precision == .time, let zone = offset ?? assumedOffset else { return wallKey }
+        return (wallSeconds - zone * 60) * 4 + precision.rawValue
+    }
+
+    /// After ``orderKey`` and the wall time, what tells dates apart: no zone first, then by
+    /// zone, UTC-alone after a local zone, then by the zone assumed.
+    private var zoneKey: (Int, Int, Int, Int) {
+        (offset == nil ? 0 : 1, offset ?? 0, isUniversal ? 1 : 0, assumedOffset ?? Int.min)
     }
 
     private mutating func setWall(_ seconds: Int) {
@@ -256,27 +287,23 @@ public struct GalleryDate: Sendable, Hashable, Comparable, CustomStringConvertib
         (hour, minute, second) = (rest / 3600, rest % 3600 / 60, rest % 60)
     }
 
-    /// By instant when both have a zone, else by wall time; dates equal so far by their zones
-    /// (none first), so that the order is total.
+    /// By ``orderKey`` (the instant), then by wall time, then by zone: one key after another,
+    /// so that the order is total (a sort's result does not depend on the order it was given).
     public static func < (a: GalleryDate, b: GalleryDate) -> Bool {
-        if let x = a.instantKey, let y = b.instantKey, x != y { return x < y }
+        if a.orderKey != b.orderKey { return a.orderKey < b.orderKey }
         if a.wallKey != b.wallKey { return a.wallKey < b.wallKey }
-        switch (a.offset, b.offset) {
-        case (nil, .some): return true
-        case let (x?, y?) where x != y: return x < y
-        case (.some, .some): return !a.isUniversal && b.isUniversal
-        default: return false
-        }
+        return a.zoneKey < b.zoneKey
     }
 
     public static func == (a: GalleryDate, b: GalleryDate) -> Bool {
-        a.wallKey == b.wallKey && a.offset == b.offset && a.isUniversal == b.isUniversal
+        a.wallKey == b.wallKey && a.offset == b.offset && a.isUniversal == b.isUniversal && a.assumedOffset == b.assumedOffset
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(wallKey)
         hasher.combine(offset)
         hasher.combine(isUniversal)
+        hasher.combine(assumedOffset)
     }
 
     private static func days(inMonth month: Int, year: Int) -> Int {

@@ -1,4 +1,6 @@
 import GalleryConfig
+import Foundation
+import TestSupport
 import Testing
 
 /// Dates as photo tools write them beyond a full EXIF date: partial dates (Lightroom and Bridge
@@ -80,15 +82,55 @@ struct PartialAndZonedDateTests {
         #expect(GalleryDate("2024:07:31 20:30:00+99:00")?.offset == nil)
     }
 
-    @Test("dates with zones order by instant; a floating one by wall time")
+    @Test("dates with zones order by instant; a floating one in the zone assumed for it, else as UTC")
     func zonedOrder() throws {
-        // 20:30 in New York is 01:30 UTC the next day; 02:00 in Paris is 00:00 UTC.
+        // 20:30 in New York is 00:30 UTC the next day; 02:00 in Paris is 00:00 UTC.
         let newYork = try #require(GalleryDate("2024-07-31T20:30:00-04:00"))
         let paris = try #require(GalleryDate("2024-08-01T02:00:00+02:00"))
         #expect(paris < newYork)
         let floating = try #require(GalleryDate("2024:07:31 21:00:00"))
-        #expect(newYork < floating && !(floating < newYork))
+        // As UTC, 21:00 comes before both; in New York's zone it is 01:00 UTC, after both.
+        #expect(floating < paris && floating < newYork)
+        let inNewYork = floating.assumingZone(-240)
+        #expect(paris < inNewYork && newYork < inNewYork)
+        #expect(inNewYork.description == floating.description && inNewYork.iso8601 == floating.iso8601)
+        #expect(inNewYork != floating)
         #expect(newYork != GalleryDate("2024-07-31T20:30:00")!)
+        // A zone is assumed only for a floating date with a time.
+        #expect(newYork.assumingZone(60) == newYork)
+        #expect(GalleryDate("2024-07-31")!.assumingZone(60) == GalleryDate("2024-07-31")!)
+    }
+
+    @Test("the order is total: transitive and one result whatever order a sort is given", arguments: 0..<20)
+    func totalOrder(seed: Int) throws {
+        var random = SplitMix64(seed: UInt64(seed) + 1)
+        // Floating, zoned, UTC-alone and assumed-zone dates, partial ones too, all within a day
+        // and a half so that the zones make them cross.
+        let dates: [GalleryDate] = (0..<40).map { _ in
+            let hour = Int(random.next() % 24), minute = Int(random.next() % 4) * 15
+            let day = 31 + Int(random.next() % 2)
+            let wall = day == 31 ? String(format: "2024-07-31T%02d:%02d:00", hour, minute) : String(format: "2024-08-01T%02d:%02d:00", hour, minute)
+            let zone = [-240, -60, 0, 60, 120, 330][Int(random.next() % 6)]
+            let sign = zone < 0 ? "-" : "+"
+            switch random.next() % 6 {
+            case 0: return GalleryDate(wall)!
+            case 1: return GalleryDate(wall)!.assumingZone(zone)
+            case 2: return GalleryDate(wall + "Z")!
+            case 3: return GalleryDate(String(wall.prefix(10)))!
+            default: return GalleryDate(wall + String(format: "%@%02d:%02d", sign, abs(zone) / 60, abs(zone) % 60))!
+            }
+        }
+        for a in dates {
+            #expect(!(a < a))
+            for b in dates {
+                #expect((a < b) != (b < a) || a == b, "\(a) and \(b) neither equal nor ordered")
+                for c in dates where a < b && b < c { #expect(a < c, "\(a) < \(b) < \(c) but not \(a) < \(c)") }
+            }
+        }
+        let sorted = dates.sorted()
+        var shuffled = dates
+        for index in shuffled.indices.reversed() { shuffled.swapAt(index, Int(random.next() % UInt64(index + 1))) }
+        #expect(shuffled.sorted() == sorted)
     }
 
     @Test("a UTC time is moved to a local zone; the instant stays")

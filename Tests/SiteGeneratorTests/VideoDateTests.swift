@@ -72,10 +72,28 @@ struct VideoDateTests {
         GalleryScanner.assignLocalZones(&photos)
         #expect(photos[2].date?.iso8601 == "2024-07-31T21:15:00-04:00")
         #expect(photos[3].date?.iso8601 == "2024-08-05T11:00:00+02:00")
-        #expect(photos[4].localZone == nil && photos[4].date?.offset == nil)
+        // The floating photo is ordered in New York's zone (nearest in wall time), shown as it is.
+        #expect(photos[4].localZone == -240 && photos[4].date?.offset == nil && photos[4].date?.iso8601 == "2024-07-31T21:00:00")
         var alone = [item("clip.mp4", "2024-08-01T01:15:00Z", video: true), item("floating.jpg", "2024:07:31 21:00:00")]
         GalleryScanner.assignLocalZones(&alone)
         #expect(alone[0].date?.iso8601 == "2024-08-01T01:15:00Z")
+    }
+
+    @Test("a camera's floating dates interleave with a phone's zoned ones as the clocks showed them")
+    func cameraBesidePhone() throws {
+        // In New York: the phone writes its zone, the camera (set to local time) does not.
+        var photos = [
+            item("phone-1.jpg", "2024:07:31 20:30:00-04:00"),
+            item("camera-1.jpg", "2024:07:31 21:00:00"),
+            item("phone-2.jpg", "2024:07:31 21:30:00-04:00"),
+            item("camera-2.jpg", "2024:07:31 22:00:00"),
+        ].reversed().map { $0 }
+        GalleryScanner.assignLocalZones(&photos)
+        let names = { (sort: AlbumSortOrder) in GalleryScanner.sorted(photos, sort, name: \.fileName, date: \.date).map(\.fileName) }
+        #expect(names(.date) == ["phone-1.jpg", "camera-1.jpg", "phone-2.jpg", "camera-2.jpg"])
+        #expect(names(.dateDescending) == ["camera-2.jpg", "phone-2.jpg", "camera-1.jpg", "phone-1.jpg"])
+        // Without the zone, the camera's 21:00 would be taken as UTC, hours before the phone's 20:30 in New York.
+        #expect(try #require(GalleryDate("2024:07:31 21:00:00")) < #require(GalleryDate("2024:07:31 20:30:00-04:00")))
     }
 
     @Test("a sidecar's date falls through when unreadable, and takes the file's zone when it gives the same wall time")
