@@ -96,6 +96,37 @@ struct VideoDateTests {
         #expect(try #require(GalleryDate("2024:07:31 21:00:00")) < #require(GalleryDate("2024:07:31 20:30:00-04:00")))
     }
 
+    @Test("the zone given is the nearest zoned item's, the earlier of two as near, in albums of every mix", arguments: 0..<12)
+    func nearestZone(seed: Int) throws {
+        var random = SplitMix64(seed: UInt64(seed) + 100)
+        // Times on a few hours' grid, so that ties of distance happen; zones that cross them.
+        func wall() -> String { String(format: "2024:08:01 %02d:%02d:00", Int(random.next() % 6) + 10, Int(random.next() % 4) * 15) }
+        var photos: [GalleryPhoto] = (0..<60).map { number in
+            let zone = [-240, 0, 60, 120, 330][Int(random.next() % 5)]
+            switch random.next() % 3 {
+            case 0: return item("\(number)-zoned.jpg", wall() + String(format: "%@%02d:%02d", zone < 0 ? "-" : "+", abs(zone) / 60, abs(zone) % 60))
+            case 1: return item("\(number)-utc.mp4", String(format: "2024-08-01T%02d:%02d:00Z", Int(random.next() % 8) + 8, Int(random.next() % 4) * 15), video: true)
+            default: return item("\(number)-floating.jpg", wall())
+            }
+        }
+        let own = photos.map(\.date)
+        GalleryScanner.assignLocalZones(&photos)
+        // By every zoned item, as the rule says.
+        let zoned = own.compactMap { date -> GalleryDate? in date.flatMap { $0.offset != nil && !$0.isUniversal ? $0 : nil } }
+        for (photo, date) in zip(photos, own) {
+            guard let date, date.offset == nil || date.isUniversal, !zoned.isEmpty else {
+                #expect(photo.localZone == nil)
+                continue
+            }
+            let target = date.isUniversal ? date.instant! : date.wallTime!
+            let expected = zoned.min { a, b in
+                let (x, y) = date.isUniversal ? (a.instant!, b.instant!) : (a.wallTime!, b.wallTime!)
+                return (abs(x - target), a.instant!) < (abs(y - target), b.instant!)
+            }!.offset
+            #expect(photo.localZone == expected, "\(photo.fileName)")
+        }
+    }
+
     @Test("a sidecar's date falls through when unreadable, and takes the file's zone when it gives the same wall time")
     func sidecarDates() throws {
         var photo = item("a.jpg", "2024:07:31 20:30:00-04:00")
