@@ -228,11 +228,11 @@ public struct GalleryDate: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// The date as UTC in RFC 3339 (`2024-05-31T18:30:15Z`): its instant when it has a zone;
-    /// a floating date is taken as UTC (there is nothing better), the start of its period when
-    /// it has no time.
+    /// a floating date is taken in the zone assumed for it (``assumingZone(_:)``), else as UTC
+    /// (there is nothing better); the start of its period when it has no time.
     public var utcTimestamp: String {
         var utc = self
-        utc.setWall(wallSeconds - (precision == .time ? (offset ?? 0) * 60 : 0))
+        utc.setWall(wallSeconds - (precision == .time ? (offset ?? assumedOffset ?? 0) * 60 : 0))
         return "\(pad(utc.year, 4))-\(pad(utc.month, 2))-\(pad(utc.day, 2))T\(pad(utc.hour, 2)):\(pad(utc.minute, 2)):\(pad(utc.second, 2))Z"
     }
 

@@ -149,6 +149,8 @@ struct PartialAndZonedDateTests {
     func utcTimestamp() throws {
         #expect(GalleryDate("2024-07-31T08:15:42-05:00")!.utcTimestamp == "2024-07-31T13:15:42Z")
         #expect(GalleryDate("2024-07-31 08:15:42")!.utcTimestamp == "2024-07-31T08:15:42Z")
+        // A floating date in the zone its album gave it (a camera beside a phone in New York).
+        #expect(GalleryDate("2024-07-31 21:00:00")!.assumingZone(-240).utcTimestamp == "2024-08-01T01:00:00Z")
         #expect(GalleryDate("1987-07")!.utcTimestamp == "1987-07-01T00:00:00Z")
         #expect(GalleryDate("2024-01-01T00:30:00+01:00")!.utcTimestamp == "2023-12-31T23:30:00Z")
     }

@@ -264,4 +264,24 @@ struct FeedTests {
         #expect(!FileManager.default.fileExists(atPath: output.path + "/feed.xml"))
         #expect(try !output.read("index.html").contains("atom+xml"))
     }
+
+    @Test("an album dated by a camera's photo without a zone, beside a phone's in New York: its time in the feed is New York's")
+    func floatingDateInTheFeed() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        // The camera (local time, no zone) took the album's first photo; the phone wrote its zone.
+        try source.photo("Trip/camera.jpg", width: 300, height: 200)
+        try exiftool(["-EXIF:DateTimeOriginal=2024:07:31 20:00:00", "-overwrite_original"], on: source.path + "/Trip/camera.jpg")
+        try source.photo("Trip/phone.jpg", width: 300, height: 200)
+        try exiftool(["-EXIF:DateTimeOriginal=2024:07:31 20:30:00", "-EXIF:OffsetTimeOriginal=-04:00", "-overwrite_original"],
+                     on: source.path + "/Trip/phone.jpg")
+        let configuration = try SiteConfiguration.parse("base_url: https://example.org/p/")
+        let options = SiteOptions(configuration: configuration, sourceDirectory: source.path, outputDirectory: output.path, title: "T", jobs: 2)
+        _ = try await SiteBuilder(options: options).build()
+        // 20:00 in New York is 00:00 UTC the next day (as UTC, it was 20:00Z).
+        #expect(try output.read("feed.xml").contains("<updated>2024-08-01T00:00:00Z</updated>"))
+        // The page shows the camera's time as its clock did, without a zone.
+        let page = try output.read("trip/camera.html")
+        #expect(page.contains(#"datetime="2024-07-31T20:00:00""#))
+    }
 }
