@@ -35,8 +35,8 @@ public struct GalleryDate: Sendable, Hashable, Comparable, CustomStringConvertib
     /// Whether the date was written in UTC (`Z`) with its local zone unknown: ``offset`` is 0,
     /// but the wall time is UTC's, not the photographer's.
     public private(set) var isUniversal = false
-    /// For a floating date with a time: the zone it is ordered in (``assumingZone(_:)``). It is
-    /// not shown: the date stays floating on pages and in the feed.
+    /// For a floating date with a time: the zone it is ordered in (``assumingZone(_:)``), and
+    /// that ``utcTimestamp`` takes it in. It is not shown: the date stays floating on pages.
     public private(set) var assumedOffset: Int?
     /// Hour, minute and second, when the source gave a time.
     public var time: (hour: Int, minute: Int, second: Int)? {
