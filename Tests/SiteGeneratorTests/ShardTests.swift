@@ -397,6 +397,54 @@ struct ShardedBuildTests {
         #expect(try ShardBuilder.summary(store: store).entries == 10)
     }
 
+    @Test("shards run again read only the sidecars that changed, and a rejected photo stays out of every run")
+    func sidecarsKept() async throws {
+        let source = try makeSource(6)
+        let xmp = { (rating: Int) in
+            #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="\#(rating)"/></rdf:RDF></x:xmpmeta>"#
+        }
+        // Lightroom's sidecars beside three photos: one rejected (-1), two rated.
+        try source.write("A/photo 0.xmp", xmp(-1))
+        try source.write("A/photo 3.xmp", xmp(3))
+        try source.write("B/photo 1.xmp", xmp(5))
+        let work = try TemporaryFolder()
+        let store = work.path + "/store"
+        func run() async throws -> (photos: Int, read: Int) {
+            var (photos, read) = (0, 0)
+            for index in 0..<2 {
+                let report = try await shard(source, store: store, index, of: 2)
+                photos = report.photos
+                read += report.sidecarsRead
+            }
+            return (photos, read)
+        }
+        // Shard 0 runs first and reads the three; it keeps those whose path falls in it, and
+        // shard 1 after it reads the others. The rejected photo is no shard's.
+        let zero = try ShardSpec(index: 0, count: 2)
+        let sidecars = ["A/photo 0.xmp", "A/photo 3.xmp", "B/photo 1.xmp"]
+        let keptByZero = sidecars.count { zero.contains(path: $0) }
+        let first = try await run()
+        #expect(first == (photos: 5, read: 3 + (3 - keptByZero)))
+        // Run again: no sidecar is read, and the rejected photo is still left out (its rating
+        // is the store's).
+        let again = try await run()
+        #expect(again == (photos: 5, read: 0))
+        // One sidecar changed (the rejected photo accepted): only it is read again (by shard 1
+        // too, unless shard 0 keeps it).
+        try source.write("A/photo 0.xmp", xmp(2))
+        let changed = try await run()
+        #expect(changed == (photos: 6, read: zero.contains(path: "A/photo 0.xmp") ? 1 : 2))
+        // A store's sidecars file that cannot be read means reading the sidecars, not a failure.
+        let scans = work.path + "/store/scans"
+        for folder in try FileManager.default.contentsOfDirectory(atPath: scans) {
+            for name in try FileManager.default.contentsOfDirectory(atPath: scans + "/" + folder) where name.hasSuffix(".sidecars.json") {
+                try Data("{not json".utf8).write(to: URL(fileURLWithPath: scans + "/" + folder + "/" + name))
+            }
+        }
+        let damaged = try await run()
+        #expect(damaged == (photos: 6, read: 3 + (3 - keptByZero)))
+    }
+
     @Test("gc keeps what the kept sites use and removes the rest; an unknown site removes nothing")
     func garbageCollection() async throws {
         let source = try makeSource(9)

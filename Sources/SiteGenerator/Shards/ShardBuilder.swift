@@ -15,6 +15,9 @@ public struct ShardReport: Sendable {
     public var photosMade: Int
     /// Photos of the shard whose images the store already held (an earlier or concurrent run).
     public var photosAlreadyStored: Int
+    /// XMP sidecars this run read (the others' fields were those an earlier run left in the
+    /// store, the file unchanged since).
+    public var sidecarsRead = 0
     /// Files of the shard that were not usable photos, and why (files the scan skipped are
     /// reported by every shard).
     public var skipped: [ScanProblem]
@@ -143,21 +146,26 @@ struct ShardContext {
 /// The steps of a shard.
 extension BuildStep where Context == ShardContext {
     /// Scans the photo folder. What earlier runs of the shards recorded spares probing an
-    /// unchanged photo again (a shard run again after photos were added reads only those); a
-    /// shard by path does not read another shard's photos at all.
+    /// unchanged photo again (a shard run again after photos were added reads only those) and
+    /// reading an unchanged sidecar again (its rating leaves a rejected photo out); a shard by
+    /// path does not read another shard's photos at all.
     static var scanShard: BuildStep {
         BuildStep(ScanStage.name) { (context: inout ShardContext) throws(SiteError) in
             let (options, shard, jobs) = (context.options, context.shard, context.jobs)
             let known = context.records.load()
+            let knownSidecars = context.records.loadSidecars()
             let scan: ScanResult
             do throws(GalleryError) {
                 scan = try GalleryScanner(options: ScanOptions(sort: options.sort, limits: options.limits, concurrency: jobs))
-                    .scan(sourceDirectory: context.source, title: options.title) { path, identity in
+                    .scan(sourceDirectory: context.source, title: options.title, known: { path, identity in
                         // By path, another shard's photo is not read at all.
                         if shard.assignment == .path, !shard.contains(path: path) { return ShardBuilder.notRead }
                         guard let record = known[path], record.matches(identity), record.probeVersion == ImageProbe.version else { return nil }
                         return record.info
-                    }
+                    }, knownSidecar: { path, identity in
+                        guard let stored = knownSidecars[path], stored.identity == identity else { return nil }
+                        return stored.fields
+                    })
             } catch {
                 throw .source(error.description)
             }
@@ -249,7 +257,8 @@ extension BuildStep where Context == ShardContext {
             for (photo, hash) in mine {
                 scanned[photo.relativePath] = ScannedPhoto(identity: photo.identity, contentHash: hash, info: photo.info, probeVersion: ImageProbe.version)
             }
-            try context.records.save(scanned, shard: shard)
+            try context.records.save(scanned, sidecars: context.scan.sidecars, shard: shard)
+            report.sidecarsRead = context.scan.sidecars.count { $0.isNew }
             report.skipped = (context.scan.problems + report.skipped).sorted { $0.path < $1.path }
             context.report = report
         }
