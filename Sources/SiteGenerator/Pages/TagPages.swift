@@ -75,9 +75,8 @@ extension PageRenderer {
         indexes.lazy.flatMap { $0.tags.lazy.map(\.photos) }
     }
 
-    /// ``WallPhotoFacts`` of the photos on the walls of ``indexes``, on every core.
-    func wallPhotoFacts(jobs: Int) -> WallPhotoFacts {
-        let photos = photos(onAnyOf: indexWalls)
+    /// ``WallPhotoFacts`` of `photos` (``photos(onAnyOf:)`` of ``indexWalls``), on every core.
+    func wallPhotoFacts(of photos: [Int], jobs: Int) -> WallPhotoFacts {
         let read = parallelMap(photos, jobs: jobs) { [self] photo in
             (isVideo: plan.photos[photo].photo.isVideo, name: creditName(creator: plan.photos[photo].photo.creator))
         }
@@ -99,7 +98,7 @@ extension PageRenderer {
     }
 
     /// The summary of entry `entry` of `index`'s wall (what ``itemCountLabel(_:)`` and
-    /// ``credit(_:)`` of its photos say), from `facts` (``wallPhotoFacts(jobs:)``).
+    /// ``credit(_:)`` of its photos say), from `facts` (``wallPhotoFacts(of:jobs:)``).
     func tagWallSummary(_ entry: Int, of index: TagIndex, facts: WallPhotoFacts) -> TagWallSummary {
         let photos = index.tags[entry].photos
         var videos = 0

@@ -73,11 +73,11 @@ extension PageRenderer {
         return "album-" + hasher.hex
     }
 
-    /// The part of its walls' keys of each photo of `indexes` (the tags', people's and places'),
-    /// by the photo's number (0 for a photo on none), worked out once, on every core: a photo is
-    /// on several walls (a library of 100,000 photos on the same five tags fed each five times).
-    func tagPhotoValues(jobs: Int) -> [UInt64] {
-        let numbers = photos(onAnyOf: indexWalls)
+    /// The part of its walls' keys of each photo of `numbers` (``photos(onAnyOf:)`` of
+    /// ``indexWalls``: the tags', people's and places'), by the photo's number (0 for a photo on
+    /// none), worked out once, on every core: a photo is on several walls (a library of 100,000
+    /// photos on the same five tags fed each five times).
+    func tagPhotoValues(of numbers: [Int], jobs: Int) -> [UInt64] {
         var values = [UInt64](repeating: 0, count: plan.photos.count)
         for (photo, value) in zip(numbers, parallelMap(numbers, jobs: jobs, photoValue)) { values[photo] = value }
         return values
@@ -91,7 +91,7 @@ extension PageRenderer {
     }
 
     /// The keys of entry `index` of `tags` (a tag's, a person's, a place's pages and frame
-    /// data), given ``siteKey`` and ``tagPhotoValues(jobs:)``: the whole wall's, from its name,
+    /// data), given ``siteKey`` and ``tagPhotoValues(of:jobs:)``: the whole wall's, from its name,
     /// slug and each of its photos as an album's key feeds them; and one per chunk of its frame
     /// data and per static page after the first, each from the photos it shows (a tag of a large
     /// library has hundreds: when one photo changed, a wall makes again only those whose key

@@ -101,8 +101,10 @@ struct PageStage {
         // changed makes again only the pages and chunks of frame data whose photos did.
         let earlier = TagWallFilesEarlier(keys: previousKeys, exists: listing.isRegularFile)
         let hasWalls = !renderer.indexes.allSatisfy(\.isEmpty)
-        let photoValues = hasWalls ? renderer.tagPhotoValues(jobs: jobs) : []
-        let facts = hasWalls ? renderer.wallPhotoFacts(jobs: jobs) : WallPhotoFacts(isVideo: [], name: [])
+        // (The photos on any wall, found once for both.)
+        let onWalls = hasWalls ? renderer.photos(onAnyOf: renderer.indexWalls) : []
+        let photoValues = hasWalls ? renderer.tagPhotoValues(of: onWalls, jobs: jobs) : []
+        let facts = hasWalls ? renderer.wallPhotoFacts(of: onWalls, jobs: jobs) : WallPhotoFacts(isVideo: [], name: [])
         for tags in renderer.indexes where !tags.isEmpty {
             let options = renderer.options
             let walls = parallelMap(Array(tags.tags.indices), jobs: jobs) {
