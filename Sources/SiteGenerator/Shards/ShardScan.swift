@@ -48,7 +48,7 @@ struct ShardScan {
 
     /// Writes shard `shard`'s records: its photos, and the sidecars of `sidecars` whose path
     /// falls in it (each sidecar is kept by one shard; every shard reads them all).
-    func save(_ photos: [String: ScannedPhoto], sidecars: [ScannedSidecar] = [], shard: ShardSpec) throws(SiteError) {
+    func save(_ photos: [String: ScannedPhoto], sidecars: [ScannedSidecar], shard: ShardSpec) throws(SiteError) {
         for path in [store.root + "/scans", folder] where mkdir(path, 0o755) != 0 && errno != EEXIST {
             throw .store(path: path, reason: String(cString: strerror(errno)))
         }
