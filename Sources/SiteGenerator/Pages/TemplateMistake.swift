@@ -13,8 +13,38 @@ enum TemplateMistake {
         // (A long line, a minified template's, is cut: the column says where in it.)
         let whole = context.line.trimmingCharacters(in: .whitespaces)
         let line = whole.count > 80 ? whole.prefix(79) + "…" : whole
-        let place = "line \(context.lineNumber), column \(context.columnNumber)" + (line.isEmpty ? "" : ": \(line)")
+        let column = pointsAtTag(parserError.error) ? tagStart(in: context.line, before: context.columnNumber) : context.columnNumber
+        let place = "line \(context.lineNumber), column \(column)" + (line.isEmpty ? "" : ": \(line)")
         return place + " — " + what(parserError.error)
+    }
+
+    /// Whether the parser stopped inside the tag that is wrong (so the column is better put at
+    /// the tag's start): not for a section never closed or text where none may be, which it
+    /// finds further on.
+    private static func pointsAtTag(_ error: any Error) -> Bool {
+        guard let error = error as? MustacheTemplate.Error else { return false }
+        switch error {
+        case .sectionCloseNameIncorrect, .unfinishedName, .invalidSetDelimiter, .transformAppliedToInheritanceSection,
+             .illegalTokenInsideInheritSection, .invalidConfigVariableSyntax, .unrecognisedConfigVariable:
+            return true
+        case .expectedSectionEnd, .textInsideInheritSection:
+            return false
+        }
+    }
+
+    /// The column (from 1, in characters) of the `{{` (or `{{{`) that opens the tag in which
+    /// the parser stopped at `column`: the parser's own column is where it stopped reading,
+    /// inside the tag, after its name. `column` when no `{{` comes before it on the line (a
+    /// template that set other delimiters).
+    static func tagStart(in line: String, before column: Int) -> Int {
+        let characters = Array(line)
+        var index = min(column - 1, characters.count) - 1
+        while index >= 0, !(characters[index] == "{" && index + 1 < characters.count && characters[index + 1] == "{") {
+            index -= 1
+        }
+        guard index >= 0 else { return column }
+        while index > 0, characters[index - 1] == "{" { index -= 1 }
+        return index + 1
     }
 
     /// What is wrong, for each of the parser's errors.
