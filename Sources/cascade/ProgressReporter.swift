@@ -108,6 +108,7 @@ final class ProgressReporter: Sendable {
             clearBar(&state)
             guard verbosity != .quiet || !report.skipped.isEmpty else { return }
             var parts = ["\(report.photosInShard) of \(report.photos) photos", "images made for \(report.photosMade), already in the store for \(report.photosAlreadyStored)"]
+            if report.sidecars > 0 { parts.append("\(report.sidecarsRead) of \(report.sidecars) sidecar\(report.sidecars == 1 ? "" : "s") read") }
             if !report.skipped.isEmpty { parts.append("\(report.skipped.count) file\(report.skipped.count == 1 ? "" : "s") skipped") }
             print("Shard \(report.shard) into \(report.store) in \(String(format: "%.1f", seconds)) s: " + parts.joined(separator: "; "))
         }

@@ -156,3 +156,24 @@ def test_a_site_file_changed_in_place_is_made_again(tmp_path, change):
     clean = tmp_path / "clean"
     build(source, clean, *extra)
     assert site_bytes(site) == site_bytes(clean)
+
+
+def test_a_shards_summary_says_how_many_sidecars_it_read(tmp_path):
+    """Every shard takes every XMP sidecar; a shard run again reads only those that changed,
+    and its summary line says so."""
+    source, store = tmp_path / "photos", tmp_path / "store"
+    make_photos(source, count=3)
+    rating = ('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+              '<rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="{}"/></rdf:RDF></x:xmpmeta>')
+    for index in range(2):
+        (source / "album" / f"photo-{index}.xmp").write_text(rating.format(index + 3))
+
+    def summary():
+        run = cascade("build", source, "--shard", "0/1", "--store", store)
+        run.assert_clean_exit()
+        return next(line for line in run.stdout.splitlines() if line.startswith("Shard ") and " into " in line)
+
+    assert "2 of 2 sidecars read" in summary()
+    assert "0 of 2 sidecars read" in summary()
+    (source / "album" / "photo-1.xmp").write_text(rating.format(1))
+    assert "1 of 2 sidecars read" in summary()

@@ -18,6 +18,8 @@ public struct ShardReport: Sendable {
     /// XMP sidecars this run read (the others' fields were those an earlier run left in the
     /// store, the file unchanged since).
     public var sidecarsRead = 0
+    /// XMP sidecars the scan took (read, or kept in the store).
+    public var sidecars = 0
     /// Files of the shard that were not usable photos, and why (files the scan skipped are
     /// reported by every shard).
     public var skipped: [ScanProblem]
@@ -259,6 +261,7 @@ extension BuildStep where Context == ShardContext {
             }
             try context.records.save(scanned, sidecars: context.scan.sidecars, shard: shard)
             report.sidecarsRead = context.scan.sidecars.count { $0.isNew }
+            report.sidecars = context.scan.sidecars.count
             report.skipped = (context.scan.problems + report.skipped).sorted { $0.path < $1.path }
             context.report = report
         }
