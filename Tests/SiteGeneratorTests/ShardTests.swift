@@ -415,6 +415,7 @@ struct ShardedBuildTests {
                 let report = try await shard(source, store: store, index, of: 2)
                 photos = report.photos
                 read += report.sidecarsRead
+                #expect(report.sidecars == 3)  // (every shard takes every sidecar: the summary says how many it read)
             }
             return (photos, read)
         }
@@ -443,6 +444,38 @@ struct ShardedBuildTests {
         }
         let damaged = try await run()
         #expect(damaged == (photos: 6, read: 3 + (3 - keptByZero)))
+    }
+
+    @Test("the final build takes the sidecars' fields the shards kept, and its catalog keeps them for the next build")
+    func finalBuildTakesTheStoresSidecars() async throws {
+        let source = try makeSource(6)
+        let xmp = { (rating: Int) in
+            #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="\#(rating)"/></rdf:RDF></x:xmpmeta>"#
+        }
+        try source.write("A/photo 0.xmp", xmp(-1))
+        try source.write("A/photo 3.xmp", xmp(3))
+        try source.write("B/photo 1.xmp", xmp(5))
+        let work = try TemporaryFolder()
+        let store = work.path + "/store"
+        for index in 0..<2 { _ = try await shard(source, store: store, index, of: 2) }
+        var options = options(source, work.path + "/site")
+        options.storeDirectory = store
+        options.sidecarSettling = 0  // (the files were written just now)
+        // No sidecar is read again: the store's fields leave the rejected photo out.
+        let first = try await SiteBuilder(options: options).build()
+        #expect(first.sidecarsRead == 0)
+        #expect(first.photos == 5)
+        // Built again without the store, the catalog has them.
+        options.storeDirectory = nil
+        let second = try await SiteBuilder(options: options).build()
+        #expect(!second.upToDate)
+        #expect(second.sidecarsRead == 0)
+        #expect(second.photos == 5)
+        // A sidecar changed since is read.
+        try source.write("A/photo 0.xmp", xmp(2))
+        let third = try await SiteBuilder(options: options).build()
+        #expect(third.sidecarsRead == 1)
+        #expect(third.photos == 6)
     }
 
     @Test("gc keeps what the kept sites use and removes the rest; an unknown site removes nothing")

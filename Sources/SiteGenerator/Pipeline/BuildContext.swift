@@ -55,6 +55,10 @@ struct BuildContext {
     var listing: OutputListing!
     /// A sharded build's store (``SiteOptions/storeDirectory``).
     var store: RenditionStore?
+    /// The sidecars' fields the shards kept in the store, by path (``ShardScan/loadSidecars()``).
+    var storeSidecars: [String: StoredSidecar] = [:]
+    /// The sidecars whose fields the scan was given from the store: the catalog keeps them too.
+    var sidecarsFromStore: Set<String> = []
 
     // Scan, image plan, images, originals.
     var scan: ScanStage.Output!

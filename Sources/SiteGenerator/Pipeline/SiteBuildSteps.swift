@@ -78,7 +78,11 @@ extension BuildStep where Context == BuildContext {
             let store = try context.options.storeDirectory.map { folder throws(SiteError) in
                 try ShardBuilder.openStore(folder, source: source, output: output)
             }
-            if let store { earlier.scanned = ShardScan(store: store, source: source).load() }
+            if let store {
+                let scans = ShardScan(store: store, source: source)
+                earlier.scanned = scans.load()
+                context.storeSidecars = scans.loadSidecars()
+            }
             context.store = store
             (context.earlierPages, context.listing) = (earlier.stored.pages, earlier.listing)
             context.earlier = earlier
@@ -101,6 +105,13 @@ extension BuildStep where Context == BuildContext {
             let foreignInAlbums = scanStage.foreignFiles(inAlbumsOf: context.earlier)
             let walked = try context.walking.take()!.wait().get()
             context.earlier.sidecars = context.sidecars.take()!.wait()
+            // The final build of a sharded build: the shards read the sidecars the catalog does
+            // not know as they are now, and kept their fields in the store.
+            for (path, stored) in context.storeSidecars where context.earlier.sidecars[path]?.identity != stored.identity {
+                context.earlier.sidecars[path] = ScannedSidecar(relativePath: path, identity: stored.identity, fields: stored.fields, isNew: false)
+                context.sidecarsFromStore.insert(path)
+            }
+            context.storeSidecars = [:]
             let scan = try scanStage.run(walked: consume walked, output: context.output, earlier: context.earlier,
                                          foreignInAlbums: foreignInAlbums, themeAssets: Array(context.theme.assets.keys),
                                          progress: scanProgress)
@@ -323,14 +334,18 @@ extension BuildStep where Context == BuildContext {
                 skipped: (scan.problems.filter { !$0.isWarning } + images.problems).sorted { $0.path < $1.path },
                 outputDirectory: context.output)
             report.videos = videoCount
-            // The sidecars' fields, for the next scan: those read from their files are kept, but
-            // for files changed just before the build (changed again within the same step of the
-            // clock, one would keep its identity).
-            let sidecars = scan.sidecars
+            report.sidecarsRead = scan.sidecars.count { $0.isNew }
+            // The sidecars' fields, for the next scan: those read from their files (or by the
+            // shards) are kept, but for files changed just before the build (changed again
+            // within the same step of the clock, one would keep its identity).
+            let (sidecars, fromStore) = (scan.sidecars, context.sidecarsFromStore)
             let settled = context.began - context.options.sidecarSettling
             try SiteError.fromCatalog { () throws(CatalogError) in
                 try context.catalog.recordSidecars(
-                    sidecars.filter { $0.isNew && $0.identity.changeTime < settled && $0.identity.modificationTime < settled },
+                    sidecars.filter {
+                        ($0.isNew || fromStore.contains($0.relativePath))
+                            && $0.identity.changeTime < settled && $0.identity.modificationTime < settled
+                    },
                     keeping: Set(sidecars.map(\.relativePath)))
             }
             if let outputStamp = context.outputStamp { try SiteError.fromCatalog { () throws(CatalogError) in try context.catalog.recordOutputState(hex: outputStamp.hex, folders: outputStamp.folders) } }

@@ -55,6 +55,9 @@ public struct BuildReport: Sendable {
     public var filesRemoved: Int
     /// Files that were not published, and why.
     public var skipped: [ScanProblem]
+    /// XMP sidecars this build read (the others' fields were those the catalog kept, or a
+    /// sharded build's store, the file unchanged since).
+    public var sidecarsRead = 0
     /// The output folder, absolute.
     public var outputDirectory: String
     /// Whether the site was found up to date (``BuildStamp``): nothing was scanned, made or written.
