@@ -240,6 +240,20 @@ struct ShardedBuildTests {
         return source
     }
 
+    /// A Lightroom-style XMP sidecar with only a rating.
+    static func ratingSidecar(_ rating: Int) -> String {
+        #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="\#(rating)"/></rdf:RDF></x:xmpmeta>"#
+    }
+
+    /// ``makeSource(_:)`` of six photos, with sidecars beside three: one rejected (-1), two rated.
+    func makeSourceWithSidecars() throws -> TemporaryFolder {
+        let source = try makeSource(6)
+        try source.write("A/photo 0.xmp", Self.ratingSidecar(-1))
+        try source.write("A/photo 3.xmp", Self.ratingSidecar(3))
+        try source.write("B/photo 1.xmp", Self.ratingSidecar(5))
+        return source
+    }
+
     func options(_ source: TemporaryFolder, _ output: String, webp: Bool = false) -> SiteOptions {
         var options = SiteOptions(sourceDirectory: source.path, outputDirectory: output, title: "T", imageFormat: .jpeg(quality: 80), jobs: 2)
         options.tileWidths = [200, 400]
@@ -399,14 +413,7 @@ struct ShardedBuildTests {
 
     @Test("shards run again read only the sidecars that changed, and a rejected photo stays out of every run")
     func sidecarsKept() async throws {
-        let source = try makeSource(6)
-        let xmp = { (rating: Int) in
-            #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="\#(rating)"/></rdf:RDF></x:xmpmeta>"#
-        }
-        // Lightroom's sidecars beside three photos: one rejected (-1), two rated.
-        try source.write("A/photo 0.xmp", xmp(-1))
-        try source.write("A/photo 3.xmp", xmp(3))
-        try source.write("B/photo 1.xmp", xmp(5))
+        let source = try makeSourceWithSidecars()
         let work = try TemporaryFolder()
         let store = work.path + "/store"
         func run() async throws -> (photos: Int, read: Int) {
@@ -432,7 +439,7 @@ struct ShardedBuildTests {
         #expect(again == (photos: 5, read: 0))
         // One sidecar changed (the rejected photo accepted): only it is read again (by shard 1
         // too, unless shard 0 keeps it).
-        try source.write("A/photo 0.xmp", xmp(2))
+        try source.write("A/photo 0.xmp", Self.ratingSidecar(2))
         let changed = try await run()
         #expect(changed == (photos: 6, read: zero.contains(path: "A/photo 0.xmp") ? 1 : 2))
         // A store's sidecars file that cannot be read means reading the sidecars, not a failure.
@@ -448,13 +455,7 @@ struct ShardedBuildTests {
 
     @Test("the final build takes the sidecars' fields the shards kept, and its catalog keeps them for the next build")
     func finalBuildTakesTheStoresSidecars() async throws {
-        let source = try makeSource(6)
-        let xmp = { (rating: Int) in
-            #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="\#(rating)"/></rdf:RDF></x:xmpmeta>"#
-        }
-        try source.write("A/photo 0.xmp", xmp(-1))
-        try source.write("A/photo 3.xmp", xmp(3))
-        try source.write("B/photo 1.xmp", xmp(5))
+        let source = try makeSourceWithSidecars()
         let work = try TemporaryFolder()
         let store = work.path + "/store"
         for index in 0..<2 { _ = try await shard(source, store: store, index, of: 2) }
@@ -472,7 +473,7 @@ struct ShardedBuildTests {
         #expect(second.sidecarsRead == 0)
         #expect(second.photos == 5)
         // A sidecar changed since is read.
-        try source.write("A/photo 0.xmp", xmp(2))
+        try source.write("A/photo 0.xmp", Self.ratingSidecar(2))
         let third = try await SiteBuilder(options: options).build()
         #expect(third.sidecarsRead == 1)
         #expect(third.photos == 6)
