@@ -155,6 +155,27 @@ struct OutputFolderSafetyTests {
         withExtendedLifetime(held) {}
     }
 
+    @Test("a holder's note names the holder only when whole and alive: empty, torn, unreadable or a dead process's is no one")
+    func holderNote() throws {
+        let folder = try TemporaryFolder()
+        let note = folder.path + "/site.holder"
+        #expect(BuildLock.holder(notePath: note) == nil)  // (none yet)
+        try folder.write("site.holder", "\(getpid()): cascade build photos\n")
+        #expect(BuildLock.holder(notePath: note) == "\(getpid()): cascade build photos")
+        // A note being written (emptied, then half there) and one that is not a note.
+        for text in ["", "\n", "12", "x: cascade", "-3: cascade", "0: cascade"] {
+            try folder.write("site.holder", text)
+            #expect(BuildLock.holder(notePath: note) == nil, "\(text)")
+        }
+        // A build that was killed: its process is gone.
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        try folder.write("site.holder", "\(child.processIdentifier): cascade build photos\n")
+        #expect(BuildLock.holder(notePath: note) == nil)
+    }
+
     @Test("what a killed build left in the temporary folder is removed by the next build")
     func leftoversRemoved() async throws {
         let source = try TemporaryFolder()

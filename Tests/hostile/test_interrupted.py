@@ -149,15 +149,28 @@ def test_two_builds_at_once_end_like_one(tmp_path):
     out = tmp_path / "out"
     catalog = tmp_path / "catalog.sqlite"
     corpus.save(out, USER_FILE, b"mine")
-    first = start(source, out, catalog)
+    # (The holder's note is in the cache folder: one of this test's own, to be watched.)
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+
+    def noted(pid):
+        for note in (tmp_path / "cache" / "cascade" / "locks").glob("*.holder"):
+            try:
+                if note.read_text().startswith(f"{pid}:"):
+                    return True
+            except OSError:
+                pass
+        return False
+
+    first = start(source, out, catalog, env=env)
     stopped = False
     try:
-        wait_for(lambda: flock_of(out, first.pid), first, "lock held by the first build")
+        # Stopped once it holds the lock and its note names it (the note is written just after).
+        wait_for(lambda: flock_of(out, first.pid) and noted(first.pid), first, "lock held by the first build, and noted")
         os.kill(first.pid, signal.SIGSTOP)
         stopped = True
-        second = start(source, out, catalog)
+        second = start(source, out, catalog, env=env)
         wait_for(lambda: flock_of(out, second.pid, waiting=True), second, "second build waiting for the lock")
-        refused = start(source, out, catalog, "--no-wait")
+        refused = start(source, out, catalog, "--no-wait", env=env)
         refused_err = refused.communicate(timeout=300)[1].decode(errors="replace")
     finally:
         if stopped:

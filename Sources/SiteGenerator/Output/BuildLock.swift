@@ -30,9 +30,7 @@ final class BuildLock: Sendable {
         guard descriptor >= 0 else { throw .write(path: output, reason: String(cString: strerror(errno))) }
         let notePath = Catalog.cacheFolder() + "/locks/" + Catalog.key(output: output) + ".holder"
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            let holder = (try? String(contentsOfFile: notePath, encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            let who = holder.map { "process \($0)" } ?? "another process"
+            let who = Self.holder(notePath: notePath).map { "process \($0)" } ?? "another process"
             guard wait else {
                 close(descriptor)
                 throw .busy(output: output, holder: who)
@@ -52,7 +50,21 @@ final class BuildLock: Sendable {
         try? FileManager.default.createDirectory(
             atPath: (notePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let command = CommandLine.arguments.map { ($0 as NSString).lastPathComponent == $0 ? $0 : ($0 as NSString).lastPathComponent }
-        try? Data("\(getpid()): \(command.prefix(3).joined(separator: " "))\n".utf8).write(to: URL(fileURLWithPath: notePath))
+        // (Written whole under another name and renamed: a build that has to wait reads the
+        // note while the holder may be writing it.)
+        try? Data("\(getpid()): \(command.prefix(3).joined(separator: " "))\n".utf8).write(to: URL(fileURLWithPath: notePath), options: .atomic)
+    }
+
+    /// The holder's note at `notePath` ("process id: command"), when it names a live process:
+    /// a build killed while it held the lock left its note behind, and the next holder may not
+    /// have written its own yet.
+    static func holder(notePath: String) -> String? {
+        guard let text = try? String(contentsOfFile: notePath, encoding: .utf8) else { return nil }
+        let note = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let parts = note.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let number = pid_t(parts[0]), number > 0, kill(number, 0) == 0 || errno == EPERM
+        else { return nil }
+        return note
     }
 
     deinit {
