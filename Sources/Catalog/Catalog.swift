@@ -306,6 +306,12 @@ package final class Catalog: Sendable {
         migrator.registerMigration("v10 sidecars") { db in
             try db.execute(sql: CatalogSidecar.createSQL)
         }
+        // The fingerprint of each photo folder's inputs, part of the last build's summary
+        // (``LastBuild/folders``). A summary recorded before has none: the next build does not
+        // know which folders changed, as after any build that did not finish.
+        migrator.registerMigration("v11 last build folders") { db in
+            try db.execute(sql: CatalogLastBuildFolder.createSQL)
+        }
         // Reads the database once: a file that is not SQLite fails here, not in the middle of a build.
         if try queue.read({ db in try migrator.hasBeenSuperseded(db) }) {
             throw CatalogVersionError()

@@ -21,8 +21,14 @@ package struct LastBuild: Codable, Sendable, Equatable {
     package var pages: Int
     /// What the scan reported, in order.
     package var events: [Event]
+    /// Each folder of the photo folder by its path relative to it (`""` for the photo folder
+    /// itself), with the fingerprint of its own inputs: the build's settings, theme and program,
+    /// and the folder's entries (`SiteGenerator`'s `BuildStamp.inputs(options:source:theme:)`).
+    /// The next build compares its own with them to tell which folders changed.
+    package var folders: [String: String] = [:]
 
-    package init(stamp: BuildStamp, scannedPhotos: Int, scannedAlbums: Int, albums: Int, photos: Int, videos: Int, pages: Int, events: [Event]) {
+    package init(stamp: BuildStamp, scannedPhotos: Int, scannedAlbums: Int, albums: Int, photos: Int, videos: Int, pages: Int,
+                 events: [Event], folders: [String: String] = [:]) {
         self.stamp = stamp
         self.scannedPhotos = scannedPhotos
         self.scannedAlbums = scannedAlbums
@@ -31,6 +37,7 @@ package struct LastBuild: Codable, Sendable, Equatable {
         self.videos = videos
         self.pages = pages
         self.events = events
+        self.folders = folders
     }
 }
 

@@ -1,8 +1,9 @@
 import GRDB
 
-// The last complete build's summary (``LastBuild``) as two tables of plain columns: `last_build`,
-// one row of counts and the build's stamp, and `last_build_event`, what its scan reported, in
-// order. Deleting the summary's row deletes its events (`ON DELETE CASCADE`).
+// The last complete build's summary (``LastBuild``) as three tables of plain columns: `last_build`,
+// one row of counts and the build's stamp; `last_build_event`, what its scan reported, in
+// order; and `last_build_folder`, the fingerprint of each photo folder's inputs. Deleting the
+// summary's row deletes its events and folders (`ON DELETE CASCADE`).
 
 /// The row of the `last_build` table.
 struct CatalogLastBuild: FetchableRecord, PersistableRecord, Sendable, Equatable {
@@ -99,20 +100,36 @@ struct CatalogLastBuildEvent: FetchableRecord, PersistableRecord, Sendable, Equa
     }
 }
 
+/// The `last_build_folder` table: a photo folder's path (relative, `""` for the photo folder
+/// itself) and the fingerprint of its inputs (``LastBuild/folders``).
+enum CatalogLastBuildFolder {
+    static let createSQL = """
+        CREATE TABLE last_build_folder (
+            path TEXT PRIMARY KEY NOT NULL,
+            fingerprint TEXT NOT NULL,
+            build INTEGER NOT NULL DEFAULT 1 REFERENCES last_build(id) ON DELETE CASCADE
+        ) WITHOUT ROWID
+        """
+}
+
 extension LastBuild {
     /// The summary the catalog holds, or nil when it holds none.
     static func fetch(_ db: Database) throws -> LastBuild? {
         guard var summary = try CatalogLastBuild.fetchOne(db, sql: "SELECT * FROM last_build WHERE id = 1")?.summary else { return nil }
         summary.events = try CatalogLastBuildEvent.fetchAll(db, sql: "SELECT * FROM last_build_event ORDER BY position").map(\.event)
+        let folders = try Row.fetchCursor(db, sql: "SELECT path, fingerprint FROM last_build_folder")
+        while let row = try folders.next() { summary.folders[row[0]] = row[1] as String }
         return summary
     }
 
     /// Writes the summary in place of any the catalog holds.
     func save(_ db: Database) throws {
-        // (Both tables emptied: a connection without foreign keys, sqlite3's by default, may have
-        // deleted the summary and left its events.)
-        try db.execute(sql: "DELETE FROM last_build_event; DELETE FROM last_build")
+        // (Every table emptied: a connection without foreign keys, sqlite3's by default, may have
+        // deleted the summary and left its events and folders.)
+        try db.execute(sql: "DELETE FROM last_build_event; DELETE FROM last_build_folder; DELETE FROM last_build")
         try CatalogLastBuild(summary: self).insert(db)
         for (position, event) in events.enumerated() { try CatalogLastBuildEvent(position: position, event: event).insert(db) }
+        let insert = try db.cachedStatement(sql: "INSERT INTO last_build_folder (path, fingerprint) VALUES (?, ?)")
+        for (path, fingerprint) in folders { try insert.execute(arguments: [path, fingerprint]) }
     }
 }

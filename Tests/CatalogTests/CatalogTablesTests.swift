@@ -147,7 +147,7 @@ struct CatalogTablesTests {
         let tables = try DatabaseQueue(path: folder.catalog).read { db in
             try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
         }
-        #expect(tables.isSuperset(of: ["photo", "photo_file", "file", "page"]) && !tables.contains("photo_v5"))
+        #expect(tables.isSuperset(of: ["photo", "photo_file", "file", "page", "last_build_folder"]) && !tables.contains("photo_v5"))
         // (The old summary is not kept: its stamp names the program that wrote it.)
         #expect(catalog.lastBuild() == nil)
     }
@@ -155,7 +155,8 @@ struct CatalogTablesTests {
     static let summary = LastBuild(
         stamp: BuildStamp(inputs: "in", output: "out"), scannedPhotos: 5, scannedAlbums: 2, albums: 2, photos: 4, videos: 1, pages: 9,
         events: [.warning("a.jpg: its EXIF is damaged"), .skipped(path: "b/index.md", reason: "bad front matter", line: 3),
-                 .skipped(path: "c.psd", reason: "not a photo", line: nil), .warning("")])
+                 .skipped(path: "c.psd", reason: "not a photo", line: nil), .warning("")],
+        folders: ["": "0f1e", "A": "a1b2", "A/B é": "c3d4"])
 
     @Test("the last build's summary comes back as it went in, its events in order; forgetting it forgets its events")
     func lastBuild() throws {
@@ -166,6 +167,7 @@ struct CatalogTablesTests {
         #expect(catalog.lastBuild() == Self.summary)
         var second = Self.summary
         second.events.removeFirst()
+        second.folders["A"] = nil
         try catalog.recordLastBuild(second)
         #expect(catalog.lastBuild() == second)
         let queue = try DatabaseQueue(path: folder.catalog)
@@ -173,6 +175,7 @@ struct CatalogTablesTests {
         try catalog.forgetLastBuild()
         #expect(catalog.lastBuild() == nil)
         #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM last_build_event") } == 0)
+        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM last_build_folder") } == 0)
         // Deleted by a connection without foreign keys (sqlite3's, the benchmarks'): the events
         // left behind are not read, and the next summary replaces them.
         try catalog.recordLastBuild(Self.summary)

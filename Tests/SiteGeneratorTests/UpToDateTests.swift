@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import GRDB
 import Imaging
 import Testing
 import TestSupport
@@ -237,5 +238,61 @@ struct UpToDateTests {
         #expect(rebuilt.skipped.contains { $0.path == "A/broken.jpg" })
         #expect(catalog.lastBuild() == nil)
         #expect(!(try await build(settings).0.upToDate))
+    }
+
+    @Test("each folder's own fingerprint changes with its entries and files, and not with its sub-folders' or its siblings'")
+    func folderFingerprints() throws {
+        let source = try makeSource()
+        try source.write("A/Deeper/photo 9.jpg", [1, 2, 3])
+        func folders(jobs: Int = 2) throws -> [String: String] {
+            try #require(TreeFingerprint(root: source.path, identities: true, listing: true, jobs: jobs)?.folders?.all)
+        }
+        func changed(_ before: [String: String], _ after: [String: String]) -> [String] {
+            Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
+        }
+        let start = try folders()
+        #expect(start.keys.sorted() == ["", "A", "A/Deeper", "B"])
+        #expect(try folders(jobs: 1) == start)
+        // Unless asked for the listings (the build's walk), a walk keeps none.
+        #expect(TreeFingerprint(root: source.path, identities: true, jobs: 2)?.folders == nil)
+        try source.write("A/Deeper/photo 9.jpg", [1, 2, 3, 4])
+        let deeper = try folders()
+        #expect(changed(start, deeper) == ["A/Deeper"])
+        try source.write("B/photo 5.jpg", [5])
+        let added = try folders()
+        #expect(changed(deeper, added) == ["B"])
+        try FileManager.default.moveItem(atPath: source.path + "/B", toPath: source.path + "/C")
+        #expect(changed(added, try folders()) == ["", "B", "C"])
+    }
+
+    @Test("a build reports the folders whose inputs changed since the last complete build, and none when it cannot tell")
+    func changedFolders() async throws {
+        let source = try makeSource()
+        let output = try TemporaryFolder()
+        var settings = options(source, output.path)
+        settings.catalogPath = output.path + "-catalog.sqlite"
+        defer { try? FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite") }
+        #expect(try await build(settings).0.changedFolders == nil)  // (no build before it)
+        #expect(try await build(settings).0.changedFolders == [])  // (up to date)
+        try source.write("A/photo 0.txt", "Another caption, longer")
+        #expect(try await build(settings).0.changedFolders == ["A"])
+        try source.write("B/photo 5.txt", "A caption without its photo")
+        try source.write("C/photo 6.jpg", try source.data("A/photo 0.jpg"))
+        #expect(try await build(settings).0.changedFolders == ["", "B", "C"])
+        // An image of the site deleted is not a change to the photo folder.
+        let thumbs = try FileManager.default.contentsOfDirectory(atPath: output.path + "/a/thumbs")
+        try FileManager.default.removeItem(atPath: output.path + "/a/thumbs/" + thumbs[0])
+        let repaired = try await build(settings).0
+        #expect(!repaired.upToDate && repaired.changedFolders == [])
+        settings.title = "Another title"
+        #expect(try await build(settings).0.changedFolders == ["", "A", "B", "C"])
+        try FileManager.default.removeItem(atPath: source.path + "/C")
+        #expect(try await build(settings).0.changedFolders == ["", "C"])
+        // The summary of a build that did not record its folders (an earlier release's).
+        try source.write("A/photo 0.txt", "A caption")
+        let queue = try DatabaseQueue(path: output.path + "-catalog.sqlite")
+        try queue.inDatabase { db in try db.execute(sql: "DELETE FROM last_build_folder") }
+        #expect(try await build(settings).0.changedFolders == nil)
+        #expect(try await build(settings).0.changedFolders == [])
     }
 }

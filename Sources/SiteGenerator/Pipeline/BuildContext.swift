@@ -31,6 +31,11 @@ struct BuildContext {
     var inputs: String?
     /// The photo folder's entries the fingerprint's walk found: the scan takes them.
     var listings: FolderListings?
+    /// Each photo folder's input fingerprint (``BuildStamp/inputs(options:source:theme:)``), by
+    /// its path relative to the photo folder: recorded with the build's summary.
+    var folderInputs: [String: String] = [:]
+    /// The folders whose inputs changed since the last complete build (``BuildReport/changedFolders``).
+    var changedFolders: [String]?
     /// Whether the site was found up to date: the report is the last build's, nothing else was done.
     var upToDate = false
     /// Whether the catalog holds the last complete build's summary, which the first step that

@@ -22,12 +22,20 @@ extension BuildStep where Context == BuildContext {
             let stamped = BuildStamp.inputs(options: context.options, source: context.source, theme: context.theme.fingerprint)
             context.inputs = stamped?.stamp
             context.listings = stamped?.listings
+            context.folderInputs = stamped?.folders ?? [:]
             let last = catalog.lastBuild()
             if let inputs = context.inputs, let last, last.stamp.inputs == inputs,
                last.stamp.output == BuildStamp.output(root: output, jobs: jobs)?.hex {
                 context.report = last.replay(output: output, progress: context.progress)
+                context.report.changedFolders = []
                 context.upToDate = true
                 return .endsBuild(stage: "up to date")
+            }
+            context.changedFolders = last.flatMap { SiteBuilder.changedFolders(now: context.folderInputs, then: $0.folders) }
+            if let changed = context.changedFolders {
+                let names = changed.prefix(5).map { $0.isEmpty ? "the photo folder itself" : $0 }.joined(separator: ", ")
+                context.progress(.log("folders changed since the last build: \(changed.count) of \(context.folderInputs.count)"
+                    + (changed.isEmpty ? "" : " (\(names)\(changed.count > 5 ? ", …" : ""))")))
             }
             // (Taken before this build writes to the catalog.)
             context.readAhead = context.catalogReadAhead?.take(path: catalog.path)
@@ -335,6 +343,7 @@ extension BuildStep where Context == BuildContext {
                 outputDirectory: context.output)
             report.videos = videoCount
             report.sidecarsRead = scan.sidecars.count { $0.isNew }
+            report.changedFolders = context.changedFolders
             // The sidecars' fields, for the next scan: those read from their files (or by the
             // shards) are kept, but for files changed just before the build (changed again
             // within the same step of the clock, one would keep its identity).
@@ -354,7 +363,7 @@ extension BuildStep where Context == BuildContext {
                     stamp: BuildStamp(inputs: inputs, output: outputStamp.hex),
                     scannedPhotos: scan.plan.photos.count, scannedAlbums: scan.plan.albums.count,
                     albums: report.albums, photos: report.photos, videos: report.videos, pages: report.pages,
-                    events: context.recorder.events)
+                    events: context.recorder.events, folders: context.folderInputs)
                 try SiteError.fromCatalog { () throws(CatalogError) in try context.catalog.recordLastBuild(summary) }
             }
             context.reportDamage()

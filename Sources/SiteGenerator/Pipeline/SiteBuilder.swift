@@ -58,6 +58,13 @@ public struct BuildReport: Sendable {
     /// XMP sidecars this build read (the others' fields were those the catalog kept, or a
     /// sharded build's store, the file unchanged since).
     public var sidecarsRead = 0
+    /// The folders of the photo folder whose inputs changed since the last complete build (their
+    /// entries or files; every folder when a setting, the theme or the program changed), and
+    /// those gone since, by their paths relative to it (`""` for the photo folder itself), in
+    /// order; nil when that build did not record them or this one could not tell (a photo
+    /// folder with a symbolic link, a sharded build's final build). Empty when the site was up
+    /// to date.
+    public var changedFolders: [String]?
     /// The output folder, absolute.
     public var outputDirectory: String
     /// Whether the site was found up to date (``BuildStamp``): nothing was scanned, made or written.
@@ -176,6 +183,16 @@ public struct SiteBuilder: Sendable {
             }
         }
         return (photos, videos)
+    }
+
+    /// The folders whose input fingerprint in `now` differs from the one in `then` (the last
+    /// complete build's), or that only one of them has, in order; nil when either has none
+    /// (that build recorded none, or this one's photo folder could not be fingerprinted).
+    static func changedFolders(now: [String: String], then: [String: String]) -> [String]? {
+        guard !now.isEmpty, !then.isEmpty else { return nil }
+        var changed = now.compactMap { path, fingerprint in then[path] == fingerprint ? nil : path }
+        changed += then.keys.filter { now[$0] == nil }
+        return changed.sorted()
     }
 
     /// Every file of the published photos: their images in every format, their videos (and

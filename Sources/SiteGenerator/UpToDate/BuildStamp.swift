@@ -1,4 +1,5 @@
 import Catalog
+import Synchronization
 import Support
 import Foundation
 import Gallery
@@ -35,12 +36,17 @@ extension BuildStamp {
     /// cannot be fingerprinted (it holds a symbolic link, or cannot be read) or when the build
     /// depends on something outside it (a sharded build's store, the album-key test hook).
     /// With the stamp come the photo folder's entries as the walk found them, for the scan.
-    static func inputs(options: SiteOptions, source: String, theme: String) -> (stamp: String, listings: FolderListings)? {
+    ///
+    /// With them come each folder's input fingerprint, by its path relative to `source` (`""`
+    /// for `source`): everything above but the other folders (``TreeFingerprint/folders``), so
+    /// that a folder whose fingerprint is what the last complete build recorded has the same
+    /// entries, files and settings as then.
+    static func inputs(options: SiteOptions, source: String, theme: String) -> (stamp: String, listings: FolderListings, folders: [String: String])? {
         guard options.storeDirectory == nil, !options.verifyAlbumKeys else { return nil }
         guard let program = programIdentity(), let tree = TreeFingerprint(
                 root: source, identities: true, listing: true,
                 jobs: options.jobs > 0 ? options.jobs : ProcessInfo.processInfo.activeProcessorCount),
-              let listings = tree.listings else { return nil }
+              let listings = tree.listings, let folders = tree.folders?.all else { return nil }
         var stable = options
         stable.jobs = 0
         stable.catalogPath = nil
@@ -52,8 +58,15 @@ extension BuildStamp {
         hasher.combine(theme)
         let environment = ProcessInfo.processInfo.environment
         for name in ["TZ", "LC_ALL", "LC_TIME", "LANG"] { hasher.combine(name + "=" + (environment[name] ?? "")) }
+        let settings = hasher.hex
         hasher.combine(tree.hex)
-        return (hasher.hex, listings)
+        let keys = folders.mapValues { folder in
+            var key = FingerprintHasher()
+            key.combine(settings)
+            key.combine(folder)
+            return key.hex
+        }
+        return (hasher.hex, listings, keys)
     }
 
     /// The fingerprint of the output folder `root`'s entries and files (``OutputStamp``); the
@@ -91,6 +104,11 @@ struct TreeFingerprint {
     /// Every folder's entries, by the folder's absolute path, when the walk was asked to keep
     /// them (the scan then need not read the folders again).
     let listings: FolderListings?
+    /// With the listings, each folder's own fingerprint by its path relative to the root (`""`
+    /// for the root): its entries' names, kinds and files' identities, but not what its
+    /// sub-folders hold, nor their identities (a folder's time changes with its entries: an
+    /// album's sub-album changing is not a change to the album's own folder).
+    let folders: FolderFingerprints?
     private let root: String
 
     /// Walks `root`; nil when a folder of it cannot be read, or (with `identities`) when it holds
@@ -100,6 +118,7 @@ struct TreeFingerprint {
     init?(root: String, identities: Bool, listing: Bool = false, jobs: Int = 1) {
         self.root = root
         listings = listing && identities ? FolderListings() : nil
+        folders = listing && identities ? FolderFingerprints() : nil
         let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         var prefix: [UInt8] = []
@@ -107,9 +126,10 @@ struct TreeFingerprint {
     }
 
     /// A fingerprint of nothing yet, for part of a walk.
-    private init(root: String, listings: FolderListings?) {
+    private init(root: String, listings: FolderListings?, folders: FolderFingerprints?) {
         self.root = root
         self.listings = listings
+        self.folders = folders
     }
 
     /// Adds the entries of the open folder `descriptor` (closed here) and of its sub-folders,
@@ -122,6 +142,7 @@ struct TreeFingerprint {
         defer { closedir(directory) }
         var subfolders: [[UInt8]] = []
         var entries: [FolderEntry] = []
+        var own = TreeFingerprint(root: root, listings: nil, folders: nil)
         while let entry = readdir(directory) {
             let name = directoryEntryName(entry)
             if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
@@ -139,13 +160,17 @@ struct TreeFingerprint {
                 }
             }
             if identities && kind == UInt8(DT_LNK) { return false }
-            add(prefix: prefix, name: name, kind: kind, details: details)
+            let hashes = add(prefix: prefix, name: name, kind: kind, details: details)
+            if folders != nil {
+                own.add(kind == UInt8(DT_DIR) ? Self.entryHashes(prefix: prefix, name: name, kind: kind, details: []) : hashes)
+            }
             if kind == UInt8(DT_DIR) { subfolders.append(name) }
         }
         if listings != nil {
             let folder = prefix.isEmpty ? root : root + "/" + String(decoding: prefix.dropLast(), as: UTF8.self)
             listings?.add(folder: folder, entries: entries)
         }
+        folders?.add(String(decoding: prefix.dropLast(), as: UTF8.self), own.hex)
         let folder = dirfd(directory)
         @Sendable func open(_ name: [UInt8]) -> Int32 {
             (name + [0]).withUnsafeBufferPointer { buffer in
@@ -154,9 +179,9 @@ struct TreeFingerprint {
             }
         }
         if jobs > 1 && subfolders.count > 1 {
-            let (root, listings, base) = (root, listings, prefix)
+            let (root, listings, folders, base) = (root, listings, folders, prefix)
             let parts = parallelMap(subfolders, jobs: jobs) { name -> TreeFingerprint? in
-                var part = TreeFingerprint(root: root, listings: listings)
+                var part = TreeFingerprint(root: root, listings: listings, folders: folders)
                 let child = open(name)
                 guard child >= 0 else { return nil }
                 var prefix = base + name + [UInt8(ascii: "/")]
@@ -183,11 +208,18 @@ struct TreeFingerprint {
         return true
     }
 
-    /// Adds one entry (``entryHashes(prefix:name:kind:details:)``) to the sums.
-    private mutating func add(prefix: [UInt8], name: [UInt8], kind: UInt8, details: [UInt64]) {
-        let (a, b) = Self.entryHashes(prefix: prefix, name: name, kind: kind, details: details)
-        first = first &+ a
-        second = second &+ b
+    /// Adds one entry (``entryHashes(prefix:name:kind:details:)``) to the sums; returns its hashes.
+    @discardableResult
+    private mutating func add(prefix: [UInt8], name: [UInt8], kind: UInt8, details: [UInt64]) -> (UInt64, UInt64) {
+        let hashes = Self.entryHashes(prefix: prefix, name: name, kind: kind, details: details)
+        add(hashes)
+        return hashes
+    }
+
+    /// Adds one entry's hashes to the sums.
+    private mutating func add(_ hashes: (UInt64, UInt64)) {
+        first = first &+ hashes.0
+        second = second &+ hashes.1
         count += 1
     }
 
@@ -237,4 +269,18 @@ extension FileStatus.Kind {
         case .other: UInt8(DT_UNKNOWN)
         }
     }
+}
+
+/// Each folder's own fingerprint as a tree's walk found it (``TreeFingerprint/folders``),
+/// added from the cores that walk it.
+final class FolderFingerprints: Sendable {
+    private let folders = Mutex<[String: String]>([:])
+
+    /// Adds the fingerprint of the folder at `path` (relative to the walk's root).
+    func add(_ path: String, _ fingerprint: String) {
+        folders.withLock { $0[path] = fingerprint }
+    }
+
+    /// Every folder's fingerprint, by its path.
+    var all: [String: String] { folders.withLock { $0 } }
 }
