@@ -295,4 +295,57 @@ struct UpToDateTests {
         #expect(try await build(settings).0.changedFolders == nil)
         #expect(try await build(settings).0.changedFolders == [])
     }
+
+    @Test("an album whose folder and images' folder did not change keeps its photos' images without working out their files, and ends like a clean build")
+    func settledAlbums() async throws {
+        let source = try makeSource()
+        let output = try TemporaryFolder()
+        let settings = options(source, output.path)
+        /// Builds; returns the report and what the scan said of the settled photos.
+        func rebuild() async throws -> (report: BuildReport, plan: [String]) {
+            let events = Events()
+            let report = try await SiteBuilder(options: settings).build { event in events.list.withLock { $0.append(event) } }
+            let plan = events.list.withLock { list in
+                list.compactMap { event -> String? in
+                    if case .log(let text) = event, text.hasPrefix("settled: ") { return text }
+                    return nil
+                }
+            }
+            #expect(try snapshot(output.path) == (try await cleanBuild(settings)))
+            return (report, plan)
+        }
+        let first = try await rebuild()
+        #expect(first.plan.isEmpty)  // (no build before it: nothing is known to be settled)
+        // A caption of A changed: B (and its two photos) did not. (The photo folder itself has
+        // no photos, and no images' folder.)
+        try source.write("A/photo 0.txt", "Another caption, longer")
+        let caption = try await rebuild()
+        #expect(caption.plan == ["settled: 2 photos as the last build left them, in 1 of 3 albums"])
+        #expect(caption.report.photosMade == 0)
+        // An image of B deleted: B is not settled, and the image is made again.
+        let thumbs = output.path + "/b/thumbs/"
+        let image = try #require(try FileManager.default.contentsOfDirectory(atPath: thumbs).sorted().first)
+        try FileManager.default.removeItem(atPath: thumbs + image)
+        try source.write("A/photo 0.txt", "A caption")
+        let deleted = try await rebuild()
+        #expect(deleted.plan == ["settled: 0 photos as the last build left them, in 0 of 3 albums"])
+        #expect(deleted.report.photosMade == 1 && FileManager.default.fileExists(atPath: thumbs + image))
+        // A photo of B replaced by another (B changed): A is settled.
+        var image2 = try Image(width: 320, height: 180)
+        image2.fill(x: 0, y: 0, width: 320, height: 180, red: 10, green: 200, blue: 30)
+        try source.write("B/photo 1.jpg", try image2.encoded(as: .jpeg(quality: 85)))
+        let replaced = try await rebuild()
+        #expect(replaced.plan == ["settled: 2 photos as the last build left them, in 1 of 3 albums"])
+        #expect(replaced.report.photosMade == 1)
+        // A new album whose name comes first takes A's folder in the site: A's folder in the
+        // photo folder did not change, nor did the site's `a/thumbs/`, yet A's photos move.
+        var older = try Image(width: 300, height: 200)
+        older.fill(x: 0, y: 0, width: 300, height: 200, red: 200, green: 20, blue: 30)
+        try source.write("(A)/photo 7.jpg", try older.encoded(as: .jpeg(quality: 85)))
+        let sibling = try await rebuild()
+        #expect(sibling.plan == ["settled: 2 photos as the last build left them, in 1 of 4 albums"])
+        #expect(FileManager.default.fileExists(atPath: output.path + "/a-2/photo-0.html"))
+        #expect(FileManager.default.fileExists(atPath: output.path + "/a/photo-7.html"))
+    }
 }
+

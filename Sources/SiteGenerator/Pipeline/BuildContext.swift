@@ -36,6 +36,9 @@ struct BuildContext {
     var folderInputs: [String: String] = [:]
     /// The folders whose inputs changed since the last complete build (``BuildReport/changedFolders``).
     var changedFolders: [String]?
+    /// The output folder's folders (relative, as ``OutputStamp/folders`` names them) whose
+    /// entries and files are as the end of the last build recorded them.
+    var unchangedOutputFolders: Set<String> = []
     /// Whether the site was found up to date: the report is the last build's, nothing else was done.
     var upToDate = false
     /// Whether the catalog holds the last complete build's summary, which the first step that

@@ -44,9 +44,13 @@ extension BuildStep where Context == BuildContext {
             // The tool's files changed since the end of the last build (a truncated image, an
             // edited page) are found by a walk compared with what that build recorded; they are
             // made again.
-            let walked = try SiteError.fromCatalog { () throws(CatalogError) in try catalog.outputState() }.flatMap { OutputStamp(root: output, jobs: jobs, keepFiles: true, reference: $0) }
+            let reference = try SiteError.fromCatalog { () throws(CatalogError) in try catalog.outputState() }
+            let walked = reference.flatMap { OutputStamp(root: output, jobs: jobs, keepFiles: true, reference: $0) }
             context.changed = walked?.changedFiles ?? []
             context.outputAtStart = walked?.folders
+            if let reference, let folders = walked?.folders, context.changedFolders != nil {
+                context.unchangedOutputFolders = Set(folders.compactMap { path, folder in reference[path]?.sums == folder.sums ? path : nil })
+            }
             context.reportDamage()
             return .done
         }
@@ -122,7 +126,11 @@ extension BuildStep where Context == BuildContext {
             context.storeSidecars = [:]
             let scan = try scanStage.run(walked: consume walked, output: context.output, earlier: context.earlier,
                                          foreignInAlbums: foreignInAlbums, themeAssets: Array(context.theme.assets.keys),
-                                         progress: scanProgress)
+                                         changes: (context.changedFolders, context.unchangedOutputFolders), progress: scanProgress)
+            if context.changedFolders != nil {
+                let settled = scan.settled
+                progress(.log("settled: \(settled.count) photos as the last build left them, in \(settled.albums) of \(settled.ofAlbums) albums"))
+            }
             progress(.scanned(photos: scan.plan.photos.count, albums: scan.plan.albums.count))
             for problem in scan.problems {
                 scanProgress(problem.isWarning ? .warning("\(problem.path): \(problem.reason)") : .skipped(problem))

@@ -51,10 +51,24 @@ struct ImagePlanStage {
         let planner = ReusePlanner(previous: previous, settings: work.settings, colour: work.colour, exists: earlier.listing.isRegularFile)
         let work = self.work
         // Hashes and decisions on every core (they read files and the listing, nothing else);
-        // moves are staged afterwards, one photo after another.
+        // moves are staged afterwards, one photo after another. A settled photo
+        // (``SettledPhotos``) keeps its images as the last build left them, its files not
+        // worked out.
+        let settled = scan.settled
+        let allFormats = Set(work.formats.indices)
         let photos = parallelMap(Array(plan.photos.indices), jobs: jobs) { index -> PhotoPlan in
             let photo = plan.photos[index].photo
             let record = previous.boxed(photo.relativePath)
+            if settled[index], let record {
+                let decided = PhotoPlan.planned(hash: record.wrappedValue.contentHash, decision: .keep(formats: allFormats))
+                // (Debug builds, the tests', check it is the decision made in full.)
+                assert({
+                    let (widths, wanted) = plan.imageFiles(photo: index, widths: work.widths, formats: work.formats)
+                    return planner.decide(path: photo.relativePath, hash: record.wrappedValue.contentHash, widths: widths, wanted: wanted)
+                        == .keep(formats: allFormats) && (try? work.contentHash(of: photo, previous: record).get()) == record.wrappedValue.contentHash
+                }(), "\(photo.relativePath): the settled photo's decision is not the one made in full")
+                return decided
+            }
             let hash: Result<String, ImagingError>
             // A shard's record of this very file (a sharded build) spares reading it.
             if !(record?.wrappedValue.matches(photo.identity) ?? false), let shard = scanned[photo.relativePath], shard.matches(photo.identity) {

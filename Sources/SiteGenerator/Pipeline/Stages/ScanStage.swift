@@ -28,6 +28,9 @@ struct ScanStage {
         var tags: [TagIndex]
         /// The XMP sidecars whose fields the photos took (``ScanResult/sidecars``).
         var sidecars: [ScannedSidecar] = []
+        /// The photos that stay as the last complete build left them (their files are not in
+        /// ``planned``: they are all the tool's).
+        var settled = SettledPhotos.none
     }
 
     var options: SiteOptions
@@ -62,7 +65,7 @@ struct ScanStage {
     /// `themeAssets` are the theme's assets, relative to their folder.
     func run(
         walked: consuming WalkedFolder, output: String, earlier: EarlierBuild, foreignInAlbums: [String: Bool], themeAssets: [String] = [],
-        progress: @Sendable (BuildEvent) -> Void
+        changes: (folders: [String]?, unchangedOutput: Set<String>) = (nil, []), progress: @Sendable (BuildEvent) -> Void
     ) throws(SiteError) -> Output {
         let records = earlier.stored.photos
         // What ffprobe said about each video and motion clip, by the source's path: gathered
@@ -197,8 +200,10 @@ struct ScanStage {
         // A photo's files are asked about only in albums that hold a file not the tool's
         // (every album's answer is known by now: the plan asked for each album with photos).
         let tags = TagIndex.all(plan: plan, sort: options.sort, enabled: options.enabledTagKinds, jobs: jobs)
-        let (planned, refused) = plannedFiles(plan, tags: tags, albumHoldsForeignFile: { [foreignInAlbum] in foreignInAlbum[$0] ?? true },
-                                              isForeign: earlier.isForeign)
+        let settled = SettledPhotos(plan: plan, changedFolders: changes.folders, unchangedOutput: changes.unchangedOutput,
+                                    previous: records, mainFormat: options.allImageFormats[0], jobs: jobs)
+        let (planned, refused) = plannedFiles(plan, tags: tags, settled: settled, albumHoldsForeignFile: { [foreignInAlbum] in foreignInAlbum[$0] ?? true },
+                                              isForeign: earlier.isForeign, isOwned: earlier.owned.contains)
         if !scan.videosWithoutTools.isEmpty {
             let count = scan.videosWithoutTools.count
             progress(.warning("\(count) video\(count == 1 ? " was" : "s were") skipped: ffmpeg and ffprobe are not on the PATH (\(MediaTools.installHint))"))
@@ -215,6 +220,7 @@ struct ScanStage {
         }
         var output = Output(plan: plan, problems: scan.problems, planned: planned, refused: refused, tags: tags)
         output.sidecars = scan.sidecars
+        output.settled = settled
         return output
     }
 
@@ -260,9 +266,11 @@ struct ScanStage {
     /// The files this build may make: every photo's images (at the widths its size allows)
     /// and every page and frame file of every album and of every entry of `tags`; and of them, those `isForeign` is true
     /// of, asked of a photo's files only when `albumHoldsForeignFile` is true of its album's
-    /// folder (and of every other file).
+    /// folder (and of every other file). A settled photo's files are left out: they are all
+    /// the tool's (`isOwned`, which debug builds check).
     private func plannedFiles(
-        _ plan: SitePlan, tags: [TagIndex], albumHoldsForeignFile: @Sendable (String) -> Bool, isForeign: @Sendable (String) -> Bool
+        _ plan: SitePlan, tags: [TagIndex], settled: SettledPhotos, albumHoldsForeignFile: @Sendable (String) -> Bool,
+        isForeign: @Sendable (String) -> Bool, isOwned: @Sendable (String) -> Bool
     ) -> (planned: [[String]], refused: Set<String>) {
         // The photos' files, in runs of photos on every core (in the photos' order).
         let runs = indexRuns(plan.photos.count, length: 2048)
@@ -270,8 +278,13 @@ struct ScanStage {
             var files: [String] = []
             var refusedFiles: [String] = []
             for index in run {
-                let first = files.count
                 let planned = plan.photos[index]
+                if settled[index] {
+                    assert(self.photoFiles(directory: planned.directory, slug: planned.slug, photo: planned.photo).allSatisfy(isOwned),
+                           "\(planned.photo.relativePath): a file of the settled photo is not the tool's")
+                    continue
+                }
+                let first = files.count
                 appendPhotoFiles(directory: planned.directory, slug: planned.slug, photo: planned.photo, to: &files)
                 if albumHoldsForeignFile(planned.directory) { refusedFiles += files[first...].filter(isForeign) }
             }
