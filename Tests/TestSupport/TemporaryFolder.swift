@@ -25,7 +25,12 @@ public final class TemporaryFolder: Sendable {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
-    deinit { try? FileManager.default.removeItem(at: url) }
+    /// Removes the folder, and the catalog tests keep beside it (`<path>-catalog.sqlite`, with
+    /// SQLite's journal files), which would otherwise be left in the temporary folder.
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + "-catalog.sqlite" + suffix) }
+    }
 
     /// Writes `data` to `relative` (a path inside the folder), making the folders on the way.
     public func write(_ relative: String, _ data: Data) throws {
