@@ -25,6 +25,34 @@ struct MetadataSiteTests {
         return try await SiteBuilder(options: options).build { event in events?.list.withLock { $0.append(event) } }
     }
 
+    @Test("an album that did not change, with an original withheld for its GPS position, is settled and rebuilt like a clean build")
+    func settledWithheldOriginal() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try source.photo("A/placed.jpg", width: 300, height: 200)
+        try exiftool(Self.cameraArguments, on: source.path + "/A/placed.jpg")
+        try source.photo("B/other.jpg", width: 320, height: 200)
+        var options = SiteOptions(configuration: try SiteConfiguration.parse("download_originals: true"),
+                                  sourceDirectory: source.path, outputDirectory: output.path, title: "T", jobs: 2)
+        _ = try await SiteBuilder(options: options).build()
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/a/originals/placed.jpg"))
+        #expect(FileManager.default.fileExists(atPath: output.path + "/b/originals/other.jpg"))
+        try source.photo("B/other.jpg", width: 330, height: 200)
+        let events = Events()
+        let report = try await SiteBuilder(options: options).build { event in events.list.withLock { $0.append(event) } }
+        let settled = events.list.withLock { $0.compactMap { event -> String? in
+            if case .log(let text) = event, text.hasPrefix("settled: ") { return text }
+            return nil
+        } }
+        #expect(settled == ["settled: 1 photo as the last build left them, in 1 of 3 albums"])
+        #expect(report.photosMade == 1 && !FileManager.default.fileExists(atPath: output.path + "/a/originals/placed.jpg"))
+        let site = try snapshot(output.path)
+        let clean = try TemporaryFolder()
+        options.outputDirectory = clean.path
+        _ = try await SiteBuilder(options: options).build()
+        #expect(site == (try snapshot(clean.path)))
+    }
+
     @Test("a sidecar's title heads the page, its description is the caption, camera settings and keywords are listed, all escaped")
     func photoPage() async throws {
         let source = try TemporaryFolder()

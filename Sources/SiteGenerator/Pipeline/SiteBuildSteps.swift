@@ -129,7 +129,8 @@ extension BuildStep where Context == BuildContext {
                                          changes: (context.changedFolders, context.unchangedOutputFolders), progress: scanProgress)
             if context.changedFolders != nil {
                 let settled = scan.settled
-                progress(.log("settled: \(settled.count) photos as the last build left them, in \(settled.albums) of \(settled.ofAlbums) albums"))
+                progress(.log("settled: \(settled.count) photo\(settled.count == 1 ? "" : "s") as the last build left them, "
+                    + "in \(settled.albums) of \(settled.ofAlbums) albums"))
             }
             progress(.scanned(photos: scan.plan.photos.count, albums: scan.plan.albums.count))
             for problem in scan.problems {

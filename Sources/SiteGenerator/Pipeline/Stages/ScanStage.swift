@@ -267,7 +267,8 @@ struct ScanStage {
     /// and every page and frame file of every album and of every entry of `tags`; and of them, those `isForeign` is true
     /// of, asked of a photo's files only when `albumHoldsForeignFile` is true of its album's
     /// folder (and of every other file). A settled photo's files are left out: they are all
-    /// the tool's (`isOwned`, which debug builds check).
+    /// the tool's (`isOwned`, which debug builds check), but for an original withheld for its
+    /// GPS position, which is not made.
     private func plannedFiles(
         _ plan: SitePlan, tags: [TagIndex], settled: SettledPhotos, albumHoldsForeignFile: @Sendable (String) -> Bool,
         isForeign: @Sendable (String) -> Bool, isOwned: @Sendable (String) -> Bool
@@ -280,8 +281,14 @@ struct ScanStage {
             for index in run {
                 let planned = plan.photos[index]
                 if settled[index] {
-                    assert(self.photoFiles(directory: planned.directory, slug: planned.slug, photo: planned.photo).allSatisfy(isOwned),
-                           "\(planned.photo.relativePath): a file of the settled photo is not the tool's")
+                    // (Its original, when withheld for its GPS position, was not made and is not.)
+                    assert({
+                        let withheld = SitePlan.originalPath(directory: planned.directory, slug: planned.slug, photo: planned.photo)
+                        let isWithheld = options.downloadOriginals && !options.keepGPS && planned.photo.info.metadata.hasGPS
+                        return self.photoFiles(directory: planned.directory, slug: planned.slug, photo: planned.photo).allSatisfy {
+                            isOwned($0) || (isWithheld && $0 == withheld && !isForeign($0))
+                        }
+                    }(), "\(planned.photo.relativePath): a file of the settled photo is not the tool's")
                     continue
                 }
                 let first = files.count
