@@ -10,6 +10,16 @@ import TestSupport
 /// The events of a build.
 final class Events: Sendable {
     let list = Mutex<[BuildEvent]>([])
+
+    /// The texts of the log lines (`-v`'s) that start with `prefix`, in order.
+    func logs(startingWith prefix: String) -> [String] {
+        list.withLock { list in
+            list.compactMap { event in
+                if case .log(let text) = event, text.hasPrefix(prefix) { return text }
+                return nil
+            }
+        }
+    }
 }
 
 /// Rebuilds redo exactly what they must: the catalog says what was made from what; stale files

@@ -40,11 +40,7 @@ struct MetadataSiteTests {
         try source.photo("B/other.jpg", width: 330, height: 200)
         let events = Events()
         let report = try await SiteBuilder(options: options).build { event in events.list.withLock { $0.append(event) } }
-        let settled = events.list.withLock { $0.compactMap { event -> String? in
-            if case .log(let text) = event, text.hasPrefix("settled: ") { return text }
-            return nil
-        } }
-        #expect(settled == ["settled: 1 photo as the last build left them, in 1 of 3 albums"])
+        #expect(events.logs(startingWith: "settled: ") == ["settled: 1 photo as the last build left them, in 1 of 3 albums"])
         #expect(report.photosMade == 1 && !FileManager.default.fileExists(atPath: output.path + "/a/originals/placed.jpg"))
         let site = try snapshot(output.path)
         let clean = try TemporaryFolder()

@@ -270,8 +270,7 @@ struct UpToDateTests {
         let source = try makeSource()
         let output = try TemporaryFolder()
         var settings = options(source, output.path)
-        settings.catalogPath = output.path + "-catalog.sqlite"
-        defer { try? FileManager.default.removeItem(atPath: output.path + "-catalog.sqlite") }
+        settings.catalogPath = output.path + "-catalog.sqlite"  // (removed with the folder)
         #expect(try await build(settings).0.changedFolders == nil)  // (no build before it)
         #expect(try await build(settings).0.changedFolders == [])  // (up to date)
         try source.write("A/photo 0.txt", "Another caption, longer")
@@ -305,14 +304,8 @@ struct UpToDateTests {
         func rebuild() async throws -> (report: BuildReport, plan: [String]) {
             let events = Events()
             let report = try await SiteBuilder(options: settings).build { event in events.list.withLock { $0.append(event) } }
-            let plan = events.list.withLock { list in
-                list.compactMap { event -> String? in
-                    if case .log(let text) = event, text.hasPrefix("settled: ") { return text }
-                    return nil
-                }
-            }
             #expect(try snapshot(output.path) == (try await cleanBuild(settings)))
-            return (report, plan)
+            return (report, events.logs(startingWith: "settled: "))
         }
         let first = try await rebuild()
         #expect(first.plan.isEmpty)  // (no build before it: nothing is known to be settled)
