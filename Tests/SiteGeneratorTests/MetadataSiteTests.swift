@@ -50,6 +50,36 @@ struct MetadataSiteTests {
         #expect(try snapshot(output.path) == (try snapshot(clean.path)))
     }
 
+    @Test("a file of the user's where an original withheld for its GPS position would go is in no one's way; with GPS kept, it is")
+    func userFileAtWithheldOriginal() async throws {
+        let source = try TemporaryFolder()
+        try source.photo("A/placed.jpg", width: 300, height: 200)
+        try exiftool(Self.cameraArguments, on: source.path + "/A/placed.jpg")
+        for keepGPS in [false, true] {
+            let output = try TemporaryFolder()
+            try output.write("a/originals/placed.jpg", "mine")
+            let events = Events()
+            let yaml = "download_originals: true\nstrip_gps: \(!keepGPS)"
+            let report = try await build(source, output, yaml: yaml, events: events)
+            let warnings = events.list.withLock { $0 }.compactMap { event -> String? in
+                if case .warning(let text) = event { return text }
+                return nil
+            }
+            let moved = warnings.filter { $0.contains("is not Cascade's") }
+            #expect(report.photos == 1)
+            #expect(try output.read("a/originals/placed.jpg") == "mine")
+            if keepGPS {
+                // Published, the original would go where the user's file is: the photo moves.
+                #expect(moved == ["A/placed.jpg: a/originals/placed.jpg in the output folder is not Cascade's and stays as it is; the photo is published as placed-2 instead"])
+                #expect(FileManager.default.fileExists(atPath: output.path + "/a/originals/placed-2.jpg"))
+            } else {
+                #expect(moved.isEmpty, "\(moved)")
+                #expect(FileManager.default.fileExists(atPath: output.path + "/a/placed.html"))
+                #expect(!FileManager.default.fileExists(atPath: output.path + "/a/placed-2.html"))
+            }
+        }
+    }
+
     @Test("a sidecar's title heads the page, its description is the caption, camera settings and keywords are listed, all escaped")
     func photoPage() async throws {
         let source = try TemporaryFolder()

@@ -151,6 +151,13 @@ public struct SiteOptions: Sendable {
         ImageSettingsKey(widths: allImageWidths, format: format, keepGPS: keepGPS)
     }
 
+    /// Whether the original of a photo whose file carries a GPS position (`hasGPS`) is
+    /// published: with ``downloadOriginals``, unless positions are stripped and it has one.
+    /// An original that is not published is no file of the site: nothing is in its way.
+    func publishesOriginal(hasGPS: Bool) -> Bool {
+        downloadOriginals && (keepGPS || !hasGPS)
+    }
+
     /// Options from a configuration file (`cascade.yml`); `title` is used when the file has none.
     public init(configuration: SiteConfiguration, sourceDirectory: String, outputDirectory: String, title: String, jobs: Int = 0) {
         let (format, sources) = Self.encodeFormats(configuration.formats, quality: configuration.quality)

@@ -17,9 +17,8 @@ import Support
 /// web versions are decided apart).
 ///
 /// A settled photo's images are kept (``ImagePlanStage``) and its files are not asked about one
-/// by one (``ScanStage``): all are the tool's, listed in the catalog (but an original withheld
-/// for its GPS position, which is not made). Debug builds (the tests') check each of these
-/// against the decision made in full.
+/// by one (``ScanStage``): all are the tool's, listed in the catalog. Debug builds (the tests')
+/// check each of these against the decision made in full.
 struct SettledPhotos: Sendable {
     /// Per photo of the plan, whether it is settled; empty when none is.
     private let flags: [Bool]

@@ -22,7 +22,7 @@ struct OriginalsStage {
         for album in plan.reachableAlbums {
             for index in plan.albums[album].photos {
                 guard let photo = published[index]?.photo else { continue }
-                if !options.keepGPS && photo.info.metadata.hasGPS {
+                if !options.publishesOriginal(hasGPS: photo.info.metadata.hasGPS) {
                     withheld += 1
                     continue
                 }

@@ -241,7 +241,8 @@ struct ScanStage {
     }
 
     /// The files of the photo `slug` in the album `directory`: its page, its images at every
-    /// width its size allows and in every format, its original, and its video or motion clip.
+    /// width its size allows and in every format, its original when it is published
+    /// (``SiteOptions/publishesOriginal(hasGPS:)``), and its video or motion clip.
     private func photoFiles(directory: String, slug: String, photo: GalleryPhoto) -> [String] {
         var files: [String] = []
         appendPhotoFiles(directory: directory, slug: slug, photo: photo, to: &files)
@@ -256,7 +257,7 @@ struct ScanStage {
                 files.append(SitePlan.imagePath(directory: directory, slug: slug, width: width, format: format))
             }
         }
-        if options.downloadOriginals {
+        if options.publishesOriginal(hasGPS: photo.info.metadata.hasGPS) {
             files.append(SitePlan.originalPath(directory: directory, slug: slug, photo: photo))
         }
         if photo.isVideo { files.append(SitePlan.videoPath(directory: directory, slug: slug)) }
@@ -267,8 +268,7 @@ struct ScanStage {
     /// and every page and frame file of every album and of every entry of `tags`; and of them, those `isForeign` is true
     /// of, asked of a photo's files only when `albumHoldsForeignFile` is true of its album's
     /// folder (and of every other file). A settled photo's files are left out: they are all
-    /// the tool's (`isOwned`, which debug builds check), but for an original withheld for its
-    /// GPS position, which is not made.
+    /// the tool's (`isOwned`, which debug builds check).
     private func plannedFiles(
         _ plan: SitePlan, tags: [TagIndex], settled: SettledPhotos, albumHoldsForeignFile: @Sendable (String) -> Bool,
         isForeign: @Sendable (String) -> Bool, isOwned: @Sendable (String) -> Bool
@@ -281,14 +281,8 @@ struct ScanStage {
             for index in run {
                 let planned = plan.photos[index]
                 if settled[index] {
-                    // (Its original, when withheld for its GPS position, was not made and is not.)
-                    assert({
-                        let withheld = SitePlan.originalPath(directory: planned.directory, slug: planned.slug, photo: planned.photo)
-                        let isWithheld = options.downloadOriginals && !options.keepGPS && planned.photo.info.metadata.hasGPS
-                        return self.photoFiles(directory: planned.directory, slug: planned.slug, photo: planned.photo).allSatisfy {
-                            isOwned($0) || (isWithheld && $0 == withheld && !isForeign($0))
-                        }
-                    }(), "\(planned.photo.relativePath): a file of the settled photo is not the tool's")
+                    assert(self.photoFiles(directory: planned.directory, slug: planned.slug, photo: planned.photo).allSatisfy(isOwned),
+                           "\(planned.photo.relativePath): a file of the settled photo is not the tool's")
                     continue
                 }
                 let first = files.count
