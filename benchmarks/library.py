@@ -46,6 +46,9 @@ def run(command, **kwargs):
 def forget_stamp(catalog):
     """Removes the last build's stamp from the catalog, so that the next build runs in full."""
     with sqlite3.connect(catalog) as database:
+        # (With the catalog's foreign keys on, as Cascade's own connections have them: the
+        # summary's rows, its folders' input keys among them, go with it.)
+        database.execute("PRAGMA foreign_keys = ON")
         database.execute("DELETE FROM last_build")
 
 
