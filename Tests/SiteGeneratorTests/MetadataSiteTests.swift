@@ -80,6 +80,22 @@ struct MetadataSiteTests {
         }
     }
 
+    @Test("an original with a GPS position published while positions were kept is removed once they are stripped again")
+    func publishedOriginalWithdrawn() async throws {
+        let source = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        try source.photo("A/placed.jpg", width: 300, height: 200)
+        try exiftool(Self.cameraArguments, on: source.path + "/A/placed.jpg")
+        let original = output.path + "/a/originals/placed.jpg"
+        _ = try await build(source, output, yaml: "download_originals: true\nstrip_gps: false")
+        #expect(FileManager.default.fileExists(atPath: original))
+        #expect(try output.read("a/placed.html").contains("originals/placed.jpg"))
+        let report = try await build(source, output, yaml: "download_originals: true")
+        #expect(!FileManager.default.fileExists(atPath: original))
+        #expect(!(try output.read("a/placed.html")).contains("originals/"))
+        #expect(report.filesRemoved == 1)
+    }
+
     @Test("a sidecar's title heads the page, its description is the caption, camera settings and keywords are listed, all escaped")
     func photoPage() async throws {
         let source = try TemporaryFolder()
