@@ -29,12 +29,17 @@ struct MetadataSiteTests {
         return try await SiteBuilder(options: options).build { event in events?.list.withLock { $0.append(event) } }
     }
 
+    /// `A/placed.jpg`: a photo with camera settings and a GPS position.
+    static func placedPhoto(in source: TemporaryFolder) throws {
+        try source.photo("A/placed.jpg", width: 300, height: 200)
+        try exiftool(cameraArguments, on: source.path + "/A/placed.jpg")
+    }
+
     @Test("an album that did not change, with an original withheld for its GPS position, is settled and rebuilt like a clean build")
     func settledWithheldOriginal() async throws {
         let source = try TemporaryFolder()
         let output = try TemporaryFolder()
-        try source.photo("A/placed.jpg", width: 300, height: 200)
-        try exiftool(Self.cameraArguments, on: source.path + "/A/placed.jpg")
+        try Self.placedPhoto(in: source)
         try source.photo("B/other.jpg", width: 320, height: 200)
         let yaml = "download_originals: true"
         _ = try await build(source, output, yaml: yaml, verifyAlbumKeys: false)
@@ -53,8 +58,7 @@ struct MetadataSiteTests {
     @Test("a file of the user's where an original withheld for its GPS position would go is in no one's way; with GPS kept, it is")
     func userFileAtWithheldOriginal() async throws {
         let source = try TemporaryFolder()
-        try source.photo("A/placed.jpg", width: 300, height: 200)
-        try exiftool(Self.cameraArguments, on: source.path + "/A/placed.jpg")
+        try Self.placedPhoto(in: source)
         for keepGPS in [false, true] {
             let output = try TemporaryFolder()
             try output.write("a/originals/placed.jpg", "mine")
@@ -84,8 +88,7 @@ struct MetadataSiteTests {
     func publishedOriginalWithdrawn() async throws {
         let source = try TemporaryFolder()
         let output = try TemporaryFolder()
-        try source.photo("A/placed.jpg", width: 300, height: 200)
-        try exiftool(Self.cameraArguments, on: source.path + "/A/placed.jpg")
+        try Self.placedPhoto(in: source)
         let original = output.path + "/a/originals/placed.jpg"
         _ = try await build(source, output, yaml: "download_originals: true\nstrip_gps: false")
         #expect(FileManager.default.fileExists(atPath: original))
